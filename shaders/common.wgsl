@@ -1,0 +1,169 @@
+// Shared bindings and helpers for every shading family. The renderer prepends this file to
+// the family's file and the entry points in world.wgsl / sprite.wgsl.
+
+struct Frame {
+    view_proj: mat4x4<f32>,
+    view: mat4x4<f32>,
+    cam_pos: vec4<f32>,
+    // Camera right vector (horizontal), for billboards.
+    cam_right: vec4<f32>,
+    // width, height, focal length (px), 320-equivalent focal length (light scale)
+    screen: vec4<f32>,
+    // projection centre x, y (framebuffer px), yaw (radians), pitch (radians)
+    center: vec4<f32>,
+    // Doom fixed-point camera: viewx, viewy, viewz (16.16, native), view angle (BAM)
+    fixed_view: vec4<i32>,
+    // basexscale, baseyscale, flags, tic
+    fixed_step: vec4<i32>,
+    // palette, colormap, texture info, texture count (word offsets into `scene_meta`)
+    meta_offs: vec4<u32>,
+    // light, remap, scroll, light count (word offsets into `state`)
+    state_offs: vec4<u32>,
+    // finesine, xtoviewangle, yslope, distscale (word offsets into `tables`)
+    table_offs: vec4<u32>,
+    // zlight, scalelight, sprite views (in `sprites`), sky texture
+    table_offs2: vec4<u32>,
+}
+
+const FLAG_FAITHFUL: i32 = 1;
+const FLAG_VANILLA_EXACT: i32 = 2;
+const FLAG_SKY: i32 = 4;
+const FLAG_FULLBRIGHT: i32 = 8;
+
+const KIND_WALL: u32 = 0u;
+const KIND_FLAT: u32 = 1u;
+const KIND_SKY: u32 = 2u;
+const KIND_SPRITE: u32 = 3u;
+
+const VFLAG_MASKED: u32 = 16u;
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+// Static per-scene data: palette, light tables, texture descriptors.
+@group(0) @binding(1) var<storage, read> scene_meta: array<u32>;
+// All texels: indexed textures two 16-bit texels a word, direct ones one RGBA8 a word.
+@group(0) @binding(2) var<storage, read> texels: array<u32>;
+// Per-frame animation state: light levels, texture remap, scroll offsets.
+@group(0) @binding(3) var<storage, read> state: array<u32>;
+// Per-viewport fixed-point tables (Doom).
+@group(0) @binding(4) var<storage, read> tables: array<i32>;
+// Sprite instances and their views.
+@group(0) @binding(5) var<storage, read> sprites: array<u32>;
+
+struct TexInfo {
+    offset: u32,
+    width: u32,
+    height: u32,
+    flags: u32,
+    origin: vec2<i32>,
+}
+
+const TEX_RGBA: u32 = 1u;
+
+fn tex_info(t: u32) -> TexInfo {
+    let b = frame.meta_offs.z + t * 8u;
+    return TexInfo(scene_meta[b], scene_meta[b + 1u], scene_meta[b + 2u], scene_meta[b + 3u],
+                   vec2<i32>(bitcast<i32>(scene_meta[b + 4u]), bitcast<i32>(scene_meta[b + 5u])));
+}
+
+fn palette_rgb(index: u32) -> vec3<f32> {
+    let c = scene_meta[frame.meta_offs.x + (index & 255u)];
+    return vec3<f32>(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u)) / 255.0;
+}
+
+fn remap_texture(t: u32) -> u32 {
+    return state[frame.state_offs.y + t];
+}
+
+fn light_value(slot: u32) -> u32 {
+    return state[frame.state_offs.x + min(slot, frame.state_offs.w - 1u)];
+}
+
+fn scroll_offset(slot: u32) -> vec2<f32> {
+    let b = frame.state_offs.z + slot * 2u;
+    return vec2<f32>(bitcast<f32>(state[b]), bitcast<f32>(state[b + 1u]));
+}
+
+// A texel: palette index (or 255 for direct colour), transparency, and direct colour.
+struct Texel {
+    index: u32,
+    transparent: bool,
+    rgba: vec4<f32>,
+    direct: bool,
+}
+
+fn wrap(v: i32, n: u32) -> u32 {
+    let m = i32(max(n, 1u));
+    return u32(((v % m) + m) % m);
+}
+
+fn fetch(t: u32, x: i32, y: i32) -> Texel {
+    let info = tex_info(t);
+    let tx = wrap(x, info.width);
+    let ty = wrap(y, info.height);
+    let i = ty * info.width + tx;
+    if (info.flags & TEX_RGBA) != 0u {
+        let c = texels[info.offset + i];
+        let rgba = vec4<f32>(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u),
+                             f32(c >> 24u)) / 255.0;
+        return Texel(0u, rgba.a < 0.5, rgba, true);
+    }
+    let w = texels[info.offset + i / 2u];
+    let v = (w >> ((i & 1u) * 16u)) & 0xFFFFu;
+    return Texel(v & 255u, (v & 256u) != 0u, vec4<f32>(palette_rgb(v & 255u), 1.0), false);
+}
+
+// Doom FixedMul: (a * b) >> 16 on 64 bits, done with 16-bit halves (WGSL has no i64).
+fn fixed_mul(a: i32, b: i32) -> i32 {
+    let neg = (a < 0) != (b < 0);
+    let ua = u32(abs(a));
+    let ub = u32(abs(b));
+    let ah = ua >> 16u;
+    let al = ua & 0xFFFFu;
+    let bh = ub >> 16u;
+    let bl = ub & 0xFFFFu;
+    let lo = al * bl;
+    // Low 32 bits of (|a| * |b|) >> 16; wrapping adds drop only bits above 48.
+    let q = (ah * bh << 16u) + ah * bl + al * bh + (lo >> 16u);
+    if neg {
+        // Arithmetic shift of a negative product rounds towards minus infinity.
+        let r = select(0u, 1u, (lo & 0xFFFFu) != 0u);
+        return -bitcast<i32>(q + r);
+    }
+    return bitcast<i32>(q);
+}
+
+fn finesine(i: u32) -> i32 {
+    return tables[frame.table_offs.x + i];
+}
+
+fn finecosine(i: u32) -> i32 {
+    return tables[frame.table_offs.x + i + 2048u];
+}
+
+// What a family's shade function gets for one fragment.
+struct SurfaceIn {
+    // Framebuffer position (pixel centre at +0.5).
+    frag: vec2<f32>,
+    // Texel coordinates, scroll already applied.
+    uv: vec2<f32>,
+    // View-space depth of the fragment.
+    depth: f32,
+    // Depth that selects the light (sprites: their origin, as vanilla lights them once).
+    light_depth: f32,
+    // Viewer-space height of the fragment (plane height for flats).
+    height: f32,
+    // Texture after animation remapping.
+    tex: u32,
+    // Light value of the surface's slot.
+    light: u32,
+    // Light level offset (Doom fake contrast).
+    contrast: i32,
+    kind: u32,
+    masked: bool,
+    // Drawn at full brightness (Doom fullbright sprite frames).
+    fullbright: bool,
+}
+
+fn has_flag(f: i32) -> bool {
+    return (frame.fixed_step.z & f) != 0;
+}

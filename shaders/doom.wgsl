@@ -1,0 +1,131 @@
+// Doom shading family: vanilla light diminishing through COLORMAP (r_main.c, r_plane.c,
+// r_segs.c, r_things.c), flats by vanilla's fixed-point span arithmetic, the sky by view angle.
+
+const LIGHTSEGSHIFT: u32 = 4u;
+const MAXLIGHTSCALE: i32 = 48;
+const MAXLIGHTZ: i32 = 128;
+
+fn colormap(map: u32, index: u32) -> u32 {
+    return scene_meta[frame.meta_offs.y + map * 256u + (index & 255u)];
+}
+
+fn light_level(s: SurfaceIn) -> i32 {
+    return clamp(i32(s.light >> LIGHTSEGSHIFT) + s.contrast, 0, 15);
+}
+
+// Which colormap vanilla uses for this fragment.
+fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32) -> u32 {
+    if s.fullbright || s.kind == KIND_SKY {
+        return 0u;
+    }
+    let level = light_level(s);
+    if s.kind == KIND_FLAT {
+        let j = clamp(flat_distance_index, 0, MAXLIGHTZ - 1);
+        return u32(tables[frame.table_offs2.x + u32(level * MAXLIGHTZ + j)]);
+    }
+    // Walls and sprites: scale = focal / depth in 16.16, >> 12, on a 320-wide equivalent.
+    let scale = frame.screen.w * 16.0 / max(s.light_depth, 0.001);
+    let j = i32(min(floor(scale), f32(MAXLIGHTSCALE - 1)));
+    return u32(tables[frame.table_offs2.y + u32(level * MAXLIGHTSCALE + j)]);
+}
+
+struct FlatSample {
+    coord: vec2<i32>,
+    // distance >> LIGHTZSHIFT, the zlight column.
+    zindex: i32,
+}
+
+// R_MapPlane for the pixel at framebuffer (x, y), as if its span started at x.
+fn vanilla_flat(frag: vec2<f32>, height: f32) -> FlatSample {
+    let x = u32(frag.x);
+    let y = u32(frag.y);
+    let plane_z = i32(round(height * 65536.0));
+    let planeheight = abs(plane_z - frame.fixed_view.z);
+    let distance = fixed_mul(planeheight, tables[frame.table_offs.z + y]);
+    let length = fixed_mul(distance, tables[frame.table_offs.w + x]);
+    let xangle = bitcast<u32>(tables[frame.table_offs.y + x]);
+    let angle = (bitcast<u32>(frame.fixed_view.w) + xangle) >> 19u;
+    let xfrac = frame.fixed_view.x + fixed_mul(finecosine(angle), length);
+    let yfrac = -frame.fixed_view.y - fixed_mul(finesine(angle), length);
+    var out: FlatSample;
+    out.coord = vec2<i32>((xfrac >> 16u) & 63, (yfrac >> 16u) & 63);
+    out.zindex = distance >> 20u;
+    return out;
+}
+
+fn sky_texel(frag: vec2<f32>) -> Texel {
+    let t = remap_texture(frame.table_offs2.w);
+    let info = tex_info(t);
+    var angle: u32;
+    var row: i32;
+    if has_flag(FLAG_VANILLA_EXACT) {
+        let x = u32(frag.x);
+        angle = bitcast<u32>(frame.fixed_view.w) + bitcast<u32>(tables[frame.table_offs.y + x]);
+        row = i32(frag.y) & 127;
+    } else {
+        // The same mapping for any viewport: 1024 columns a turn, 128 rows per 160 px of focal
+        // length measured from the horizon.
+        let a = frame.center.z + atan2(frame.center.x - frag.x, frame.screen.z);
+        angle = u32(i32(fract(a / 6.28318530718) * 4294967296.0));
+        let horizon = frame.center.y - tan(frame.center.w) * frame.screen.z;
+        row = i32(floor(100.0 + (frag.y - horizon) * 160.0 / frame.screen.z)) & 127;
+    }
+    let col = i32(angle >> 22u);
+    var mask = 1u;
+    while mask < info.width {
+        mask = mask << 1u;
+    }
+    return fetch(t, col & i32(mask - 1u), row);
+}
+
+fn shade(s: SurfaceIn) -> vec4<f32> {
+    if s.kind == KIND_SKY && has_flag(FLAG_SKY) {
+        let t = sky_texel(s.frag);
+        return vec4<f32>(palette_rgb(t.index), 1.0);
+    }
+    var coord = vec2<i32>(floor(s.uv));
+    var zindex = i32(floor(s.depth / 16.0));
+    if s.kind == KIND_FLAT && has_flag(FLAG_VANILLA_EXACT) {
+        let f = vanilla_flat(s.frag, s.height);
+        coord = f.coord;
+        zindex = f.zindex;
+    }
+    if has_flag(FLAG_FAITHFUL) {
+        let t = fetch(s.tex, coord.x, coord.y);
+        if t.transparent && s.masked {
+            discard;
+        }
+        let map = doom_colormap_index(s, zindex);
+        if t.direct {
+            return vec4<f32>(t.rgba.rgb * (1.0 - f32(map) / 32.0), 1.0);
+        }
+        return vec4<f32>(palette_rgb(colormap(map, t.index)), 1.0);
+    }
+    return shade_smooth(s);
+}
+
+// Smooth mode: bilinear texels in true colour, light as a continuous factor.
+fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
+    let p = s.uv - 0.5;
+    let base = vec2<i32>(floor(p));
+    let f = p - floor(p);
+    let t00 = fetch(s.tex, base.x, base.y);
+    if s.masked {
+        let c = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+        if c.transparent {
+            discard;
+        }
+    }
+    let t10 = fetch(s.tex, base.x + 1, base.y);
+    let t01 = fetch(s.tex, base.x, base.y + 1);
+    let t11 = fetch(s.tex, base.x + 1, base.y + 1);
+    let c = mix(mix(t00.rgba.rgb, t10.rgba.rgb, f.x), mix(t01.rgba.rgb, t11.rgba.rgb, f.x), f.y);
+    if s.fullbright || s.kind == KIND_SKY {
+        return vec4<f32>(c, 1.0);
+    }
+    let level = f32(clamp(i32(s.light >> LIGHTSEGSHIFT) + s.contrast, 0, 15));
+    let startmap = (15.0 - level) * 4.0;
+    let scale = frame.screen.w / max(s.light_depth, 1.0);
+    let map = clamp(startmap - scale * 8.0, 0.0, 31.0);
+    return vec4<f32>(c * (1.0 - map / 32.0), 1.0);
+}

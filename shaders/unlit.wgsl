@@ -1,0 +1,9 @@
+// Unlit family: texels through the palette (or direct colour), no light tables.
+
+fn shade(s: SurfaceIn) -> vec4<f32> {
+    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    if t.transparent && s.masked {
+        discard;
+    }
+    return vec4<f32>(t.rgba.rgb, 1.0);
+}

@@ -1,0 +1,128 @@
+// Entry points for world triangles (walls, flats, sky) and billboards; the shading family file
+// supplies `shade(s: SurfaceIn) -> vec4<f32>`.
+
+// Sprite fragments only: drawn at full brightness (world vertices use these bits for contrast).
+const SPRITE_FULLBRIGHT: u32 = 1u << 12u;
+
+struct WorldOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) depth: f32,
+    @location(2) height: f32,
+    @location(3) @interpolate(flat) tex: u32,
+    @location(4) @interpolate(flat) light: u32,
+    @location(5) @interpolate(flat) flags: u32,
+    @location(6) @interpolate(flat) light_depth: f32,
+}
+
+@vertex
+fn vs_world(
+    @location(0) pos: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) tex: u32,
+    @location(3) light: u32,
+    @location(4) flags: u32,
+) -> WorldOut {
+    var out: WorldOut;
+    out.clip = frame.view_proj * vec4<f32>(pos, 1.0);
+    let v = frame.view * vec4<f32>(pos, 1.0);
+    out.depth = -v.z;
+    out.height = pos.y;
+    out.uv = uv;
+    out.tex = tex;
+    out.light = light;
+    out.flags = flags;
+    out.light_depth = 0.0;
+    return out;
+}
+
+fn surface_from(in: WorldOut, kind: u32) -> SurfaceIn {
+    var s: SurfaceIn;
+    s.frag = in.clip.xy;
+    s.uv = in.uv + scroll_offset(in.flags >> 16u);
+    s.depth = in.depth;
+    s.light_depth = select(in.depth, in.light_depth, kind == KIND_SPRITE);
+    s.height = in.height;
+    s.tex = remap_texture(in.tex);
+    s.light = light_value(in.light);
+    // Bits 8..16 hold the contrast as a signed byte.
+    s.contrast = bitcast<i32>(in.flags << 16u) >> 24u;
+    s.kind = kind;
+    s.masked = (in.flags & VFLAG_MASKED) != 0u;
+    s.fullbright = kind == KIND_SPRITE && (in.flags & SPRITE_FULLBRIGHT) != 0u;
+    return s;
+}
+
+@fragment
+fn fs_world(in: WorldOut) -> @location(0) vec4<f32> {
+    return shade(surface_from(in, in.flags & 15u));
+}
+
+// Billboards: one instance a sprite, six vertices a quad, expanded facing the camera.
+@vertex
+fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> WorldOut {
+    var out: WorldOut;
+    let b = ii * 8u;
+    let origin = vec3<f32>(bitcast<f32>(sprites[b]), bitcast<f32>(sprites[b + 1u]),
+                           bitcast<f32>(sprites[b + 2u]));
+    let facing = bitcast<f32>(sprites[b + 3u]);
+    let scale = bitcast<f32>(sprites[b + 4u]);
+    let light = sprites[b + 5u];
+    let sflags = sprites[b + 6u];
+    let first = sprites[b + 7u] & 0xFFFFFFu;
+    let count = sprites[b + 7u] >> 24u;
+
+    // Rotation as vanilla R_ProjectSprite picks it: angle from the viewer to the thing
+    // against the thing's facing, in eighths, rotation 1 seen from the front.
+    let d = origin - frame.cam_pos.xyz;
+    let ang = atan2(-d.z, d.x);
+    var rot = 0u;
+    if count > 1u {
+        let eighth = 0.78539816;
+        let r = floor((ang - facing + 9.0 * eighth * 0.5) / eighth);
+        rot = u32(((i32(r) % 8) + 8) % 8);
+    }
+    let view = sprites[frame.table_offs2.z + first + min(rot, max(count, 1u) - 1u)];
+    let tex = remap_texture(view & 0x7FFFFFFFu);
+    let mirrored = (view >> 31u) != 0u;
+    let info = tex_info(tex);
+
+    let corner_x = array<f32, 6>(0.0, 1.0, 1.0, 0.0, 1.0, 0.0);
+    let corner_y = array<f32, 6>(0.0, 0.0, 1.0, 0.0, 1.0, 1.0);
+    let cx = corner_x[vi % 6u];
+    let cy = corner_y[vi % 6u];
+    let w = f32(info.width);
+    let h = f32(info.height);
+    let right = frame.cam_right.xyz;
+    let across = (cx * w - f32(info.origin.x)) * scale;
+    let up = (f32(info.origin.y) - cy * h) * scale;
+    var pos = origin + right * across + vec3<f32>(0.0, up, 0.0);
+    if count == 0u {
+        pos = origin;
+    }
+    out.clip = frame.view_proj * vec4<f32>(pos, 1.0);
+    out.depth = -(frame.view * vec4<f32>(pos, 1.0)).z;
+    out.light_depth = -(frame.view * vec4<f32>(origin, 1.0)).z;
+    out.height = pos.y;
+    out.uv = vec2<f32>(select(cx * w, w - cx * w, mirrored), cy * h);
+    out.tex = view & 0x7FFFFFFFu;
+    out.light = light;
+    // Sprites are always masked; bit 0 of the sprite flags marks full brightness.
+    out.flags = KIND_SPRITE | VFLAG_MASKED | select(0u, SPRITE_FULLBRIGHT, (sflags & 1u) != 0u);
+    return out;
+}
+
+@fragment
+fn fs_sprite(in: WorldOut) -> @location(0) vec4<f32> {
+    var s = surface_from(in, KIND_SPRITE);
+    let info = tex_info(s.tex);
+    // Keep the quad's far edges on the last texel instead of wrapping to the first.
+    s.uv = clamp(s.uv, vec2<f32>(0.0), vec2<f32>(f32(info.width) - 0.001, f32(info.height) - 0.001));
+    s.contrast = 0;
+    return shade(s);
+}
+
+@fragment
+fn fs_wire(in: WorldOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(0.2, 1.0, 0.3, 1.0);
+}

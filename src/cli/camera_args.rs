@@ -1,0 +1,127 @@
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use glam::DVec3;
+
+use crate::render::{RenderMode, ViewSettings};
+use crate::scene::{CameraPose, Scene};
+
+/// Where the camera is, in the level's native coordinates.
+#[derive(Args, Debug, Default, Clone)]
+pub struct CameraArgs {
+    /// Map to open (e.g. E1M3, MAP07).
+    #[arg(long)]
+    pub map: Option<String>,
+    /// Camera position X,Y,Z in native coordinates (default: the player start at eye height).
+    #[arg(long, allow_hyphen_values = true)]
+    pub camera: Option<String>,
+    /// Facing in degrees (Doom: 0 = east, counter-clockwise).
+    #[arg(long, allow_hyphen_values = true)]
+    pub angle: Option<f64>,
+    /// Pitch in degrees, positive looks up.
+    #[arg(long, allow_hyphen_values = true)]
+    pub pitch: Option<f64>,
+    /// Look at X,Y,Z (overrides --angle/--pitch).
+    #[arg(long, allow_hyphen_values = true)]
+    pub look_at: Option<String>,
+    /// Animation clock in game tics (Doom: 35 a second).
+    #[arg(long, default_value_t = 0)]
+    pub tic: u32,
+}
+
+/// How to draw.
+#[derive(Args, Debug, Clone)]
+pub struct ViewArgs {
+    /// Horizontal field of view in degrees.
+    #[arg(long, default_value_t = 90.0)]
+    pub fov: f64,
+    /// faithful (the game's tables) or smooth (filtered true colour).
+    #[arg(long, default_value = "faithful")]
+    pub mode: RenderMode,
+    /// Hide things/sprites.
+    #[arg(long)]
+    pub no_things: bool,
+    /// Draw sky surfaces as their flat instead of the sky.
+    #[arg(long)]
+    pub no_sky: bool,
+    /// Overlay the triangle edges.
+    #[arg(long)]
+    pub wireframe: bool,
+}
+
+impl Default for ViewArgs {
+    fn default() -> Self {
+        ViewArgs { fov: 90.0, mode: RenderMode::Faithful, no_things: false, no_sky: false, wireframe: false }
+    }
+}
+
+impl ViewArgs {
+    pub fn settings(&self, width: u32, height: u32) -> Result<ViewSettings> {
+        if !(self.fov > 1.0 && self.fov < 179.0) {
+            bail!("--fov {} is out of range (1..179 degrees)", self.fov);
+        }
+        Ok(ViewSettings {
+            width,
+            height,
+            fov_deg: self.fov,
+            mode: self.mode,
+            show_sprites: !self.no_things,
+            show_sky: !self.no_sky,
+            wireframe: self.wireframe,
+        })
+    }
+}
+
+pub fn parse_vec3(s: &str, what: &str) -> Result<DVec3> {
+    let parts: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("{what} '{s}' must be X,Y,Z numbers"))?;
+    if parts.len() != 3 {
+        bail!("{what} '{s}' must have three numbers X,Y,Z");
+    }
+    Ok(DVec3::new(parts[0], parts[1], parts[2]))
+}
+
+pub fn parse_size(s: &str) -> Result<(u32, u32)> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .with_context(|| format!("--size '{s}' must be WIDTHxHEIGHT"))?;
+    let w: u32 = w.trim().parse().with_context(|| format!("--size width '{w}'"))?;
+    let h: u32 = h.trim().parse().with_context(|| format!("--size height '{h}'"))?;
+    if w == 0 || h == 0 || w > 8192 || h > 8192 {
+        bail!("--size {w}x{h} is out of range (1..8192 each way)");
+    }
+    Ok((w, h))
+}
+
+impl CameraArgs {
+    /// The camera these arguments describe for `scene` (viewer space).
+    pub fn resolve(&self, scene: &Scene) -> Result<CameraPose> {
+        let mut pose = scene.spawn;
+        if let Some(c) = &self.camera {
+            let native = parse_vec3(c, "--camera")?;
+            pose.pos = scene.axes.to_viewer_f64(native);
+        }
+        if let Some(a) = self.angle {
+            pose.yaw = scene.axes.yaw_to_viewer(a);
+        }
+        if let Some(p) = self.pitch {
+            if !(-89.9..=89.9).contains(&p) {
+                bail!("--pitch {p} is out of range (-89.9..89.9)");
+            }
+            pose.pitch = p.to_radians();
+        }
+        if let Some(t) = &self.look_at {
+            let native = parse_vec3(t, "--look-at")?;
+            let target = scene.axes.to_viewer_f64(native);
+            if (target - pose.pos).length() < 1e-9 {
+                bail!("--look-at is the camera position itself");
+            }
+            let look = CameraPose::looking_at(pose.pos, target);
+            pose.yaw = look.yaw;
+            pose.pitch = look.pitch;
+        }
+        Ok(pose)
+    }
+}

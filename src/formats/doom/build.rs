@@ -1,0 +1,972 @@
+//! Builds the neutral [`Scene`] of a Doom map: walls from SEGS with vanilla texture pegging
+//! (`r_segs.c`), floors and ceilings from subsector polygons, sprites for the things that
+//! spawn at level start, the spawn camera, textures, and the animator.
+//!
+//! Winding: every triangle is counter-clockwise seen from the side it faces (walls face their
+//! seg's front, floors face up, ceilings face down), so back-face culling is vanilla-faithful
+//! (vanilla never draws a seg from behind).
+
+use std::collections::{BTreeSet, HashMap};
+
+use glam::{DVec2, DVec3, Vec3};
+
+use crate::formats::Result;
+use crate::scene::{
+    vertex_flags, Axes, CameraPose, LevelFacts, Marker, Scene, Shading, Sky, Sprite, SpriteView,
+    SurfaceKind, Texels, Texture, WorldVertex,
+};
+
+use super::animation::{active_anims, DoomAnimator, SceneCycle};
+use super::bsp::{point_in_subsector, SubsectorPolygons};
+use super::flats::{flat_texture, SKY_FLAT};
+use super::lights::LightSim;
+use super::map::{line_flags, MapData, Sector};
+use super::palette::{load_colormap, load_palette};
+use super::picture::Picture;
+use super::sprites::SpriteDirectory;
+use super::textures::{placeholder, PatchCache, TextureDirectory};
+use super::things::{spawn_angle_degrees, spawn_decision, Spawn, DEFAULT_SKILL};
+use super::wad::{LumpNum, WadStack};
+
+/// Eye height above the floor (`VIEWHEIGHT`).
+pub const VIEW_HEIGHT: f64 = 41.0;
+
+/// Most texels one scene decodes (wall textures and sprites; Freedoom maps use under 10M).
+/// Every single picture is capped too, but a hostile WAD could name thousands of huge ones.
+pub const SCENE_TEXEL_BUDGET: usize = 1 << 27;
+
+/// Linedef special: the front sidedef scrolls one texel per tic.
+pub const SCROLL_SPECIAL: u16 = 48;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Skill 1..5 deciding which things spawn.
+    pub skill: u8,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { skill: DEFAULT_SKILL }
+    }
+}
+
+/// Where the player starts, in map coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayerStart {
+    pub x: f64,
+    pub y: f64,
+    /// Floor height of the sector under the start.
+    pub floor: f64,
+    /// Facing in degrees as the game uses it (snapped down to 45, 0 = east, CCW).
+    pub angle: f64,
+    pub sector: Option<usize>,
+}
+
+impl PlayerStart {
+    /// Eye position in map coordinates (x, y, z up).
+    pub fn eye(&self) -> DVec3 {
+        DVec3::new(self.x, self.y, self.floor + VIEW_HEIGHT)
+    }
+}
+
+/// A parsed map with its geometry, for `info` and for building the scene.
+#[derive(Clone, Debug)]
+pub struct DoomLevel {
+    pub map: MapData,
+    pub polygons: SubsectorPolygons,
+    /// Player 1 start (the last one in THINGS, whose mobj the player gets in vanilla).
+    pub player_start: Option<PlayerStart>,
+}
+
+impl DoomLevel {
+    pub fn load(stack: &WadStack, name: &str) -> Result<DoomLevel> {
+        let map = MapData::load(stack, name)?;
+        let polygons = SubsectorPolygons::compute(&map);
+        let player_start = player_start(&map);
+        Ok(DoomLevel { map, polygons, player_start })
+    }
+
+    /// Native bounds: (min, max) of x, y over vertices and z over sector floors/ceilings.
+    pub fn bounds(&self) -> ([f64; 3], [f64; 3]) {
+        let b = self.map.bounds();
+        let zmin = self.map.sectors.iter().map(|s| s.floor).min().unwrap_or(0);
+        let zmax = self.map.sectors.iter().map(|s| s.ceiling).max().unwrap_or(0);
+        ([b[0] as f64, b[1] as f64, zmin as f64], [b[2] as f64, b[3] as f64, zmax as f64])
+    }
+
+    /// The sector under map point (x, y).
+    pub fn sector_at(&self, x: f64, y: f64) -> Option<usize> {
+        self.map.subsector_sector(point_in_subsector(&self.map, x, y))
+    }
+
+    /// Sky texture name vanilla picks for this map.
+    pub fn sky_texture_name(&self) -> &'static str {
+        sky_texture_name(&self.map.name)
+    }
+}
+
+/// Player 1's start: the last type-1 thing (vanilla spawns a player for each and the last one
+/// is the one the player controls), on the floor of the sector under it.
+pub fn player_start(map: &MapData) -> Option<PlayerStart> {
+    map.things.iter().rev().find(|t| t.kind == 1).map(|t| {
+        let (x, y) = (t.x as f64, t.y as f64);
+        let sector = map.subsector_sector(point_in_subsector(map, x, y));
+        let floor = sector.map(|s| map.sectors[s].floor as f64).unwrap_or(0.0);
+        PlayerStart { x, y, floor, angle: spawn_angle_degrees(t.angle), sector }
+    })
+}
+
+/// Sky texture for a map name: Doom 2 MAP01-11 SKY1, 12-20 SKY2, 21+ SKY3; Doom 1 by episode
+/// (E1 SKY1, E2 SKY2, E3 SKY3, E4 SKY4 as in the Ultimate Doom executable).
+pub fn sky_texture_name(map: &str) -> &'static str {
+    let m = map.to_ascii_uppercase();
+    if let Some(n) = m.strip_prefix("MAP").and_then(|d| d.parse::<u32>().ok()) {
+        return match n {
+            0..=11 => "SKY1",
+            12..=20 => "SKY2",
+            _ => "SKY3",
+        };
+    }
+    let b = m.as_bytes();
+    match (b.first(), b.get(1)) {
+        (Some(b'E'), Some(b'2')) => "SKY2",
+        (Some(b'E'), Some(b'3')) => "SKY3",
+        (Some(b'E'), Some(b'4')) => "SKY4",
+        _ => "SKY1",
+    }
+}
+
+/// Builds map `map` at the default skill.
+pub fn build_scene(stack: &WadStack, map: &str) -> anyhow::Result<Scene> {
+    build_scene_with(stack, map, &BuildOptions::default())
+}
+
+pub fn build_scene_with(stack: &WadStack, map: &str, opts: &BuildOptions) -> anyhow::Result<Scene> {
+    let level = DoomLevel::load(stack, map)?;
+    build_level_scene(stack, &level, opts)
+}
+
+/// Builds the scene of an already loaded level.
+pub fn build_level_scene(
+    stack: &WadStack,
+    level: &DoomLevel,
+    opts: &BuildOptions,
+) -> anyhow::Result<Scene> {
+    let map = &level.map;
+    let mut notes = map.notes.clone();
+    let palette = load_palette(stack)?;
+    let colormap = load_colormap(stack, &mut notes)?;
+    let texdir = TextureDirectory::load(stack)?;
+    notes.extend(texdir.notes.iter().cloned());
+
+    let mut b = Builder {
+        stack,
+        texdir: &texdir,
+        patches: PatchCache::default(),
+        textures: Vec::new(),
+        keys: HashMap::new(),
+        used_walls: BTreeSet::new(),
+        used_flats: BTreeSet::new(),
+        notes,
+        world: Vec::new(),
+        texels_left: SCENE_TEXEL_BUDGET,
+        budget_noted: false,
+    };
+
+    // Sky first so it has a stable, low index.
+    let mut sky_name = level.sky_texture_name();
+    if sky_name == "SKY4" && texdir.number("SKY4").is_none() {
+        b.notes.push("no SKY4 texture: episode 4 uses SKY3".into());
+        sky_name = "SKY3";
+    }
+    let sky = b.wall_texture(sky_name).map(|(t, _)| t).unwrap_or_else(|| {
+        b.add_texture(TexKey::Missing(sky_name.into()), placeholder(sky_name, 256, 128))
+    });
+
+    let scroll_lines = map.linedefs.iter().filter(|l| l.special == SCROLL_SPECIAL).count();
+    let mut scroll_slot_of_line = HashMap::new();
+    for (i, l) in map.linedefs.iter().enumerate() {
+        if l.special == SCROLL_SPECIAL {
+            let slot = scroll_slot_of_line.len() as u16 + 1;
+            scroll_slot_of_line.insert(i, slot);
+        }
+    }
+
+    let mut one_sided_fallbacks = 0;
+    for seg in &map.segs {
+        let scroll = if seg.side == 0 {
+            scroll_slot_of_line.get(&(seg.linedef as usize)).copied().unwrap_or(0)
+        } else {
+            0
+        };
+        if b.wall_seg(map, seg, sky, scroll) {
+            one_sided_fallbacks += 1;
+        }
+    }
+    if one_sided_fallbacks > 0 {
+        b.notes.push(format!(
+            "{one_sided_fallbacks} segs on two-sided lines without a second sidedef drawn one-sided"
+        ));
+    }
+
+    for (si, poly) in level.polygons.polygons.iter().enumerate() {
+        if poly.len() < 3 {
+            continue;
+        }
+        let Some(s) = map.subsector_sector(si) else { continue };
+        b.flat_polygon(&map.sectors[s], s as u32, poly, sky);
+    }
+
+    // Things.
+    let sprite_dir = SpriteDirectory::new(stack);
+    let mut sprites = Vec::new();
+    let mut markers = Vec::new();
+    let mut spawned = 0u64;
+    let mut missing_frames = BTreeSet::new();
+    let mut unknown = BTreeSet::new();
+    for th in &map.things {
+        let (x, y) = (th.x as f64, th.y as f64);
+        let sector = map.subsector_sector(point_in_subsector(map, x, y));
+        let (floor, ceiling) =
+            sector.map(|s| (map.sectors[s].floor, map.sectors[s].ceiling)).unwrap_or((0, 0));
+        let at = |z: f64| viewer(DVec2::new(x, y), z);
+        match spawn_decision(th.kind, th.flags, opts.skill) {
+            Spawn::PlayerStart(n) => {
+                markers.push(Marker { pos: at(floor as f64), label: format!("player {n} start") })
+            }
+            Spawn::DeathmatchStart => {
+                markers.push(Marker { pos: at(floor as f64), label: "deathmatch start".into() })
+            }
+            Spawn::Skipped | Spawn::Ignored => {}
+            Spawn::Unknown => {
+                unknown.insert(th.kind);
+            }
+            Spawn::Thing(t) => {
+                spawned += 1;
+                if !t.visible {
+                    markers.push(Marker { pos: at(floor as f64), label: t.name.to_string() });
+                    continue;
+                }
+                let Some(frame) = sprite_dir.frame(t.sprite, t.frame) else {
+                    missing_frames.insert(format!("{}{}", t.sprite, t.frame as char));
+                    continue;
+                };
+                let n_views = if frame.rotates { 8 } else { 1 };
+                let mut views = Vec::with_capacity(n_views);
+                let fallback = frame.lumps.iter().flatten().next().copied();
+                for r in 0..n_views {
+                    let Some(lump) = frame.lumps[r].or(fallback) else { continue };
+                    let texture = b.sprite_texture(lump);
+                    views.push(SpriteView { texture, mirrored: frame.mirrored[r] });
+                }
+                if frame.missing_rotations() > 0 {
+                    missing_frames
+                        .insert(format!("{}{} (some rotations)", t.sprite, t.frame as char));
+                }
+                let z = if t.hangs { ceiling as f64 - t.height as f64 } else { floor as f64 };
+                sprites.push(Sprite {
+                    pos: at(z),
+                    views,
+                    facing: spawn_angle_degrees(th.angle).to_radians() as f32,
+                    scale: 1.0,
+                    light: sector.unwrap_or(0) as u32,
+                    fullbright: t.fullbright,
+                    label: th.kind.to_string(),
+                });
+            }
+        }
+    }
+    if !missing_frames.is_empty() {
+        b.notes.push(format!(
+            "sprite frames not found: {}",
+            missing_frames.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if !unknown.is_empty() {
+        b.notes.push(format!(
+            "unknown thing types skipped: {}",
+            unknown.iter().map(u16::to_string).collect::<Vec<_>>().join(", ")
+        ));
+    }
+
+    // Animation cycles: every member of a cycle the map uses any member of.
+    let anims = active_anims(&texdir, stack, &mut b.notes);
+    let mut cycles = Vec::new();
+    for anim in anims {
+        let used = if anim.is_texture { &b.used_walls } else { &b.used_flats };
+        if !used.iter().any(|&n| anim.contains(n)) {
+            continue;
+        }
+        let members = (anim.basepic..anim.basepic + anim.numpics)
+            .map(|n| if anim.is_texture { b.wall_by_number(n) } else { b.flat_by_number(n) })
+            .collect();
+        cycles.push(SceneCycle { anim, members });
+    }
+
+    // Spawn camera.
+    let spawn = match &level.player_start {
+        Some(p) => CameraPose {
+            pos: Axes::ZUpRightHanded.to_viewer_f64(p.eye()),
+            yaw: Axes::ZUpRightHanded.yaw_to_viewer(p.angle),
+            pitch: 0.0,
+        },
+        None => {
+            let (lo, hi) = level.bounds();
+            let (cx, cy) = ((lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0);
+            let floor = level.sector_at(cx, cy).map(|s| map.sectors[s].floor as f64).unwrap_or(0.0);
+            b.notes.push("no player 1 start: camera at the map centre".into());
+            CameraPose {
+                pos: Axes::ZUpRightHanded.to_viewer_f64(DVec3::new(cx, cy, floor + VIEW_HEIGHT)),
+                yaw: 0.0,
+                pitch: 0.0,
+            }
+        }
+    };
+
+    let lights = LightSim::new(map);
+    let facts = LevelFacts {
+        counts: vec![
+            ("vertices".into(), map.vertices.len() as u64),
+            ("linedefs".into(), map.linedefs.len() as u64),
+            ("sidedefs".into(), map.sidedefs.len() as u64),
+            ("sectors".into(), map.sectors.len() as u64),
+            ("subsectors".into(), map.subsectors.len() as u64),
+            ("segs".into(), map.segs.len() as u64),
+            ("nodes".into(), map.nodes.len() as u64),
+            ("things".into(), map.things.len() as u64),
+            ("things_spawned".into(), spawned),
+            ("degenerate_subsectors".into(), level.polygons.degenerate as u64),
+            ("light_thinkers".into(), lights.thinker_count() as u64),
+            ("scrolling_lines".into(), scroll_lines as u64),
+            ("animated_cycles".into(), cycles.len() as u64),
+        ],
+        textures_used: textures_used(map),
+        notes: std::mem::take(&mut b.notes),
+    };
+    let animator = DoomAnimator::new(cycles, lights, b.textures.len(), scroll_lines + 1);
+
+    Ok(Scene {
+        name: map.name.clone(),
+        format: "Doom".into(),
+        axes: Axes::ZUpRightHanded,
+        palette,
+        shading: Shading::DoomColormap { colormap },
+        textures: b.textures,
+        world: b.world,
+        sprites,
+        sky: Some(Sky { texture: sky }),
+        markers,
+        spawn,
+        animator: Box::new(animator),
+        facts,
+    })
+}
+
+/// Wall texture and flat names the map refers to, sorted.
+fn textures_used(map: &MapData) -> Vec<String> {
+    let mut names = BTreeSet::new();
+    for sd in &map.sidedefs {
+        for n in [&sd.upper, &sd.lower, &sd.middle] {
+            if !n.is_empty() && !n.starts_with('-') {
+                names.insert(n.clone());
+            }
+        }
+    }
+    for s in &map.sectors {
+        names.insert(s.floor_flat.clone());
+        names.insert(s.ceiling_flat.clone());
+    }
+    names.into_iter().collect()
+}
+
+/// Map point at height z in viewer space.
+fn viewer(p: DVec2, z: f64) -> Vec3 {
+    Axes::ZUpRightHanded.to_viewer(Vec3::new(p.x as f32, p.y as f32, z as f32))
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum TexKey {
+    Wall(usize),
+    Flat(usize),
+    Sprite(LumpNum),
+    Missing(String),
+    MissingFlat(String),
+}
+
+struct Builder<'a> {
+    stack: &'a WadStack,
+    texdir: &'a TextureDirectory,
+    patches: PatchCache,
+    textures: Vec<Texture>,
+    keys: HashMap<TexKey, u32>,
+    used_walls: BTreeSet<usize>,
+    used_flats: BTreeSet<usize>,
+    notes: Vec<String>,
+    world: Vec<WorldVertex>,
+    /// Texels still allowed (see [`SCENE_TEXEL_BUDGET`]).
+    texels_left: usize,
+    budget_noted: bool,
+}
+
+/// One wall quad's vertical placement: z range and the texel row at z = 0.
+struct WallPart {
+    top: f64,
+    bottom: f64,
+    /// v = anchor - z: the height of texture row 0 (sidedef y offset included).
+    anchor: f64,
+}
+
+impl Builder<'_> {
+    fn add_texture(&mut self, key: TexKey, tex: Texture) -> u32 {
+        if let Some(&i) = self.keys.get(&key) {
+            return i;
+        }
+        let i = self.textures.len() as u32;
+        self.textures.push(tex);
+        self.keys.insert(key, i);
+        i
+    }
+
+    /// Takes `texels` from the scene's texel budget; false (with a note, once) when exhausted.
+    fn take_texels(&mut self, texels: usize) -> bool {
+        if texels <= self.texels_left {
+            self.texels_left -= texels;
+            return true;
+        }
+        if !std::mem::replace(&mut self.budget_noted, true) {
+            self.notes.push(format!(
+                "textures exceed {SCENE_TEXEL_BUDGET} texels; the rest are placeholders"
+            ));
+        }
+        false
+    }
+
+    fn wall_by_number(&mut self, num: usize) -> u32 {
+        if let Some(&i) = self.keys.get(&TexKey::Wall(num)) {
+            return i;
+        }
+        let texels = self.texdir.defs.get(num).map_or(0, |d| d.width as usize * d.height as usize);
+        let tex = if self.take_texels(texels) {
+            self.texdir.compose(num, self.stack, &mut self.patches, &mut self.notes)
+        } else {
+            placeholder(&self.texdir.defs[num].name, 64, 64)
+        };
+        self.add_texture(TexKey::Wall(num), tex)
+    }
+
+    fn flat_by_number(&mut self, num: usize) -> u32 {
+        if let Some(&i) = self.keys.get(&TexKey::Flat(num)) {
+            return i;
+        }
+        let tex = flat_texture(self.stack, num, &mut self.notes);
+        self.add_texture(TexKey::Flat(num), tex)
+    }
+
+    /// Scene texture and height of a sidedef texture name; `None` draws nothing: "-", an
+    /// empty name, or texture number 0 (vanilla treats number 0 as "no texture").
+    fn wall_texture(&mut self, name: &str) -> Option<(u32, f64)> {
+        if name.is_empty() || name.starts_with('-') {
+            return None;
+        }
+        match self.texdir.number(name) {
+            Some(0) => {
+                // Remembered under a key no texture uses, so the note is written once.
+                let key = TexKey::Missing(format!("#0 {name}"));
+                if let std::collections::hash_map::Entry::Vacant(e) = self.keys.entry(key) {
+                    e.insert(u32::MAX);
+                    self.notes.push(format!(
+                        "texture {name} is texture number 0, which vanilla never draws"
+                    ));
+                }
+                None
+            }
+            Some(n) => {
+                self.used_walls.insert(n);
+                let height = self.texdir.defs[n].height as f64;
+                Some((self.wall_by_number(n), height))
+            }
+            None => {
+                let key = TexKey::Missing(name.to_string());
+                if !self.keys.contains_key(&key) {
+                    self.notes.push(format!("texture {name} not found; drawn as a placeholder"));
+                }
+                let t = self.add_texture(key, placeholder(name, 64, 64));
+                Some((t, 64.0))
+            }
+        }
+    }
+
+    fn flat(&mut self, name: &str) -> u32 {
+        match self.stack.flats().number(name) {
+            Some(n) => {
+                self.used_flats.insert(n);
+                self.flat_by_number(n)
+            }
+            None => {
+                let key = TexKey::MissingFlat(name.to_string());
+                if !self.keys.contains_key(&key) {
+                    self.notes.push(format!("flat {name} not found; drawn as a placeholder"));
+                }
+                self.add_texture(key, placeholder(name, 64, 64))
+            }
+        }
+    }
+
+    fn sprite_texture(&mut self, lump: LumpNum) -> u32 {
+        if let Some(&i) = self.keys.get(&TexKey::Sprite(lump)) {
+            return i;
+        }
+        let Some(l) = self.stack.lump_at(lump) else {
+            return self.add_texture(TexKey::Sprite(lump), placeholder("?", 16, 16));
+        };
+        // The header gives the size; a picture too large for what is left becomes a
+        // placeholder (Picture::parse checks the header itself).
+        let mut head = l.reader("picture header");
+        let size = (head.i16_le().unwrap_or(0).max(0) as usize)
+            * (head.i16_le().unwrap_or(0).max(0) as usize);
+        if !self.take_texels(size) {
+            return self.add_texture(TexKey::Sprite(lump), placeholder(l.name, 16, 16));
+        }
+        let tex = match Picture::parse(&l) {
+            Ok(p) => {
+                let all = p.opaque.iter().all(|&o| o);
+                Texture {
+                    name: l.name.to_string(),
+                    width: p.width as u32,
+                    height: p.height as u32,
+                    origin: (p.left as i32, p.top as i32),
+                    texels: Texels::Indexed {
+                        index: p.index,
+                        opaque: if all { Vec::new() } else { p.opaque },
+                    },
+                }
+            }
+            Err(e) => {
+                self.notes.push(format!("sprite {}: {e}", l.name));
+                placeholder(l.name, 16, 16)
+            }
+        };
+        self.add_texture(TexKey::Sprite(lump), tex)
+    }
+
+    /// Emits the quads of one seg; returns true when a two-sided line lacked its back side.
+    fn wall_seg(&mut self, map: &MapData, seg: &super::map::Seg, sky: u32, scroll: u16) -> bool {
+        let ld = &map.linedefs[seg.linedef as usize];
+        let side = seg.side as usize;
+        let Some(sd) = map.seg_sidedef(seg) else { return false };
+        let front_i = sd.sector as usize;
+        let front = &map.sectors[front_i];
+        let mut fallback = false;
+        let back = if ld.has_flag(line_flags::TWO_SIDED) {
+            match map.line_sector(ld, side ^ 1) {
+                Some(s) => Some(&map.sectors[s]),
+                None => {
+                    fallback = true;
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let (v1, v2) = (map.vertices[seg.v1 as usize], map.vertices[seg.v2 as usize]);
+        let a = DVec2::new(v1.x as f64, v1.y as f64);
+        let bpt = DVec2::new(v2.x as f64, v2.y as f64);
+        let len = a.distance(bpt);
+        if len == 0.0 {
+            return fallback;
+        }
+        // Fake contrast (R_StoreWallRange uses the seg's own vertices).
+        let contrast: i8 = if v1.y == v2.y {
+            -1
+        } else if v1.x == v2.x {
+            1
+        } else {
+            0
+        };
+        let u0 = seg.offset as f64 + sd.x_offset as f64;
+        let u = (u0, u0 + len);
+        let yoff = sd.y_offset as f64;
+        let light = front_i as u32;
+        let (ff, fc) = (front.floor as f64, front.ceiling as f64);
+        let lower_unpegged = ld.has_flag(line_flags::LOWER_UNPEGGED);
+        let upper_unpegged = ld.has_flag(line_flags::UPPER_UNPEGGED);
+        let flags = |kind, masked| vertex_flags::pack(kind, masked, contrast, scroll);
+
+        let Some(back) = back else {
+            if let Some((tex, h)) = self.wall_texture(&sd.middle) {
+                // One-sided: top of the texture at the ceiling, or with lower-unpegged its
+                // bottom at the floor.
+                let anchor = if lower_unpegged { ff + h } else { fc } + yoff;
+                let part = WallPart { top: fc, bottom: ff, anchor };
+                self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
+            }
+            return fallback;
+        };
+
+        let (bf, bc) = (back.floor as f64, back.ceiling as f64);
+        // Sky hack: both ceilings sky, so the upper wall is not drawn and the front's sky
+        // shows down to the back ceiling; `worldtop` becomes the back ceiling.
+        let sky_hack = is_sky(&front.ceiling_flat) && is_sky(&back.ceiling_flat);
+        let worldtop = if sky_hack { bc } else { fc };
+        if sky_hack && fc > bc {
+            let part = WallPart { top: fc, bottom: bc.max(ff), anchor: 0.0 };
+            self.wall_quad(a, bpt, &part, u, sky, light, flags(SurfaceKind::Sky, false));
+        }
+        if bc < worldtop {
+            if let Some((tex, h)) = self.wall_texture(&sd.upper) {
+                // Upper: unpegged puts the texture top at the front ceiling; pegged puts its
+                // bottom at the back ceiling (so it moves with a rising door).
+                let anchor = if upper_unpegged { worldtop } else { bc + h } + yoff;
+                let part = WallPart { top: worldtop, bottom: bc.max(ff), anchor };
+                self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
+            }
+        }
+        if bf > ff {
+            if let Some((tex, _)) = self.wall_texture(&sd.lower) {
+                // Lower: unpegged places the texture as if its top were at `worldtop`;
+                // pegged puts its top at the back floor.
+                let anchor = if lower_unpegged { worldtop } else { bf } + yoff;
+                let part = WallPart { top: bf.min(fc), bottom: ff, anchor };
+                self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
+            }
+        }
+        if let Some((tex, h)) = self.wall_texture(&sd.middle) {
+            // Masked middle (R_RenderMaskedSegRange): lower-unpegged puts the bottom at the
+            // higher floor, else the top at the lower ceiling; drawn once (no vertical
+            // tiling), clipped to the opening.
+            let open_bottom = ff.max(bf);
+            let open_top = fc.min(bc);
+            let anchor = if lower_unpegged { open_bottom + h } else { open_top } + yoff;
+            let part =
+                WallPart { top: open_top.min(anchor), bottom: open_bottom.max(anchor - h), anchor };
+            self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, true));
+        }
+        false
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn wall_quad(
+        &mut self,
+        a: DVec2,
+        b: DVec2,
+        part: &WallPart,
+        u: (f64, f64),
+        texture: u32,
+        light: u32,
+        flags: u32,
+    ) {
+        if part.top <= part.bottom {
+            return;
+        }
+        let vert = |p: DVec2, z: f64, uu: f64| WorldVertex {
+            pos: viewer(p, z).to_array(),
+            uv: [uu as f32, (part.anchor - z) as f32],
+            texture,
+            light,
+            flags,
+        };
+        // Seen from the front, v1 (a) is on the left.
+        let bl = vert(a, part.bottom, u.0);
+        let br = vert(b, part.bottom, u.1);
+        let tr = vert(b, part.top, u.1);
+        let tl = vert(a, part.top, u.0);
+        self.world.extend_from_slice(&[bl, br, tr, bl, tr, tl]);
+    }
+
+    fn flat_polygon(&mut self, sector: &Sector, light: u32, poly: &[DVec2], sky: u32) {
+        let planes = [
+            (sector.floor as f64, &sector.floor_flat, true),
+            (sector.ceiling as f64, &sector.ceiling_flat, false),
+        ];
+        for (z, name, up) in planes {
+            // F_SKY1 on any plane shows the sky (R_DrawPlanes checks every plane).
+            let (kind, texture) = if is_sky(name) {
+                (SurfaceKind::Sky, sky)
+            } else {
+                (SurfaceKind::Flat, self.flat(name))
+            };
+            let flags = vertex_flags::pack(kind, false, 0, 0);
+            let vert = |p: DVec2| WorldVertex {
+                pos: viewer(p, z).to_array(),
+                // Vanilla's flat grid: column x & 63, row (-y) & 63.
+                uv: [p.x as f32, -p.y as f32],
+                texture,
+                light,
+                flags,
+            };
+            for i in 1..poly.len() - 1 {
+                let (p1, p2) = if up { (poly[i], poly[i + 1]) } else { (poly[i + 1], poly[i]) };
+                self.world.extend_from_slice(&[vert(poly[0]), vert(p1), vert(p2)]);
+            }
+        }
+    }
+}
+
+fn is_sky(flat: &str) -> bool {
+    flat.eq_ignore_ascii_case(SKY_FLAT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::doom::testwad;
+    use crate::formats::doom::wad::Wad;
+    use crate::scene::FrameState;
+
+    fn normal(t: &[WorldVertex]) -> Vec3 {
+        let p: Vec<Vec3> = t.iter().map(|v| Vec3::from(v.pos)).collect();
+        (p[1] - p[0]).cross(p[2] - p[0]).normalize()
+    }
+
+    fn kind(v: &WorldVertex) -> u32 {
+        v.flags & vertex_flags::KIND_MASK
+    }
+
+    #[test]
+    fn builds_two_room_scene() {
+        let stack = testwad::two_room_stack();
+        let scene = build_scene(&stack, "MAP01").unwrap();
+        assert_eq!(scene.name, "MAP01");
+        assert_eq!(scene.palette.len(), 256);
+        // Camera: player 1 start at (64, 64) angle 90 on floor 0.
+        let p = scene.spawn.pos;
+        assert_eq!((p.x, p.y, p.z), (64.0, 41.0, -64.0));
+        assert!((scene.spawn.yaw - std::f64::consts::FRAC_PI_2).abs() < 1e-12);
+        // Walls: 6 one-sided + the shared line's lower (front side, floor 0 -> 16) and upper
+        // (ceiling 128 -> 96); the back side sees neither.
+        let walls: Vec<&[WorldVertex]> =
+            scene.world.chunks(3).filter(|t| kind(&t[0]) == SurfaceKind::Wall as u32).collect();
+        assert_eq!(walls.len(), (6 + 2) * 2);
+        // Floors face up, ceilings down.
+        for t in scene.world.chunks(3).filter(|t| kind(&t[0]) == SurfaceKind::Flat as u32) {
+            let n = normal(t);
+            assert!(n.y.abs() > 0.999, "{n}");
+        }
+        // Wall triangles face their front side: the west wall of room A (x = 0) faces east.
+        let west = walls.iter().find(|t| t.iter().all(|v| v.pos[0] == 0.0)).unwrap();
+        assert!(normal(west).x > 0.999);
+        // Fake contrast: that wall is parallel to y, so +1.
+        assert_eq!((west[0].flags >> vertex_flags::CONTRAST_SHIFT) as u8 as i8, 1);
+        // One imp spawned at skill 3 (one skill-4-only and one multiplayer thing are not).
+        assert_eq!(scene.sprites.len(), 1);
+        let imp = &scene.sprites[0];
+        assert_eq!(imp.label, "3001");
+        assert_eq!(imp.views.len(), 1);
+        assert_eq!(imp.pos, Vec3::new(192.0, 16.0, -64.0));
+        assert_eq!(imp.light, 1);
+        let tex = &scene.textures[imp.views[0].texture as usize];
+        assert_eq!(tex.origin, (4, 8));
+        let counts: HashMap<_, _> = scene.facts.counts.iter().cloned().collect();
+        assert_eq!(counts["things_spawned"], 1);
+        assert_eq!(counts["subsectors"], 2);
+        assert!(scene.facts.textures_used.contains(&"STARTAN".to_string()));
+    }
+
+    #[test]
+    fn pegging_places_texture_rows() {
+        let stack = testwad::two_room_stack();
+        let scene = build_scene(&stack, "MAP01").unwrap();
+        let walls: Vec<&[WorldVertex]> =
+            scene.world.chunks(6).filter(|q| kind(&q[0]) == SurfaceKind::Wall as u32).collect();
+        // Shared line x = 128 from the front (room A): lower wall 0..16, pegged: top of the
+        // texture at the back floor (16), so v = 16 - z.
+        let lower = walls
+            .iter()
+            .find(|q| q.iter().all(|v| v.pos[0] == 128.0) && q.iter().all(|v| v.pos[1] <= 16.0))
+            .unwrap();
+        for v in lower.iter() {
+            assert_eq!(v.uv[1], 16.0 - v.pos[1]);
+        }
+        // Upper wall 96..128, pegged: texture bottom at the back ceiling: v = 96 + 128 - z.
+        let upper = walls
+            .iter()
+            .find(|q| q.iter().all(|v| v.pos[0] == 128.0) && q.iter().all(|v| v.pos[1] >= 96.0))
+            .unwrap();
+        for v in upper.iter() {
+            assert_eq!(v.uv[1], 96.0 + 128.0 - v.pos[1]);
+        }
+        // One-sided wall with y offset 8 in room A: v = 128 + 8 - z; u starts at x offset 3.
+        let south = walls
+            .iter()
+            .find(|q| q.iter().all(|v| v.pos[2] == 0.0) && q.iter().all(|v| v.pos[0] <= 128.0))
+            .unwrap();
+        for v in south.iter() {
+            assert_eq!(v.uv[1], 136.0 - v.pos[1]);
+        }
+        let us: Vec<f32> = south.iter().map(|v| v.uv[0]).collect();
+        assert!(us.contains(&3.0) && us.contains(&131.0), "{us:?}");
+    }
+
+    #[test]
+    fn sky_hack_masked_middle_and_scrolling() {
+        let mut level = testwad::two_room_level();
+        level.map.sectors[0].ceiling_flat = "F_SKY1".into();
+        level.map.sectors[1].ceiling_flat = "F_SKY1".into();
+        // Masked middle on the shared line's front, lower-unpegged: bottom at max floor (16).
+        level.map.sidedefs[3].middle = "STARTAN".into();
+        level.map.linedefs[3].flags |= line_flags::LOWER_UNPEGGED;
+        level.map.linedefs[0].special = SCROLL_SPECIAL;
+        let stack = testwad::stack_with(&level);
+        let mut scene = build_scene(&stack, "MAP01").unwrap();
+        let quads: Vec<&[WorldVertex]> = scene.world.chunks(6).collect();
+        let on_shared = |q: &&[WorldVertex]| q.iter().all(|v| v.pos[0] == 128.0);
+        // Sky quad between the back ceiling (96) and the front ceiling (128), no upper.
+        let sky: Vec<_> = quads
+            .iter()
+            .filter(|q| on_shared(q) && kind(&q[0]) == SurfaceKind::Sky as u32)
+            .collect();
+        assert_eq!(sky.len(), 1);
+        assert!(sky[0].iter().all(|v| v.pos[1] >= 96.0));
+        // Masked: opening 16..96, texture 128 tall from 16 up: clipped to 16..96.
+        let masked: Vec<_> =
+            quads.iter().filter(|q| q[0].flags & vertex_flags::MASKED != 0).collect();
+        assert_eq!(masked.len(), 1);
+        for v in masked[0].iter() {
+            assert!(v.pos[1] == 16.0 || v.pos[1] == 96.0);
+            assert_eq!(v.uv[1], 16.0 + 128.0 - v.pos[1]);
+        }
+        // Ceilings are sky.
+        assert!(scene
+            .world
+            .chunks(3)
+            .any(|t| kind(&t[0]) == SurfaceKind::Sky as u32 && t[0].pos[1] == 128.0));
+        // Linedef 0 scrolls: its (front) seg uses slot 1.
+        let scrolled: Vec<_> =
+            quads.iter().filter(|q| q[0].flags >> vertex_flags::SCROLL_SHIFT == 1).collect();
+        assert_eq!(scrolled.len(), 1);
+        let mut st = FrameState::default();
+        scene.animator.state_at(10, &mut st);
+        assert_eq!(st.scroll, vec![[0.0, 0.0], [10.0, 0.0]]);
+    }
+
+    #[test]
+    fn animated_flat_brings_its_whole_cycle() {
+        let mut level = testwad::two_room_level();
+        level.map.sectors[1].floor_flat = "NUKAGE2".into();
+        let stack = testwad::stack_with(&level);
+        let mut scene = build_scene(&stack, "MAP01").unwrap();
+        let idx = |n: &str| scene.textures.iter().position(|t| t.name == n).unwrap() as u32;
+        let (n1, n2, n3) = (idx("NUKAGE1"), idx("NUKAGE2"), idx("NUKAGE3"));
+        let mut st = FrameState::default();
+        scene.animator.state_at(0, &mut st);
+        assert_eq!(st.texture_remap[n2 as usize], n2);
+        // Flat numbers: NUKAGE1 is basepic b; number i shows b + ((N-1)/8 + i) % 3.
+        let b = stack.flats().number("NUKAGE1").unwrap();
+        let members = [n1, n2, n3];
+        for tic in [1u32, 8, 9, 17, 25, 100] {
+            scene.animator.state_at(tic, &mut st);
+            for (k, &m) in members.iter().enumerate() {
+                let shown = ((tic as usize - 1) / 8 + b + k) % 3;
+                assert_eq!(st.texture_remap[m as usize], members[shown], "tic {tic}");
+            }
+        }
+    }
+
+    #[test]
+    fn missing_texture_is_a_placeholder_with_a_note() {
+        let mut level = testwad::two_room_level();
+        level.map.sidedefs[0].middle = "NOSUCH".into();
+        let stack = testwad::stack_with(&level);
+        let scene = build_scene(&stack, "MAP01").unwrap();
+        assert!(scene.textures.iter().any(|t| t.name == "NOSUCH"));
+        assert!(scene.facts.notes.iter().any(|n| n.contains("NOSUCH")), "{:?}", scene.facts.notes);
+    }
+
+    #[test]
+    fn corrupted_wads_give_errors_not_panics() {
+        let good = testwad::writer_for(&testwad::two_room_level()).to_bytes();
+        let try_build = |bytes: Vec<u8>| {
+            if let Ok(wad) = Wad::from_bytes("fuzz.wad", bytes) {
+                let stack = WadStack::new(vec![wad]);
+                if let Ok(mut scene) = build_scene(&stack, "MAP01") {
+                    let mut st = scene.animator.initial();
+                    scene.animator.state_at(100, &mut st);
+                }
+            }
+        };
+        // Every truncation length in steps, then byte and word corruptions at pseudo-random
+        // places (a fixed LCG, so failures reproduce).
+        for len in (0..good.len()).step_by(97) {
+            try_build(good[..len].to_vec());
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        // Aim at the structured parts (map lumps, texture tables, patches' headers and
+        // column offsets, the directory), not the bulk texel data.
+        let parsed = Wad::from_bytes("good.wad", good.clone()).unwrap();
+        let mut targets: Vec<(usize, usize)> = parsed
+            .lumps()
+            .iter()
+            .filter(|l| !matches!(l.name.as_str(), "PLAYPAL" | "COLORMAP") && l.size > 0)
+            .map(|l| (l.offset as usize, (l.size as usize).min(600)))
+            .collect();
+        let dir = parsed.lumps()[0].dir_offset as usize;
+        targets.push((dir, good.len() - dir));
+        targets.push((0, 12));
+        let iterations = std::env::var("MAPSCOPE_FUZZ_ITERATIONS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(3000usize);
+        for _ in 0..iterations {
+            let mut b = good.clone();
+            for _ in 0..1 + next() % 4 {
+                let (start, len) = targets[next() % targets.len()];
+                let at = start + next() % len;
+                match next() % 3 {
+                    0 => b[at] = next() as u8,
+                    1 => b[at] = 0xFF,
+                    _ => {
+                        let end = (at + 2).min(b.len());
+                        b[at..end].fill(0x7F);
+                    }
+                }
+            }
+            try_build(b);
+        }
+    }
+
+    #[test]
+    fn sky_names() {
+        assert_eq!(sky_texture_name("MAP01"), "SKY1");
+        assert_eq!(sky_texture_name("MAP11"), "SKY1");
+        assert_eq!(sky_texture_name("MAP12"), "SKY2");
+        assert_eq!(sky_texture_name("MAP21"), "SKY3");
+        assert_eq!(sky_texture_name("E2M3"), "SKY2");
+        assert_eq!(sky_texture_name("E3M1"), "SKY3");
+        assert_eq!(sky_texture_name("E4M1"), "SKY4");
+    }
+
+    #[test]
+    fn every_freedoom_map_builds() {
+        let Some(wads) = testwad::freedoom() else {
+            eprintln!("Freedoom not installed; skipped");
+            return;
+        };
+        let start = std::time::Instant::now();
+        let mut maps = 0;
+        for stack in wads.iter() {
+            for name in stack.map_names() {
+                let mut scene = build_scene(stack, &name)
+                    .unwrap_or_else(|e| panic!("{}: {name}: {e:#}", stack.wads()[0].name()));
+                maps += 1;
+                assert!(!scene.world.is_empty(), "{name}");
+                assert_eq!(scene.world.len() % 3, 0);
+                let n = scene.textures.len() as u32;
+                assert!(scene.world.iter().all(|v| v.texture < n));
+                assert!(scene.sprites.iter().flat_map(|s| &s.views).all(|v| v.texture < n));
+                let sectors = scene.facts.counts.iter().find(|c| c.0 == "sectors").unwrap().1;
+                assert!(scene.world.iter().all(|v| (v.light as u64) < sectors));
+                let mut st = scene.animator.initial();
+                assert_eq!(st.light.len() as u64, sectors);
+                assert_eq!(st.texture_remap.len() as u32, n);
+                scene.animator.state_at(350, &mut st);
+                assert!(st.texture_remap.iter().all(|&t| t < n));
+                assert!(scene.sprites.len() > 10, "{name}: {} sprites", scene.sprites.len());
+            }
+        }
+        eprintln!("built {maps} Freedoom maps in {:.2?}", start.elapsed());
+    }
+}

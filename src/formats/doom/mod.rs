@@ -1,0 +1,29 @@
+//! Doom (vanilla 1.9 / Chocolate Doom behaviour): WAD files, maps, pictures, textures, flats,
+//! sprites, thing types, BSP geometry, animation and light specials, and the scene builder.
+//!
+//! Entry points: [`WadStack::open`] (IWAD then PWADs), [`WadStack::map_names`],
+//! [`build_scene`] / [`build_scene_with`], and [`DoomLevel`] for `info`.
+
+pub mod animation;
+pub mod bsp;
+pub mod build;
+pub mod flats;
+pub mod lights;
+pub mod map;
+pub mod palette;
+pub mod picture;
+pub mod sprites;
+pub mod textures;
+pub mod things;
+pub mod wad;
+pub mod writer;
+
+#[cfg(test)]
+mod testwad;
+
+pub use build::{
+    build_level_scene, build_scene, build_scene_with, player_start, sky_texture_name, BuildOptions,
+    DoomLevel, PlayerStart, VIEW_HEIGHT,
+};
+pub use map::MapData;
+pub use wad::{Wad, WadKind, WadStack};

@@ -1,0 +1,292 @@
+//! Thing types (vanilla `info.c` mobjinfo, by editor number) and the spawn rules of
+//! `P_SpawnMapThing`: what a map thing shows at level start.
+//!
+//! Each entry gives the sprite and frame of the type's spawn state, whether that frame is
+//! full-bright (`FF_FULLBRIGHT`), whether the type hangs from the ceiling (`MF_SPAWNCEILING`,
+//! placed at `ceiling - height`), and whether it draws at all.
+
+/// What a thing type looks like when spawned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThingType {
+    pub doomednum: u16,
+    /// Sprite name of the spawn state (4 letters).
+    pub sprite: &'static str,
+    /// Frame letter of the spawn state.
+    pub frame: u8,
+    pub fullbright: bool,
+    /// `MF_SPAWNCEILING`: spawned with its top at the ceiling.
+    pub hangs: bool,
+    /// mobjinfo height in map units (used for ceiling placement).
+    pub height: i16,
+    /// False for types that never draw: `MF_NOSECTOR` markers, `S_NULL` spawn states, and the
+    /// dead lost soul (its spawn state vanishes after 6 tics).
+    pub visible: bool,
+    /// `MF_SHADOW`: vanilla draws it with the fuzz effect.
+    pub shadow: bool,
+    pub name: &'static str,
+}
+
+const fn t(doomednum: u16, sprite: &'static str, frame: u8, name: &'static str) -> ThingType {
+    ThingType {
+        doomednum,
+        sprite,
+        frame,
+        fullbright: false,
+        hangs: false,
+        height: 16,
+        visible: true,
+        shadow: false,
+        name,
+    }
+}
+
+const fn bright(mut x: ThingType) -> ThingType {
+    x.fullbright = true;
+    x
+}
+
+const fn tall(mut x: ThingType, height: i16) -> ThingType {
+    x.height = height;
+    x
+}
+
+const fn hang(mut x: ThingType, height: i16) -> ThingType {
+    x.hangs = true;
+    x.height = height;
+    x
+}
+
+const fn hidden(mut x: ThingType) -> ThingType {
+    x.visible = false;
+    x
+}
+
+const fn shadow(mut x: ThingType) -> ThingType {
+    x.shadow = true;
+    x
+}
+
+/// Every Doom 1 and Doom 2 editor number, sorted.
+pub static THING_TYPES: &[ThingType] = &[
+    t(5, "BKEY", b'A', "blue keycard"),
+    t(6, "YKEY", b'A', "yellow keycard"),
+    tall(t(7, "SPID", b'A', "spider mastermind"), 100),
+    t(8, "BPAK", b'A', "backpack"),
+    tall(t(9, "SPOS", b'A', "shotgun guy"), 56),
+    t(10, "PLAY", b'W', "bloody mess"),
+    t(12, "PLAY", b'W', "bloody mess"),
+    t(13, "RKEY", b'A', "red keycard"),
+    hidden(t(14, "TFOG", b'A', "teleport destination")),
+    t(15, "PLAY", b'N', "dead player"),
+    tall(t(16, "CYBR", b'A', "cyberdemon"), 110),
+    t(17, "CELP", b'A', "cell pack"),
+    t(18, "POSS", b'L', "dead former human"),
+    t(19, "SPOS", b'L', "dead former sergeant"),
+    t(20, "TROO", b'M', "dead imp"),
+    t(21, "SARG", b'N', "dead demon"),
+    t(22, "HEAD", b'L', "dead cacodemon"),
+    hidden(t(23, "SKUL", b'K', "dead lost soul")),
+    t(24, "POL5", b'A', "pool of blood and flesh"),
+    t(25, "POL1", b'A', "impaled human"),
+    t(26, "POL6", b'A', "twitching impaled human"),
+    t(27, "POL4", b'A', "skull on a pole"),
+    t(28, "POL2", b'A', "five skulls shish kebab"),
+    bright(t(29, "POL3", b'A', "pile of skulls and candles")),
+    t(30, "COL1", b'A', "tall green pillar"),
+    t(31, "COL2", b'A', "short green pillar"),
+    t(32, "COL3", b'A', "tall red pillar"),
+    t(33, "COL4", b'A', "short red pillar"),
+    bright(t(34, "CAND", b'A', "candle")),
+    bright(t(35, "CBRA", b'A', "candelabra")),
+    t(36, "COL5", b'A', "short green pillar with beating heart"),
+    t(37, "COL6", b'A', "short red pillar with skull"),
+    t(38, "RSKU", b'A', "red skull key"),
+    t(39, "YSKU", b'A', "yellow skull key"),
+    t(40, "BSKU", b'A', "blue skull key"),
+    bright(t(41, "CEYE", b'A', "evil eye")),
+    bright(t(42, "FSKU", b'A', "floating skull")),
+    t(43, "TRE1", b'A', "burnt tree"),
+    bright(t(44, "TBLU", b'A', "tall blue firestick")),
+    bright(t(45, "TGRN", b'A', "tall green firestick")),
+    bright(t(46, "TRED", b'A', "tall red firestick")),
+    t(47, "SMIT", b'A', "brown stump"),
+    t(48, "ELEC", b'A', "tall techno column"),
+    hang(t(49, "GOR1", b'A', "hanging victim, twitching"), 68),
+    hang(t(50, "GOR2", b'A', "hanging victim, arms out"), 84),
+    hang(t(51, "GOR3", b'A', "hanging victim, one-legged"), 84),
+    hang(t(52, "GOR4", b'A', "hanging pair of legs"), 68),
+    hang(t(53, "GOR5", b'A', "hanging leg"), 52),
+    t(54, "TRE2", b'A', "large brown tree"),
+    bright(t(55, "SMBT", b'A', "short blue firestick")),
+    bright(t(56, "SMGT", b'A', "short green firestick")),
+    bright(t(57, "SMRT", b'A', "short red firestick")),
+    shadow(tall(t(58, "SARG", b'A', "spectre"), 56)),
+    hang(t(59, "GOR2", b'A', "hanging victim, arms out (non-blocking)"), 84),
+    hang(t(60, "GOR4", b'A', "hanging pair of legs (non-blocking)"), 68),
+    hang(t(61, "GOR3", b'A', "hanging victim, one-legged (non-blocking)"), 52),
+    hang(t(62, "GOR5", b'A', "hanging leg (non-blocking)"), 52),
+    hang(t(63, "GOR1", b'A', "hanging victim, twitching (non-blocking)"), 68),
+    tall(t(64, "VILE", b'A', "arch-vile"), 56),
+    tall(t(65, "CPOS", b'A', "heavy weapon dude"), 56),
+    tall(t(66, "SKEL", b'A', "revenant"), 56),
+    tall(t(67, "FATT", b'A', "mancubus"), 64),
+    tall(t(68, "BSPI", b'A', "arachnotron"), 64),
+    tall(t(69, "BOS2", b'A', "hell knight"), 64),
+    bright(t(70, "FCAN", b'A', "burning barrel")),
+    tall(t(71, "PAIN", b'A', "pain elemental"), 56),
+    hang(t(72, "KEEN", b'A', "commander keen"), 72),
+    hang(t(73, "HDB1", b'A', "hanging victim, guts removed"), 88),
+    hang(t(74, "HDB2", b'A', "hanging victim, guts and brain removed"), 88),
+    hang(t(75, "HDB3", b'A', "hanging torso, looking down"), 64),
+    hang(t(76, "HDB4", b'A', "hanging torso, open skull"), 64),
+    hang(t(77, "HDB5", b'A', "hanging torso, looking up"), 64),
+    hang(t(78, "HDB6", b'A', "hanging torso, brain removed"), 64),
+    t(79, "POB1", b'A', "pool of blood"),
+    t(80, "POB2", b'A', "small pool of blood"),
+    t(81, "BRS1", b'A', "pool of brains"),
+    t(82, "SGN2", b'A', "super shotgun"),
+    bright(t(83, "MEGA", b'A', "megasphere")),
+    tall(t(84, "SSWV", b'A', "wolfenstein ss"), 56),
+    bright(t(85, "TLMP", b'A', "tall techno floor lamp")),
+    bright(t(86, "TLP2", b'A', "short techno floor lamp")),
+    hidden(tall(t(87, "SSWV", b'A', "monster spawn spot"), 32)),
+    t(88, "BBRN", b'A', "boss brain"),
+    hidden(tall(t(89, "SSWV", b'A', "monster spawner"), 32)),
+    t(2001, "SHOT", b'A', "shotgun"),
+    t(2002, "MGUN", b'A', "chaingun"),
+    t(2003, "LAUN", b'A', "rocket launcher"),
+    t(2004, "PLAS", b'A', "plasma gun"),
+    t(2005, "CSAW", b'A', "chainsaw"),
+    t(2006, "BFUG", b'A', "bfg9000"),
+    t(2007, "CLIP", b'A', "ammo clip"),
+    t(2008, "SHEL", b'A', "4 shotgun shells"),
+    t(2010, "ROCK", b'A', "rocket"),
+    t(2011, "STIM", b'A', "stimpack"),
+    t(2012, "MEDI", b'A', "medikit"),
+    bright(t(2013, "SOUL", b'A', "soulsphere")),
+    t(2014, "BON1", b'A', "health bonus"),
+    t(2015, "BON2", b'A', "armor bonus"),
+    t(2018, "ARM1", b'A', "green armor"),
+    t(2019, "ARM2", b'A', "blue armor"),
+    bright(t(2022, "PINV", b'A', "invulnerability")),
+    bright(t(2023, "PSTR", b'A', "berserk")),
+    shadow(bright(t(2024, "PINS", b'A', "partial invisibility"))),
+    bright(t(2025, "SUIT", b'A', "radiation suit")),
+    bright(t(2026, "PMAP", b'A', "computer area map")),
+    bright(t(2028, "COLU", b'A', "floor lamp")),
+    tall(t(2035, "BAR1", b'A', "exploding barrel"), 42),
+    bright(t(2045, "PVIS", b'A', "light amplification visor")),
+    t(2046, "BROK", b'A', "box of rockets"),
+    t(2047, "CELL", b'A', "energy cell"),
+    t(2048, "AMMO", b'A', "box of ammo"),
+    t(2049, "SBOX", b'A', "box of shells"),
+    tall(t(3001, "TROO", b'A', "imp"), 56),
+    tall(t(3002, "SARG", b'A', "demon"), 56),
+    tall(t(3003, "BOSS", b'A', "baron of hell"), 64),
+    tall(t(3004, "POSS", b'A', "former human"), 56),
+    tall(t(3005, "HEAD", b'A', "cacodemon"), 56),
+    bright(tall(t(3006, "SKUL", b'A', "lost soul"), 56)),
+];
+
+/// The mobjinfo entry for an editor number.
+pub fn thing_type(doomednum: u16) -> Option<&'static ThingType> {
+    THING_TYPES.binary_search_by_key(&doomednum, |t| t.doomednum).ok().map(|i| &THING_TYPES[i])
+}
+
+/// Thing flag bits (spec [4-2-2]).
+pub mod thing_flags {
+    pub const EASY: u16 = 0x0001;
+    pub const MEDIUM: u16 = 0x0002;
+    pub const HARD: u16 = 0x0004;
+    pub const AMBUSH: u16 = 0x0008;
+    pub const MULTIPLAYER: u16 = 0x0010;
+}
+
+/// The default skill: 3, "Hurt Me Plenty".
+pub const DEFAULT_SKILL: u8 = 3;
+
+/// The thing-flag bit that must be set for a thing to appear at `skill` (1..5), as
+/// `P_SpawnMapThing`: skills 1 and 2 use bit 0, 3 uses bit 1, 4 and 5 use bit 2.
+pub fn skill_bit(skill: u8) -> u16 {
+    match skill {
+        0..=2 => thing_flags::EASY,
+        3 => thing_flags::MEDIUM,
+        _ => thing_flags::HARD,
+    }
+}
+
+/// What a map thing becomes at level start in a single-player game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spawn {
+    /// Player start 1..4 (recorded whatever its skill bits, as vanilla).
+    PlayerStart(u8),
+    DeathmatchStart,
+    /// Spawns, possibly as an invisible marker (see [`ThingType::visible`]).
+    Thing(&'static ThingType),
+    /// Flags exclude it (multiplayer only, or not on this skill).
+    Skipped,
+    /// Type 0, which vanilla silently ignores.
+    Ignored,
+    /// No such type: vanilla stops with an error; here it is skipped with a note.
+    Unknown,
+}
+
+/// `P_SpawnMapThing`'s decisions, in its order, for a single-player game at `skill`.
+pub fn spawn_decision(kind: u16, flags: u16, skill: u8) -> Spawn {
+    match kind {
+        0 => return Spawn::Ignored,
+        11 => return Spawn::DeathmatchStart,
+        1..=4 => return Spawn::PlayerStart(kind as u8),
+        _ => {}
+    }
+    if flags & thing_flags::MULTIPLAYER != 0 || flags & skill_bit(skill) == 0 {
+        return Spawn::Skipped;
+    }
+    match thing_type(kind) {
+        Some(t) => Spawn::Thing(t),
+        None => Spawn::Unknown,
+    }
+}
+
+/// Vanilla snaps a thing's angle down to a multiple of 45 degrees (`ANG45 * (angle / 45)`,
+/// C division truncating towards zero), then wraps it into 0..360.
+pub fn spawn_angle_degrees(angle: i16) -> f64 {
+    (((angle as i32 / 45) * 45).rem_euclid(360)) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_sorted_and_unique() {
+        for w in THING_TYPES.windows(2) {
+            assert!(w[0].doomednum < w[1].doomednum, "{} {}", w[0].doomednum, w[1].doomednum);
+        }
+        assert_eq!(thing_type(3001).unwrap().sprite, "TROO");
+        assert!(thing_type(73).unwrap().hangs);
+        assert!(!thing_type(14).unwrap().visible);
+        assert!(thing_type(9999).is_none());
+    }
+
+    #[test]
+    fn skill_and_multiplayer_filtering() {
+        assert_eq!(spawn_decision(1, 0, 3), Spawn::PlayerStart(1));
+        assert_eq!(spawn_decision(11, 7, 3), Spawn::DeathmatchStart);
+        assert!(matches!(spawn_decision(3001, 0x02, 3), Spawn::Thing(_)));
+        assert_eq!(spawn_decision(3001, 0x05, 3), Spawn::Skipped);
+        assert_eq!(spawn_decision(3001, 0x17, 3), Spawn::Skipped);
+        assert!(matches!(spawn_decision(3001, 0x04, 5), Spawn::Thing(_)));
+        assert!(matches!(spawn_decision(3001, 0x01, 2), Spawn::Thing(_)));
+        assert_eq!(spawn_decision(4321, 7, 3), Spawn::Unknown);
+        assert_eq!(spawn_decision(0, 7, 3), Spawn::Ignored);
+    }
+
+    #[test]
+    fn angles_snap_down_to_45() {
+        assert_eq!(spawn_angle_degrees(80), 45.0);
+        assert_eq!(spawn_angle_degrees(90), 90.0);
+        assert_eq!(spawn_angle_degrees(-90), 270.0);
+        assert_eq!(spawn_angle_degrees(359), 315.0);
+    }
+}

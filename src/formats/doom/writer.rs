@@ -1,0 +1,382 @@
+//! Writes WAD files and Doom lumps: used by the tests to build small WADs, and meant for the
+//! demo level generator. Everything here is the inverse of the parsers in this module.
+
+use super::map::{Linedef, MapData, Node, Sector, Seg, Sidedef, Subsector, Thing, Vertex};
+
+/// A WAD under construction: lumps in directory order.
+#[derive(Clone, Debug)]
+pub struct WadWriter {
+    ident: [u8; 4],
+    lumps: Vec<(String, Vec<u8>)>,
+}
+
+impl WadWriter {
+    pub fn iwad() -> WadWriter {
+        WadWriter { ident: *b"IWAD", lumps: Vec::new() }
+    }
+
+    pub fn pwad() -> WadWriter {
+        WadWriter { ident: *b"PWAD", lumps: Vec::new() }
+    }
+
+    /// Appends a lump (names are truncated to 8 bytes and upper-cased).
+    pub fn lump(&mut self, name: &str, data: Vec<u8>) -> &mut Self {
+        self.lumps.push((name.to_ascii_uppercase(), data));
+        self
+    }
+
+    /// Appends an empty marker lump such as `F_START` or `MAP01`.
+    pub fn marker(&mut self, name: &str) -> &mut Self {
+        self.lump(name, Vec::new())
+    }
+
+    /// Appends a map: its marker followed by the lumps of [`map_lumps`].
+    pub fn map(&mut self, name: &str, map: &MapData) -> &mut Self {
+        self.marker(name);
+        for (lump, data) in map_lumps(map) {
+            self.lump(lump, data);
+        }
+        self
+    }
+
+    /// The file: header, lump data, then the directory.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let data_len: usize = self.lumps.iter().map(|(_, d)| d.len()).sum();
+        let mut out = Vec::with_capacity(12 + data_len + 16 * self.lumps.len());
+        out.extend_from_slice(&self.ident);
+        out.extend((self.lumps.len() as i32).to_le_bytes());
+        out.extend(((12 + data_len) as i32).to_le_bytes());
+        let mut offsets = Vec::with_capacity(self.lumps.len());
+        for (_, d) in &self.lumps {
+            offsets.push(out.len());
+            out.extend_from_slice(d);
+        }
+        for ((name, d), off) in self.lumps.iter().zip(offsets) {
+            // Empty markers conventionally point at the current position.
+            out.extend((off as i32).to_le_bytes());
+            out.extend((d.len() as i32).to_le_bytes());
+            out.extend(name8(name));
+        }
+        out
+    }
+}
+
+/// An 8-byte, NUL-padded name field.
+pub fn name8(name: &str) -> [u8; 8] {
+    let mut b = [0u8; 8];
+    for (d, s) in b.iter_mut().zip(name.bytes()) {
+        *d = s.to_ascii_uppercase();
+    }
+    b
+}
+
+fn push_i16(out: &mut Vec<u8>, v: i16) {
+    out.extend(v.to_le_bytes());
+}
+
+fn push_u16(out: &mut Vec<u8>, v: u16) {
+    out.extend(v.to_le_bytes());
+}
+
+pub fn things_lump(things: &[Thing]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(things.len() * 10);
+    for t in things {
+        push_i16(&mut out, t.x);
+        push_i16(&mut out, t.y);
+        push_i16(&mut out, t.angle);
+        push_u16(&mut out, t.kind);
+        push_u16(&mut out, t.flags);
+    }
+    out
+}
+
+pub fn linedefs_lump(lines: &[Linedef]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(lines.len() * 14);
+    for l in lines {
+        for v in [l.v1, l.v2, l.flags, l.special, l.tag] {
+            push_u16(&mut out, v);
+        }
+        for s in l.sides {
+            push_u16(&mut out, s.unwrap_or(0xFFFF));
+        }
+    }
+    out
+}
+
+pub fn sidedefs_lump(sides: &[Sidedef]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(sides.len() * 30);
+    for s in sides {
+        push_i16(&mut out, s.x_offset);
+        push_i16(&mut out, s.y_offset);
+        for t in [&s.upper, &s.lower, &s.middle] {
+            out.extend(name8(t));
+        }
+        push_u16(&mut out, s.sector);
+    }
+    out
+}
+
+pub fn vertexes_lump(vertices: &[Vertex]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(vertices.len() * 4);
+    for v in vertices {
+        push_i16(&mut out, v.x);
+        push_i16(&mut out, v.y);
+    }
+    out
+}
+
+pub fn segs_lump(segs: &[Seg]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(segs.len() * 12);
+    for s in segs {
+        push_u16(&mut out, s.v1);
+        push_u16(&mut out, s.v2);
+        push_i16(&mut out, s.angle);
+        push_u16(&mut out, s.linedef);
+        push_u16(&mut out, s.side);
+        push_i16(&mut out, s.offset);
+    }
+    out
+}
+
+pub fn ssectors_lump(subsectors: &[Subsector]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(subsectors.len() * 4);
+    for s in subsectors {
+        push_u16(&mut out, s.num_segs);
+        push_u16(&mut out, s.first_seg);
+    }
+    out
+}
+
+pub fn nodes_lump(nodes: &[Node]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(nodes.len() * 28);
+    for n in nodes {
+        for v in [n.x, n.y, n.dx, n.dy] {
+            push_i16(&mut out, v);
+        }
+        for b in n.bbox {
+            for v in b {
+                push_i16(&mut out, v);
+            }
+        }
+        push_u16(&mut out, n.children[0]);
+        push_u16(&mut out, n.children[1]);
+    }
+    out
+}
+
+pub fn sectors_lump(sectors: &[Sector]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(sectors.len() * 26);
+    for s in sectors {
+        push_i16(&mut out, s.floor);
+        push_i16(&mut out, s.ceiling);
+        out.extend(name8(&s.floor_flat));
+        out.extend(name8(&s.ceiling_flat));
+        push_i16(&mut out, s.light);
+        push_u16(&mut out, s.special);
+        push_u16(&mut out, s.tag);
+    }
+    out
+}
+
+/// An all-zero REJECT (every sector may see every other).
+pub fn reject_lump(sector_count: usize) -> Vec<u8> {
+    vec![0; (sector_count * sector_count).div_ceil(8)]
+}
+
+/// A BLOCKMAP (spec [4-11]): 128-unit blocks from 8 units below the minimum vertex, each
+/// listing the linedefs whose segment touches the block. Exact segment/box tests; fine for
+/// the small maps this writer is for.
+pub fn blockmap_lump(vertices: &[Vertex], lines: &[Linedef]) -> Vec<u8> {
+    let (mut minx, mut miny, mut maxx, mut maxy) = (0i32, 0i32, 0i32, 0i32);
+    for (i, v) in vertices.iter().enumerate() {
+        let (x, y) = (v.x as i32, v.y as i32);
+        if i == 0 {
+            (minx, miny, maxx, maxy) = (x, y, x, y);
+        }
+        (minx, miny, maxx, maxy) = (minx.min(x), miny.min(y), maxx.max(x), maxy.max(y));
+    }
+    let (ox, oy) = (minx - 8, miny - 8);
+    let cols = ((maxx - ox) / 128 + 1) as usize;
+    let rows = ((maxy - oy) / 128 + 1) as usize;
+    let mut lists: Vec<Vec<u16>> = vec![Vec::new(); cols * rows];
+    let vert = |i: u16| vertices.get(i as usize).map(|v| (v.x as f64, v.y as f64));
+    for (li, l) in lines.iter().enumerate() {
+        let (Some(a), Some(b)) = (vert(l.v1), vert(l.v2)) else {
+            continue;
+        };
+        for (bi, list) in lists.iter_mut().enumerate() {
+            let x0 = (ox + (bi % cols) as i32 * 128) as f64;
+            let y0 = (oy + (bi / cols) as i32 * 128) as f64;
+            if segment_touches_box(a, b, (x0, y0), (x0 + 127.0, y0 + 127.0)) {
+                list.push(li as u16);
+            }
+        }
+    }
+    let mut words: Vec<i16> = vec![ox as i16, oy as i16, cols as i16, rows as i16];
+    let mut offset = 4 + lists.len();
+    let mut pointers = Vec::with_capacity(lists.len());
+    let mut body = Vec::new();
+    for list in &lists {
+        pointers.push(offset as i16);
+        body.push(0i16);
+        body.extend(list.iter().map(|&l| l as i16));
+        body.push(-1);
+        offset += list.len() + 2;
+    }
+    words.extend(pointers);
+    words.extend(body);
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Liang–Barsky clip of segment a-b against an axis-aligned box (inclusive).
+fn segment_touches_box(a: (f64, f64), b: (f64, f64), lo: (f64, f64), hi: (f64, f64)) -> bool {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [(-dx, a.0 - lo.0), (dx, hi.0 - a.0), (-dy, a.1 - lo.1), (dy, hi.1 - a.1)] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+            if t0 > t1 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The map lumps after the marker, in vanilla order, with an empty REJECT and a built BLOCKMAP.
+pub fn map_lumps(map: &MapData) -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("THINGS", things_lump(&map.things)),
+        ("LINEDEFS", linedefs_lump(&map.linedefs)),
+        ("SIDEDEFS", sidedefs_lump(&map.sidedefs)),
+        ("VERTEXES", vertexes_lump(&map.vertices)),
+        ("SEGS", segs_lump(&map.segs)),
+        ("SSECTORS", ssectors_lump(&map.subsectors)),
+        ("NODES", nodes_lump(&map.nodes)),
+        ("SECTORS", sectors_lump(&map.sectors)),
+        ("REJECT", reject_lump(map.sectors.len())),
+        ("BLOCKMAP", blockmap_lump(&map.vertices, &map.linedefs)),
+    ]
+}
+
+/// A picture lump (patch format) from row-major texels, `None` = transparent.
+/// Runs of opaque texels become posts; posts are split at 128 rows so every `topdelta` fits.
+pub fn patch_lump(width: u16, height: u16, left: i16, top: i16, texels: &[Option<u8>]) -> Vec<u8> {
+    let (w, h) = (width as usize, height as usize);
+    let mut columns: Vec<Vec<u8>> = Vec::with_capacity(w);
+    for x in 0..w {
+        let mut col = Vec::new();
+        let mut y = 0;
+        while y < h.min(255) {
+            if texels.get(y * w + x).copied().flatten().is_none() {
+                y += 1;
+                continue;
+            }
+            let start = y;
+            let mut run = Vec::new();
+            while y < h.min(255) && run.len() < 128 {
+                match texels.get(y * w + x).copied().flatten() {
+                    Some(c) => run.push(c),
+                    None => break,
+                }
+                y += 1;
+            }
+            col.push(start as u8);
+            col.push(run.len() as u8);
+            col.push(run[0]);
+            col.extend(&run);
+            col.push(run[run.len() - 1]);
+        }
+        col.push(0xFF);
+        columns.push(col);
+    }
+    let mut out = Vec::new();
+    out.extend(width.to_le_bytes());
+    out.extend(height.to_le_bytes());
+    out.extend(left.to_le_bytes());
+    out.extend(top.to_le_bytes());
+    let mut pos = 8 + 4 * w;
+    for c in &columns {
+        out.extend((pos as u32).to_le_bytes());
+        pos += c.len();
+    }
+    for c in columns {
+        out.extend(c);
+    }
+    out
+}
+
+pub fn pnames_lump(names: &[&str]) -> Vec<u8> {
+    let mut out = (names.len() as i32).to_le_bytes().to_vec();
+    for n in names {
+        out.extend(name8(n));
+    }
+    out
+}
+
+/// One TEXTURE1/2 entry to write.
+#[derive(Clone, Debug)]
+pub struct TextureSpec<'a> {
+    pub name: &'a str,
+    pub width: i16,
+    pub height: i16,
+    /// (x, y, PNAMES index) per patch.
+    pub patches: &'a [(i16, i16, i16)],
+}
+
+pub fn texture_lump(textures: &[TextureSpec<'_>]) -> Vec<u8> {
+    let mut out = (textures.len() as i32).to_le_bytes().to_vec();
+    let mut pos = 4 + 4 * textures.len();
+    for t in textures {
+        out.extend((pos as i32).to_le_bytes());
+        pos += 22 + 10 * t.patches.len();
+    }
+    for t in textures {
+        out.extend(name8(t.name));
+        out.extend(0i32.to_le_bytes()); // masked
+        out.extend(t.width.to_le_bytes());
+        out.extend(t.height.to_le_bytes());
+        out.extend(0i32.to_le_bytes()); // column directory (unused)
+        out.extend((t.patches.len() as i16).to_le_bytes());
+        for &(x, y, p) in t.patches {
+            for v in [x, y, p, 1, 0] {
+                out.extend(v.to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+/// PLAYPAL with `count` copies of `palette`.
+pub fn playpal_lump(palette: &[[u8; 3]; 256], count: usize) -> Vec<u8> {
+    let one: Vec<u8> = palette.iter().flatten().copied().collect();
+    one.repeat(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blockmap_lists_lines_in_their_blocks() {
+        let v = [Vertex { x: 0, y: 0 }, Vertex { x: 300, y: 0 }];
+        let l = [Linedef { v1: 0, v2: 1, flags: 0, special: 0, tag: 0, sides: [Some(0), None] }];
+        let b = blockmap_lump(&v, &l);
+        let w: Vec<i16> = b.chunks(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+        assert_eq!(&w[..4], &[-8, -8, 3, 1]);
+        // Every block of the single row holds line 0.
+        for i in 0..3 {
+            let p = w[4 + i] as usize;
+            assert_eq!(&w[p..p + 3], &[0, 0, -1]);
+        }
+    }
+}

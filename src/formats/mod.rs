@@ -1,0 +1,12 @@
+//! Pure parsers: bytes in, each game's own structures out. No GPU, no rendering decisions.
+
+pub mod doom;
+mod error;
+mod reader;
+
+pub use error::{FormatError, Result};
+pub use reader::Reader;
+
+/// Largest single allocation any parser makes from counts found in a file (256 MiB).
+/// Every count is also checked against the bytes that exist before allocating.
+pub const MAX_ALLOC: usize = 256 << 20;

@@ -1,0 +1,15 @@
+//! mapscope: a real-time 3D level viewer for retro games.
+//!
+//! Dependencies run one way: `formats` (bytes → game structures, and each game's scene
+//! builder) → `scene` (neutral level description) → `render` (wgpu) → `app` (window, camera)
+//! and `cli`.
+
+pub mod app;
+pub mod cli;
+pub mod compare;
+pub mod demo;
+pub mod formats;
+pub mod loader;
+pub mod render;
+pub mod scene;
+pub mod shot;

@@ -1,0 +1,42 @@
+//! Doom IWAD/PWAD stacks as a [`LevelSource`].
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+
+use super::LevelSource;
+use crate::formats::doom::{self, WadStack};
+use crate::scene::Scene;
+
+pub struct DoomSource {
+    stack: WadStack,
+}
+
+pub fn open(paths: &[PathBuf]) -> Result<Box<dyn LevelSource>> {
+    Ok(Box::new(DoomSource { stack: WadStack::open(paths)? }))
+}
+
+impl LevelSource for DoomSource {
+    fn format(&self) -> &str {
+        "Doom"
+    }
+
+    fn maps(&self) -> Vec<String> {
+        self.stack.map_names()
+    }
+
+    fn build(&self, map: Option<&str>) -> Result<Scene> {
+        let maps = self.maps();
+        let name = match map {
+            Some(m) => match maps.iter().find(|n| n.eq_ignore_ascii_case(m)) {
+                Some(n) => n.clone(),
+                None => bail!("no map {m} in these files (maps: {})", maps.join(" ")),
+            },
+            None => match maps.first() {
+                Some(n) => n.clone(),
+                None => bail!("these files hold no maps"),
+            },
+        };
+        doom::build_scene(&self.stack, &name)
+    }
+}

@@ -1,0 +1,20 @@
+use anyhow::Result;
+
+use super::{Gpu, SceneRenderer, ViewSettings};
+use crate::scene::{CameraPose, Scene};
+
+/// Renders one frame of `scene` at animation tic `tic` without any window.
+pub fn render_headless(
+    gpu: &Gpu,
+    scene: &mut Scene,
+    camera: &CameraPose,
+    view: &ViewSettings,
+    tic: u32,
+) -> Result<image::RgbaImage> {
+    let mut renderer = SceneRenderer::new(gpu, scene)?;
+    let mut state = scene.animator.initial();
+    scene.animator.state_at(tic, &mut state);
+    renderer.set_state(gpu, &state);
+    renderer.render(gpu, camera, view);
+    renderer.read_image(gpu)
+}

@@ -1,0 +1,23 @@
+//! wgpu rendering: upload a `Scene` once, draw it with its shading family's shaders into an
+//! offscreen image that the window shows and screenshots read back.
+
+mod frame;
+mod gpu;
+mod headless;
+mod packing;
+mod presenter;
+mod scene_renderer;
+mod shaders;
+pub mod vanilla_tables;
+mod view;
+
+pub use frame::{projection, Projection};
+pub use gpu::Gpu;
+pub use headless::render_headless;
+pub use presenter::Presenter;
+pub use scene_renderer::SceneRenderer;
+pub use view::{RenderMode, ViewSettings};
+
+/// Format of the offscreen scene image: plain 8-bit RGBA so palette colours stay exact.
+pub const SCENE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;

@@ -1,0 +1,178 @@
+//! Packs a `Scene` into the flat u32 arrays the shaders read (see shaders/common.wgsl).
+
+use crate::scene::{FrameState, Scene, Shading, Sprite, Texels};
+
+/// Word offsets of the parts of the scene metadata buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MetaLayout {
+    pub palette: u32,
+    pub colormap: u32,
+    pub texinfo: u32,
+    pub texture_count: u32,
+}
+
+pub struct PackedScene {
+    pub meta: Vec<u32>,
+    pub layout: MetaLayout,
+    pub texels: Vec<u32>,
+    pub sprites: Vec<u32>,
+    /// Word offset of the sprite views inside `sprites`.
+    pub sprite_views: u32,
+    pub sprite_count: u32,
+}
+
+const TEX_RGBA: u32 = 1;
+
+pub fn pack_scene(scene: &Scene) -> PackedScene {
+    let mut meta = Vec::new();
+    let palette = 0;
+    for i in 0..256 {
+        let [r, g, b] = scene.palette.get(i).copied().unwrap_or([0, 0, 0]);
+        meta.push(r as u32 | (g as u32) << 8 | (b as u32) << 16 | 0xFF00_0000);
+    }
+    let colormap = meta.len() as u32;
+    match &scene.shading {
+        Shading::DoomColormap { colormap } => meta.extend(colormap.iter().map(|&c| c as u32)),
+        Shading::Unlit => meta.extend(0..256u32),
+    }
+    let texinfo = meta.len() as u32;
+
+    let mut texels = Vec::new();
+    for t in &scene.textures {
+        let offset = texels.len() as u32;
+        let flags = match &t.texels {
+            Texels::Indexed { index, opaque } => {
+                let value = |i: usize| -> u32 {
+                    let idx = index.get(i).copied().unwrap_or(0) as u32;
+                    let transparent = !opaque.is_empty() && !opaque.get(i).copied().unwrap_or(true);
+                    idx | if transparent { 0x100 } else { 0 }
+                };
+                let n = t.texel_count();
+                texels.extend((0..n.div_ceil(2)).map(|w| value(2 * w) | value(2 * w + 1) << 16));
+                0
+            }
+            Texels::Rgba(rgba) => {
+                texels.extend(
+                    (0..t.texel_count())
+                        .map(|i| u32::from_le_bytes(rgba.get(i).copied().unwrap_or([0; 4]))),
+                );
+                TEX_RGBA
+            }
+        };
+        meta.extend([
+            offset,
+            t.width.max(1),
+            t.height.max(1),
+            flags,
+            t.origin.0 as u32,
+            t.origin.1 as u32,
+            0,
+            0,
+        ]);
+    }
+    if scene.textures.is_empty() {
+        // Keep texture 0 valid for shaders: a 1x1 texel of index 0.
+        meta.extend([texels.len() as u32, 1, 1, 0, 0, 0, 0, 0]);
+        texels.push(0);
+    }
+    if texels.is_empty() {
+        texels.push(0);
+    }
+
+    let (sprites, sprite_views) = pack_sprites(&scene.sprites);
+    PackedScene {
+        layout: MetaLayout {
+            palette,
+            colormap,
+            texinfo,
+            texture_count: scene.textures.len().max(1) as u32,
+        },
+        meta,
+        texels,
+        sprite_views,
+        sprite_count: scene.sprites.len() as u32,
+        sprites,
+    }
+}
+
+/// Sprite instances (8 words each) followed by their views (1 word each).
+fn pack_sprites(sprites: &[Sprite]) -> (Vec<u32>, u32) {
+    let mut out = Vec::with_capacity(sprites.len() * 9 + 1);
+    let mut views = Vec::new();
+    for s in sprites {
+        let first = views.len() as u32;
+        views.extend(
+            s.views
+                .iter()
+                .take(255)
+                .map(|v| (v.texture & 0x7FFF_FFFF) | if v.mirrored { 1 << 31 } else { 0 }),
+        );
+        let count = s.views.len().min(255) as u32;
+        out.extend([
+            s.pos.x.to_bits(),
+            s.pos.y.to_bits(),
+            s.pos.z.to_bits(),
+            s.facing.to_bits(),
+            s.scale.to_bits(),
+            s.light,
+            s.fullbright as u32,
+            (first & 0xFF_FFFF) | count << 24,
+        ]);
+    }
+    let views_at = out.len() as u32;
+    out.extend(views);
+    if out.is_empty() {
+        out.push(0);
+    }
+    (out, views_at)
+}
+
+/// Word offsets of the parts of the frame state buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StateLayout {
+    pub light: u32,
+    pub remap: u32,
+    pub scroll: u32,
+    pub light_count: u32,
+}
+
+/// Packs animation state; textures missing from the remap map to themselves.
+pub fn pack_state(state: &FrameState, texture_count: u32, out: &mut Vec<u32>) -> StateLayout {
+    out.clear();
+    let light = 0;
+    out.extend(state.light.iter().copied());
+    if state.light.is_empty() {
+        out.push(255);
+    }
+    let light_count = out.len() as u32;
+    let remap = out.len() as u32;
+    for t in 0..texture_count {
+        let to = state.texture_remap.get(t as usize).copied().unwrap_or(t);
+        out.push(if to < texture_count { to } else { t });
+    }
+    let scroll = out.len() as u32;
+    out.extend([0, 0]);
+    for s in state.scroll.iter().skip(1) {
+        out.extend([s[0].to_bits(), s[1].to_bits()]);
+    }
+    StateLayout { light, remap, scroll, light_count }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_remap_ignores_out_of_range_targets() {
+        let state = FrameState {
+            light: vec![10, 20],
+            texture_remap: vec![1, 0, 99],
+            scroll: vec![[0.0, 0.0], [3.0, 0.0]],
+        };
+        let mut out = Vec::new();
+        let l = pack_state(&state, 3, &mut out);
+        assert_eq!(&out[l.light as usize..l.light as usize + 2], &[10, 20]);
+        assert_eq!(&out[l.remap as usize..l.remap as usize + 3], &[1, 0, 2]);
+        assert_eq!(f32::from_bits(out[l.scroll as usize + 2]), 3.0);
+    }
+}

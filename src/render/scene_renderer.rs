@@ -1,0 +1,574 @@
+use anyhow::Result;
+use bytemuck::{Pod, Zeroable};
+use glam::{DVec3, Mat4};
+use wgpu::util::DeviceExt;
+
+use super::frame::projection;
+use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
+use super::vanilla_tables::{self, fixed_div, FRACUNIT};
+use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, SCENE_FORMAT};
+use crate::scene::{Axes, CameraPose, FrameState, Scene, WorldVertex};
+
+/// Mirrors `Frame` in shaders/common.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct FrameUniform {
+    view_proj: [[f32; 4]; 4],
+    view: [[f32; 4]; 4],
+    cam_pos: [f32; 4],
+    cam_right: [f32; 4],
+    screen: [f32; 4],
+    center: [f32; 4],
+    fixed_view: [i32; 4],
+    fixed_step: [i32; 4],
+    meta_offs: [u32; 4],
+    state_offs: [u32; 4],
+    table_offs: [u32; 4],
+    table_offs2: [u32; 4],
+}
+
+const FLAG_FAITHFUL: i32 = 1;
+const FLAG_VANILLA_EXACT: i32 = 2;
+const FLAG_SKY: i32 = 4;
+
+/// Offsets into the viewport tables buffer.
+#[derive(Clone, Copy, Default, PartialEq)]
+struct TableLayout {
+    sine: u32,
+    xtoviewangle: u32,
+    yslope: u32,
+    distscale: u32,
+    zlight: u32,
+    scalelight: u32,
+}
+
+struct Targets {
+    width: u32,
+    height: u32,
+    color: wgpu::Texture,
+    color_view: wgpu::TextureView,
+    depth_view: wgpu::TextureView,
+}
+
+/// A scene uploaded to the GPU, ready to draw from any camera.
+pub struct SceneRenderer {
+    world_pipeline: wgpu::RenderPipeline,
+    sprite_pipeline: wgpu::RenderPipeline,
+    wire_pipeline: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+    uniform: wgpu::Buffer,
+    meta: wgpu::Buffer,
+    texels: wgpu::Buffer,
+    state: wgpu::Buffer,
+    tables: Option<(wgpu::Buffer, TableLayout, (u32, u32, u64))>,
+    sprites: wgpu::Buffer,
+    bind_group: Option<wgpu::BindGroup>,
+    vertices: wgpu::Buffer,
+    vertex_count: u32,
+    wire: wgpu::Buffer,
+    wire_count: u32,
+    sprite_count: u32,
+    sprite_views: u32,
+    meta_layout: MetaLayout,
+    state_layout: StateLayout,
+    state_words: Vec<u32>,
+    sky_texture: u32,
+    axes: Axes,
+    targets: Option<Targets>,
+    clear: wgpu::Color,
+}
+
+impl SceneRenderer {
+    pub fn new(gpu: &Gpu, scene: &Scene) -> Result<SceneRenderer> {
+        let device = &gpu.device;
+        let packed = pack_scene(scene);
+        let storage = |label: &str, words: &[u32]| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::cast_slice(words),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            })
+        };
+        let meta = storage("scene meta", &packed.meta);
+        let texels = storage("texels", &packed.texels);
+        let sprites = storage("sprites", &packed.sprites);
+        let mut state_words = Vec::new();
+        let state_layout =
+            pack_state(&scene.animator.initial(), packed.layout.texture_count, &mut state_words);
+        let state = storage("frame state", &state_words);
+
+        let world: &[WorldVertex] = if scene.world.is_empty() {
+            &[WorldVertex { pos: [0.0; 3], uv: [0.0; 2], texture: 0, light: 0, flags: 0 }; 3]
+        } else {
+            &scene.world
+        };
+        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("world vertices"),
+            contents: bytemuck::cast_slice(world),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let wire_vertices = wire_edges(world);
+        let wire = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("wireframe vertices"),
+            contents: bytemuck::cast_slice(&wire_vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame uniform"),
+            size: std::mem::size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+
+        let layout = bind_group_layout(device);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("world"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let source = shaders::world_source(&scene.shading);
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("world"),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        let world_pipeline =
+            make_pipeline(device, &pipeline_layout, &module, PipelineKind::World);
+        let sprite_pipeline =
+            make_pipeline(device, &pipeline_layout, &module, PipelineKind::Sprite);
+        let wire_pipeline = make_pipeline(device, &pipeline_layout, &module, PipelineKind::Wire);
+
+        Ok(SceneRenderer {
+            world_pipeline,
+            sprite_pipeline,
+            wire_pipeline,
+            layout,
+            uniform,
+            meta,
+            texels,
+            state,
+            tables: None,
+            sprites,
+            bind_group: None,
+            vertices,
+            vertex_count: world.len() as u32,
+            wire,
+            wire_count: wire_vertices.len() as u32,
+            sprite_count: packed.sprite_count,
+            sprite_views: packed.sprite_views,
+            meta_layout: packed.layout,
+            state_layout,
+            state_words,
+            sky_texture: scene.sky.as_ref().map(|s| s.texture).unwrap_or(0),
+            axes: scene.axes,
+            targets: None,
+            clear: wgpu::Color::BLACK,
+        })
+    }
+
+    /// Uploads the animation state for the next frames.
+    pub fn set_state(&mut self, gpu: &Gpu, state: &FrameState) {
+        let mut words = Vec::with_capacity(self.state_words.len());
+        let layout = pack_state(state, self.meta_layout.texture_count, &mut words);
+        if words.len() > self.state_words.len() {
+            self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("frame state"),
+                size: (words.len() * 4) as u64,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            self.bind_group = None;
+        }
+        gpu.queue.write_buffer(&self.state, 0, bytemuck::cast_slice(&words));
+        self.state_words = words;
+        self.state_layout = layout;
+    }
+
+    /// The image of the last `render`, at the view's size.
+    pub fn color_view(&self) -> Option<&wgpu::TextureView> {
+        self.targets.as_ref().map(|t| &t.color_view)
+    }
+
+    pub fn target_size(&self) -> Option<(u32, u32)> {
+        self.targets.as_ref().map(|t| (t.width, t.height))
+    }
+
+    /// Draws the scene from `camera` into the offscreen image.
+    pub fn render(&mut self, gpu: &Gpu, camera: &CameraPose, view: &ViewSettings) {
+        let (w, h) = (view.width.max(1), view.height.max(1));
+        self.ensure_targets(gpu, w, h);
+        let faithful = view.mode == RenderMode::Faithful;
+        let focal = view.focal();
+        self.ensure_tables(gpu, w, h, focal, faithful);
+        let uniform = self.frame_uniform(camera, view, focal);
+        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        if self.bind_group.is_none() {
+            self.bind_group = Some(self.make_bind_group(&gpu.device));
+        }
+        let (Some(targets), Some(bind_group)) = (&self.targets, &self.bind_group) else {
+            return;
+        };
+
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("scene"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &targets.color_view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(self.clear),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &targets.depth_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(0.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.set_pipeline(&self.world_pipeline);
+            pass.set_vertex_buffer(0, self.vertices.slice(..));
+            pass.draw(0..self.vertex_count, 0..1);
+            if view.show_sprites && self.sprite_count > 0 {
+                pass.set_pipeline(&self.sprite_pipeline);
+                pass.draw(0..6, 0..self.sprite_count);
+            }
+            if view.wireframe {
+                pass.set_pipeline(&self.wire_pipeline);
+                pass.set_vertex_buffer(0, self.wire.slice(..));
+                pass.draw(0..self.wire_count, 0..1);
+            }
+        }
+        gpu.queue.submit([encoder.finish()]);
+    }
+
+    /// Reads the last rendered image back (blocking).
+    pub fn read_image(&self, gpu: &Gpu) -> Result<image::RgbaImage> {
+        let t = self
+            .targets
+            .as_ref()
+            .ok_or_else(|| anyhow::anyhow!("nothing rendered yet"))?;
+        read_texture(gpu, &t.color, t.width, t.height)
+    }
+
+    fn ensure_targets(&mut self, gpu: &Gpu, w: u32, h: u32) {
+        if self.targets.as_ref().is_some_and(|t| t.width == w && t.height == h) {
+            return;
+        }
+        let make = |format, usage, label| {
+            gpu.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let color = make(
+            SCENE_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
+            "scene colour",
+        );
+        let depth = make(DEPTH_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT, "scene depth");
+        self.targets = Some(Targets {
+            width: w,
+            height: h,
+            color_view: color.create_view(&Default::default()),
+            depth_view: depth.create_view(&Default::default()),
+            color,
+        });
+    }
+
+    fn ensure_tables(&mut self, gpu: &Gpu, w: u32, h: u32, focal: f64, faithful: bool) {
+        let key = (w, h, focal.to_bits() ^ faithful as u64);
+        if self.tables.as_ref().is_some_and(|t| t.2 == key) {
+            return;
+        }
+        let p = projection(w, h, focal, faithful);
+        // Vanilla's centre column/row in its own integer coordinates.
+        let centerx = (p.cx - 0.5).floor() as i32;
+        let centery = (p.cy - 0.5).floor() as i32;
+        let v = vanilla_tables::view_tables(w, h, focal, centerx, centery);
+        let mut words: Vec<i32> = Vec::new();
+        let at = |words: &mut Vec<i32>, part: &[i32]| {
+            let o = words.len() as u32;
+            words.extend_from_slice(part);
+            o
+        };
+        let sine = at(&mut words, &vanilla_tables::finesine());
+        let xtoviewangle = at(
+            &mut words,
+            &v.xtoviewangle.iter().map(|&a| a as i32).collect::<Vec<_>>(),
+        );
+        let yslope = at(&mut words, &v.yslope);
+        let distscale = at(&mut words, &v.distscale);
+        let zlight = at(
+            &mut words,
+            &vanilla_tables::zlight().iter().map(|&m| m as i32).collect::<Vec<_>>(),
+        );
+        let scalelight = at(
+            &mut words,
+            &vanilla_tables::scalelight().iter().map(|&m| m as i32).collect::<Vec<_>>(),
+        );
+        let buffer = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("view tables"),
+            contents: bytemuck::cast_slice(&words),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let layout = TableLayout { sine, xtoviewangle, yslope, distscale, zlight, scalelight };
+        self.tables = Some((buffer, layout, key));
+        self.bind_group = None;
+    }
+
+    fn frame_uniform(&self, camera: &CameraPose, view: &ViewSettings, focal: f64) -> FrameUniform {
+        let faithful = view.mode == RenderMode::Faithful;
+        let p = projection(view.width.max(1), view.height.max(1), focal, faithful);
+        let view_m = camera.view_matrix();
+        let proj = p.matrix();
+        let native_d: DVec3 = self.axes.to_native_f64(camera.pos);
+        let yaw_deg = self.axes.yaw_to_native(camera.yaw);
+        let bam = ((yaw_deg / 360.0).rem_euclid(1.0) * 4294967296.0).round() as u64 as u32;
+        let fixed = |v: f64| (v * FRACUNIT as f64).round() as i32;
+        let sine = vanilla_tables::finesine();
+        let fine = (bam.wrapping_sub(vanilla_tables::ANG90) >> 19) as usize;
+        let centerxfrac = fixed(focal);
+        let basexscale = fixed_div(sine[fine + 2048], centerxfrac);
+        let baseyscale = -fixed_div(sine[fine], centerxfrac);
+        let mut flags = 0;
+        if faithful {
+            flags |= FLAG_FAITHFUL;
+            if camera.pitch == 0.0 && self.axes == Axes::ZUpRightHanded {
+                flags |= FLAG_VANILLA_EXACT;
+            }
+        }
+        if view.show_sky {
+            flags |= FLAG_SKY;
+        }
+        let t = self.tables.as_ref().map(|t| t.1).unwrap_or_default();
+        let right = camera.right();
+        FrameUniform {
+            view_proj: (proj * view_m).to_cols_array_2d(),
+            view: view_m.to_cols_array_2d(),
+            cam_pos: camera.pos.as_vec3().extend(1.0).to_array(),
+            cam_right: [right.x as f32, right.y as f32, right.z as f32, 0.0],
+            screen: [
+                p.width as f32,
+                p.height as f32,
+                focal as f32,
+                (focal * 320.0 / p.width) as f32,
+            ],
+            center: [p.cx as f32, p.cy as f32, camera.yaw as f32, camera.pitch as f32],
+            fixed_view: [
+                fixed(native_d.x),
+                fixed(native_d.y),
+                fixed(native_d.z),
+                bam as i32,
+            ],
+            fixed_step: [basexscale, baseyscale, flags, 0],
+            meta_offs: [
+                self.meta_layout.palette,
+                self.meta_layout.colormap,
+                self.meta_layout.texinfo,
+                self.meta_layout.texture_count,
+            ],
+            state_offs: [
+                self.state_layout.light,
+                self.state_layout.remap,
+                self.state_layout.scroll,
+                self.state_layout.light_count,
+            ],
+            table_offs: [t.sine, t.xtoviewangle, t.yslope, t.distscale],
+            table_offs2: [t.zlight, t.scalelight, self.sprite_views, self.sky_texture],
+        }
+    }
+
+    fn make_bind_group(&self, device: &wgpu::Device) -> wgpu::BindGroup {
+        let tables = self.tables.as_ref().map(|t| &t.0).unwrap_or(&self.meta);
+        let entries: Vec<wgpu::BindGroupEntry> = [
+            &self.uniform,
+            &self.meta,
+            &self.texels,
+            &self.state,
+            tables,
+            &self.sprites,
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
+        .collect();
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("scene"),
+            layout: &self.layout,
+            entries: &entries,
+        })
+    }
+}
+
+fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let vis = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+    let mut entries = vec![wgpu::BindGroupLayoutEntry {
+        binding: 0,
+        visibility: vis,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }];
+    for binding in 1..=5 {
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: vis,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: true },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        });
+    }
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("scene"),
+        entries: &entries,
+    })
+}
+
+#[derive(PartialEq)]
+enum PipelineKind {
+    World,
+    Sprite,
+    Wire,
+}
+
+fn make_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    kind: PipelineKind,
+) -> wgpu::RenderPipeline {
+    const ATTRS: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
+        0 => Float32x3, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Uint32
+    ];
+    let world_layout = wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<WorldVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRS,
+    };
+    let (vs, fs, buffers, topology) = match kind {
+        PipelineKind::World => ("vs_world", "fs_world", vec![Some(world_layout)], wgpu::PrimitiveTopology::TriangleList),
+        PipelineKind::Sprite => ("vs_sprite", "fs_sprite", vec![], wgpu::PrimitiveTopology::TriangleList),
+        PipelineKind::Wire => ("vs_world", "fs_wire", vec![Some(world_layout)], wgpu::PrimitiveTopology::LineList),
+    };
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(vs),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some(vs),
+            compilation_options: Default::default(),
+            buffers: &buffers,
+        },
+        primitive: wgpu::PrimitiveState { topology, cull_mode: None, ..Default::default() },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(kind != PipelineKind::Wire),
+            depth_compare: Some(if kind == PipelineKind::Wire {
+                wgpu::CompareFunction::GreaterEqual
+            } else {
+                wgpu::CompareFunction::Greater
+            }),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some(fs),
+            compilation_options: Default::default(),
+            targets: &[Some(SCENE_FORMAT.into())],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// Each triangle's three edges as a line list.
+fn wire_edges(world: &[WorldVertex]) -> Vec<WorldVertex> {
+    world
+        .chunks_exact(3)
+        .flat_map(|t| [t[0], t[1], t[1], t[2], t[2], t[0]])
+        .collect()
+}
+
+/// Copies a texture to the CPU as an RGBA image.
+pub(super) fn read_texture(
+    gpu: &Gpu,
+    texture: &wgpu::Texture,
+    width: u32,
+    height: u32,
+) -> Result<image::RgbaImage> {
+    let row = width * 4;
+    let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("read back"),
+        size: (padded * height) as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(height),
+            },
+        },
+        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+    );
+    gpu.queue.submit([encoder.finish()]);
+    let slice = buffer.slice(..);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
+    rx.recv()??;
+    let data = slice.get_mapped_range()?;
+    let mut pixels = Vec::with_capacity((row * height) as usize);
+    for y in 0..height as usize {
+        let start = y * padded as usize;
+        pixels.extend_from_slice(&data[start..start + row as usize]);
+    }
+    drop(data);
+    buffer.unmap();
+    image::RgbaImage::from_raw(width, height, pixels)
+        .ok_or_else(|| anyhow::anyhow!("read-back size mismatch"))
+}
+
+/// The identity matrix in the layout `FrameUniform` uses (for tests).
+#[allow(dead_code)]
+fn identity() -> [[f32; 4]; 4] {
+    Mat4::IDENTITY.to_cols_array_2d()
+}

@@ -1,0 +1,188 @@
+//! Doom's fixed-point view tables (tables.c, r_main.c R_InitTextureMapping / R_InitLightTables,
+//! r_plane.c R_InitPlanes), generalised from the 320x200 screen to any viewport so the
+//! faithful shaders can repeat the vanilla arithmetic per pixel.
+//!
+//! The sine and tangent tables are regenerated from their definitions rather than copied;
+//! they match the originals to within a few units in the last place (see tests), which moves
+//! a flat texel only where the vanilla value sits on a texel boundary.
+
+pub const FRACBITS: u32 = 16;
+pub const FRACUNIT: i32 = 1 << FRACBITS;
+pub const FINEANGLES: usize = 8192;
+pub const ANGLETOFINESHIFT: u32 = 19;
+pub const ANG90: u32 = 0x4000_0000;
+pub const LIGHTLEVELS: usize = 16;
+pub const MAXLIGHTSCALE: usize = 48;
+pub const MAXLIGHTZ: usize = 128;
+pub const NUMCOLORMAPS: i32 = 32;
+
+pub fn fixed_mul(a: i32, b: i32) -> i32 {
+    ((a as i64 * b as i64) >> FRACBITS) as i32
+}
+
+/// FixedDiv with vanilla's overflow guard.
+pub fn fixed_div(a: i32, b: i32) -> i32 {
+    if (a.unsigned_abs() >> 14) >= b.unsigned_abs() {
+        if (a ^ b) < 0 {
+            i32::MIN
+        } else {
+            i32::MAX
+        }
+    } else {
+        (((a as i64) << FRACBITS) / b as i64) as i32
+    }
+}
+
+/// `finesine[10240]`: a quarter turn extra so `finecosine[i] = finesine[i + 2048]`.
+pub fn finesine() -> Vec<i32> {
+    // The original was generated in single precision; using f32's pi keeps the last digits
+    // closest to it.
+    let pi = std::f32::consts::PI as f64;
+    (0..FINEANGLES * 5 / 4)
+        .map(|i| ((i as f64 + 0.5) * 2.0 * pi / FINEANGLES as f64).sin() * FRACUNIT as f64)
+        .map(|v| v as i32)
+        .collect()
+}
+
+/// `finetangent[4096]`, covering -90°..+90°.
+pub fn finetangent() -> Vec<i32> {
+    let pi = std::f32::consts::PI as f64;
+    (0..FINEANGLES / 2)
+        .map(|i| {
+            let a = (i as f64 - FINEANGLES as f64 / 4.0 + 0.5) * pi / (FINEANGLES / 2) as f64;
+            (a.tan() * FRACUNIT as f64) as i32
+        })
+        .collect()
+}
+
+/// Vanilla light tables: start colormap for each of the 16 light levels.
+fn startmap(level: usize) -> i32 {
+    ((LIGHTLEVELS - 1 - level) * 2) as i32 * NUMCOLORMAPS / LIGHTLEVELS as i32
+}
+
+/// `zlight[16][128]`: colormap for flats by light level and `distance >> 20`.
+pub fn zlight() -> Vec<u32> {
+    let mut out = Vec::with_capacity(LIGHTLEVELS * MAXLIGHTZ);
+    for level in 0..LIGHTLEVELS {
+        for j in 0..MAXLIGHTZ {
+            let scale = fixed_div(160 * FRACUNIT, ((j + 1) as i32) << 20) >> 12;
+            let map = (startmap(level) - scale / 2).clamp(0, NUMCOLORMAPS - 1);
+            out.push(map as u32);
+        }
+    }
+    out
+}
+
+/// `scalelight[16][48]`: colormap for walls and sprites by light level and `scale >> 12`
+/// (as at 320 wide; other widths use the same table on a 320-equivalent scale).
+pub fn scalelight() -> Vec<u32> {
+    let mut out = Vec::with_capacity(LIGHTLEVELS * MAXLIGHTSCALE);
+    for level in 0..LIGHTLEVELS {
+        for j in 0..MAXLIGHTSCALE {
+            let map = (startmap(level) - j as i32 / 2).clamp(0, NUMCOLORMAPS - 1);
+            out.push(map as u32);
+        }
+    }
+    out
+}
+
+/// Per-viewport tables: `xtoviewangle`, `yslope`, `distscale`.
+pub struct ViewTables {
+    pub xtoviewangle: Vec<u32>,
+    pub yslope: Vec<i32>,
+    pub distscale: Vec<i32>,
+}
+
+/// Builds the viewport tables for `width` x `height` with horizontal focal length `focal`
+/// pixels (160 for vanilla's 320 columns at 90°) and the projection centre at `centerx`,
+/// `centery` (vanilla: 160, 100).
+pub fn view_tables(width: u32, height: u32, focal: f64, centerx: i32, centery: i32) -> ViewTables {
+    let tangent = finetangent();
+    let sine = finesine();
+    let focal_fixed = (focal * FRACUNIT as f64) as i32;
+    let centerxfrac = centerx << FRACBITS;
+    let w = width as i32;
+
+    // viewangletox: screen column of each fine angle's ray.
+    let limit = 2 * FRACUNIT;
+    let viewangletox: Vec<i32> = tangent
+        .iter()
+        .map(|&t| {
+            if t > limit {
+                -1
+            } else if t < -limit {
+                w + 1
+            } else {
+                let x = (centerxfrac - fixed_mul(t, focal_fixed) + FRACUNIT - 1) >> FRACBITS;
+                x.clamp(-1, w + 1)
+            }
+        })
+        .collect();
+
+    // xtoviewangle: the smallest angle that maps to each column.
+    let xtoviewangle = (0..=w)
+        .map(|x| {
+            let i = viewangletox.iter().position(|&vx| vx <= x).unwrap_or(tangent.len());
+            ((i as u32) << ANGLETOFINESHIFT).wrapping_sub(ANG90)
+        })
+        .collect::<Vec<u32>>();
+
+    let yslope = (0..height as i32)
+        .map(|i| {
+            let dy = (((i - centery) << FRACBITS) + FRACUNIT / 2).abs();
+            fixed_div(focal_fixed, dy)
+        })
+        .collect();
+
+    let distscale = (0..width as usize)
+        .map(|x| {
+            let fine = (xtoviewangle[x] >> ANGLETOFINESHIFT) as usize;
+            let cosadj = sine[(fine + FINEANGLES / 4) % sine.len()].abs();
+            fixed_div(FRACUNIT, cosadj.max(1))
+        })
+        .collect();
+
+    ViewTables { xtoviewangle, yslope, distscale }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sine_and_tangent_are_close_to_the_originals() {
+        let s = finesine();
+        assert_eq!(s.len(), 10240);
+        assert_eq!(s[0], 25);
+        assert!((s[2047] - 65535).abs() <= 1);
+        let t = finetangent();
+        // First entries of vanilla's finetangent.
+        for (got, want) in t.iter().zip([-170910304i64, -56965752, -34178904, -24413316]) {
+            assert!(((*got as i64 - want) as f64 / want as f64).abs() < 1e-5, "{got} vs {want}");
+        }
+        assert!((t[2048] - 25).abs() <= 1);
+    }
+
+    #[test]
+    fn vanilla_320_view_tables() {
+        let v = view_tables(320, 200, 160.0, 160, 100);
+        // Centre column looks straight ahead; the edges at about ±45°.
+        let a = v.xtoviewangle[160] as i32;
+        assert!(a.unsigned_abs() < 1 << 24, "{a:x}");
+        assert!((v.xtoviewangle[0] as i32) > (1 << 29));
+        // yslope at the row just below the centre is focal / 0.5.
+        assert_eq!(v.yslope[100], 320 * FRACUNIT);
+        assert_eq!(v.yslope[99], 320 * FRACUNIT);
+    }
+
+    #[test]
+    fn light_tables_follow_startmap() {
+        let z = zlight();
+        // Light level 15 right in front: colormap 0; far away it darkens.
+        assert_eq!(z[15 * MAXLIGHTZ], 0);
+        assert!(z[15 * MAXLIGHTZ + 127] > 0);
+        let s = scalelight();
+        assert_eq!(s[0], 31); // level 0, far: darkest map
+        assert_eq!(s[15 * MAXLIGHTSCALE + 47], 0);
+    }
+}

@@ -1,0 +1,38 @@
+/// What changes over time, sampled at a game tic: light slot values, texture remapping and
+/// scroll offsets. Each format implements its own rules (Doom: p_spec.c / p_lights.c).
+pub trait Animator: Send {
+    /// Game tics per second (Doom: 35).
+    fn tic_rate(&self) -> f64;
+    /// The state at tic `tic`, written into `out` (whose vectors keep their lengths).
+    fn state_at(&mut self, tic: u32, out: &mut FrameState);
+    /// The state before any tic has run.
+    fn initial(&self) -> FrameState;
+}
+
+/// Per-frame values the shaders read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameState {
+    /// Light value per light slot (Doom: sector light level 0..255).
+    pub light: Vec<u32>,
+    /// Texture shown for each texture index.
+    pub texture_remap: Vec<u32>,
+    /// Texel offset per scroll slot (slot 0 is always zero).
+    pub scroll: Vec<[f32; 2]>,
+}
+
+/// Nothing moves: the initial state at every tic.
+pub struct StaticAnimator {
+    pub state: FrameState,
+}
+
+impl Animator for StaticAnimator {
+    fn tic_rate(&self) -> f64 {
+        35.0
+    }
+    fn state_at(&mut self, _tic: u32, out: &mut FrameState) {
+        out.clone_from(&self.state);
+    }
+    fn initial(&self) -> FrameState {
+        self.state.clone()
+    }
+}

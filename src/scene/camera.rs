@@ -1,0 +1,39 @@
+use glam::{DVec3, Mat4, Vec3};
+
+/// A camera in viewer space: position, yaw (0 = +X, counter-clockwise from above) and pitch
+/// (positive looks up), both in radians. Kept in f64 so native positions round-trip exactly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraPose {
+    pub pos: DVec3,
+    pub yaw: f64,
+    pub pitch: f64,
+}
+
+impl CameraPose {
+    /// Unit vector the camera looks along.
+    pub fn forward(&self) -> DVec3 {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        // Yaw 0 looks along +X; counter-clockwise from above turns towards -Z.
+        DVec3::new(cy * cp, sp, -sy * cp)
+    }
+
+    /// Unit vector to the camera's right, horizontal.
+    pub fn right(&self) -> DVec3 {
+        let (sy, cy) = self.yaw.sin_cos();
+        DVec3::new(sy, 0.0, cy)
+    }
+
+    /// World-to-view matrix (view space: X right, Y up, looking down -Z).
+    pub fn view_matrix(&self) -> Mat4 {
+        let eye = self.pos.as_vec3();
+        Mat4::look_to_rh(eye, self.forward().as_vec3(), Vec3::Y)
+    }
+
+    /// Camera looking from `pos` at `target`.
+    pub fn looking_at(pos: DVec3, target: DVec3) -> CameraPose {
+        let d = target - pos;
+        let horiz = (d.x * d.x + d.z * d.z).sqrt();
+        CameraPose { pos, yaw: (-d.z).atan2(d.x), pitch: d.y.atan2(horiz) }
+    }
+}

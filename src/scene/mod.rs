@@ -1,0 +1,151 @@
+//! The neutral level description every format builds and the renderer draws.
+//!
+//! A `Scene` is plain data in the viewer's own space (right-handed, Y up); each format keeps
+//! its native coordinates through [`Axes`], so cameras are read and printed natively.
+
+mod animation;
+mod axes;
+mod camera;
+mod texture;
+
+pub use animation::{Animator, FrameState, StaticAnimator};
+pub use axes::Axes;
+pub use camera::CameraPose;
+pub use texture::{Texels, Texture};
+
+use glam::Vec3;
+
+/// How a surface is lit and coloured; the renderer picks a shader family from this.
+pub enum Shading {
+    /// Doom's COLORMAP (34 maps of 256 indices) with vanilla light diminishing.
+    DoomColormap { colormap: Vec<u8> },
+    /// Texels shown through the palette with no light tables.
+    Unlit,
+}
+
+/// What kind of surface a world triangle is; selects the light formula in the shader.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SurfaceKind {
+    /// Vertical surface lit by its projected scale (Doom `scalelight`).
+    Wall = 0,
+    /// Horizontal plane lit by its depth (Doom `zlight`), texels by the plane's world grid.
+    Flat = 1,
+    /// Sky: drawn by view angle and screen row, full brightness.
+    Sky = 2,
+}
+
+/// Bit layout of [`WorldVertex::flags`].
+pub mod vertex_flags {
+    /// Bits 0..4: [`super::SurfaceKind`].
+    pub const KIND_MASK: u32 = 0xF;
+    /// Texel value with the transparent bit set is discarded (masked textures).
+    pub const MASKED: u32 = 1 << 4;
+    /// Bits 8..16: light level offset added before the light table lookup, as i8
+    /// (Doom's fake contrast: -1 / +1 light level).
+    pub const CONTRAST_SHIFT: u32 = 8;
+    /// Bits 16..32: scroll slot (0 = none) into [`super::FrameState::scroll`].
+    pub const SCROLL_SHIFT: u32 = 16;
+
+    pub fn pack(kind: super::SurfaceKind, masked: bool, contrast: i8, scroll_slot: u16) -> u32 {
+        kind as u32
+            | if masked { MASKED } else { 0 }
+            | ((contrast as u8 as u32) << CONTRAST_SHIFT)
+            | ((scroll_slot as u32) << SCROLL_SHIFT)
+    }
+}
+
+/// One corner of a world triangle.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct WorldVertex {
+    /// Viewer space position.
+    pub pos: [f32; 3],
+    /// Texel coordinates (u right, v down), before scrolling.
+    pub uv: [f32; 2],
+    /// Texture index before animation remapping.
+    pub texture: u32,
+    /// Light slot: index into [`FrameState::light`].
+    pub light: u32,
+    /// See [`vertex_flags`].
+    pub flags: u32,
+}
+
+/// A camera-facing billboard (Doom things, Marathon objects, Saucerman billboards).
+#[derive(Clone, Debug)]
+pub struct Sprite {
+    /// Viewer-space position of the sprite's origin (Doom: the thing's feet).
+    pub pos: Vec3,
+    /// One view (all angles) or eight (rotation 1 = seen from the front, counter-clockwise).
+    pub views: Vec<SpriteView>,
+    /// Facing in viewer yaw radians (used to pick the rotation).
+    pub facing: f32,
+    /// World units per texel.
+    pub scale: f32,
+    pub light: u32,
+    pub fullbright: bool,
+    /// Source identifier shown in `info` (e.g. thing type).
+    pub label: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpriteView {
+    pub texture: u32,
+    pub mirrored: bool,
+}
+
+/// A non-visual record shown as a marker (entities, cameras, unknown records).
+#[derive(Clone, Debug)]
+pub struct Marker {
+    pub pos: Vec3,
+    pub label: String,
+}
+
+/// Sky shown on `SurfaceKind::Sky` surfaces.
+#[derive(Clone, Debug)]
+pub struct Sky {
+    pub texture: u32,
+}
+
+/// Facts about the level for `info`, in the format's own terms.
+#[derive(Clone, Debug, Default)]
+pub struct LevelFacts {
+    /// Ordered (name, value) counts such as ("linedefs", 123).
+    pub counts: Vec<(String, u64)>,
+    /// Texture names used by the level.
+    pub textures_used: Vec<String>,
+    /// Free-form extra lines (warnings, notes).
+    pub notes: Vec<String>,
+}
+
+pub struct Scene {
+    /// Level name as the format calls it (e.g. "MAP01").
+    pub name: String,
+    /// Format name shown to the user (e.g. "Doom").
+    pub format: String,
+    pub axes: Axes,
+    pub palette: Vec<[u8; 3]>,
+    pub shading: Shading,
+    pub textures: Vec<Texture>,
+    /// Triangle list (three vertices a triangle), opaque and masked surfaces.
+    pub world: Vec<WorldVertex>,
+    pub sprites: Vec<Sprite>,
+    pub sky: Option<Sky>,
+    pub markers: Vec<Marker>,
+    pub spawn: CameraPose,
+    pub animator: Box<dyn Animator>,
+    pub facts: LevelFacts,
+}
+
+impl Scene {
+    /// Viewer-space bounding box of the world geometry.
+    pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
+        let mut it = self.world.iter().map(|v| Vec3::from(v.pos));
+        let first = it.next()?;
+        Some(it.fold((first, first), |(lo, hi), p| (lo.min(p), hi.max(p))))
+    }
+
+    pub fn triangle_count(&self) -> usize {
+        self.world.len() / 3
+    }
+}

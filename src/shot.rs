@@ -1,0 +1,125 @@
+//! Screenshot PNGs that remember where they were taken: the camera (native coordinates),
+//! the level and the view are stored as PNG text chunks, so a shot can reopen its view.
+
+use std::io::BufWriter;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+/// Where a shot was taken, in the format's native terms.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShotMeta {
+    pub file: String,
+    pub map: String,
+    /// Native camera position.
+    pub camera: [f64; 3],
+    /// Native facing, degrees.
+    pub angle: f64,
+    /// Degrees, positive looks up.
+    pub pitch: f64,
+    pub fov: f64,
+    pub mode: String,
+    pub tic: u32,
+}
+
+const PREFIX: &str = "mapscope.";
+
+impl ShotMeta {
+    fn pairs(&self) -> Vec<(String, String)> {
+        let c = self.camera;
+        vec![
+            ("file".into(), self.file.clone()),
+            ("map".into(), self.map.clone()),
+            ("camera".into(), format!("{},{},{}", c[0], c[1], c[2])),
+            ("angle".into(), format!("{}", self.angle)),
+            ("pitch".into(), format!("{}", self.pitch)),
+            ("fov".into(), format!("{}", self.fov)),
+            ("mode".into(), self.mode.clone()),
+            ("tic".into(), format!("{}", self.tic)),
+        ]
+    }
+
+    /// Reads the metadata of a shot written by [`save_png`].
+    pub fn read(path: &Path) -> Result<ShotMeta> {
+        let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let decoder = png::Decoder::new(std::io::BufReader::new(file));
+        let reader = decoder
+            .read_info()
+            .with_context(|| format!("{}: not a PNG", path.display()))?;
+        let mut meta = ShotMeta::default();
+        let mut found = false;
+        for chunk in &reader.info().uncompressed_latin1_text {
+            let Some(key) = chunk.keyword.strip_prefix(PREFIX) else { continue };
+            found = true;
+            let v = chunk.text.as_str();
+            match key {
+                "file" => meta.file = v.to_string(),
+                "map" => meta.map = v.to_string(),
+                "camera" => {
+                    let parts: Vec<f64> = v.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+                    if parts.len() == 3 {
+                        meta.camera = [parts[0], parts[1], parts[2]];
+                    }
+                }
+                "angle" => meta.angle = v.parse().unwrap_or(0.0),
+                "pitch" => meta.pitch = v.parse().unwrap_or(0.0),
+                "fov" => meta.fov = v.parse().unwrap_or(90.0),
+                "mode" => meta.mode = v.to_string(),
+                "tic" => meta.tic = v.parse().unwrap_or(0),
+                _ => {}
+            }
+        }
+        anyhow::ensure!(found, "{}: no mapscope camera metadata in this PNG", path.display());
+        Ok(meta)
+    }
+}
+
+/// Writes `image` as PNG, with `meta` (when given) as text chunks.
+pub fn save_png(path: &Path, image: &image::RgbaImage, meta: Option<&ShotMeta>) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let file = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut encoder = png::Encoder::new(BufWriter::new(file), image.width(), image.height());
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    if let Some(meta) = meta {
+        for (k, v) in meta.pairs() {
+            encoder
+                .add_text_chunk(format!("{PREFIX}{k}"), v)
+                .context("adding PNG text")?;
+        }
+    }
+    let mut writer = encoder.write_header().context("writing PNG header")?;
+    writer
+        .write_image_data(image.as_raw())
+        .with_context(|| format!("writing {}", path.display()))?;
+    writer.finish().context("finishing PNG")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camera_round_trips_through_png_text() {
+        let dir = std::env::temp_dir().join(format!("mapscope-shot-{}", std::process::id()));
+        let path = dir.join("a.png");
+        let meta = ShotMeta {
+            file: "freedoom1.wad".into(),
+            map: "E1M1".into(),
+            camera: [-160.5, 304.0, 41.0],
+            angle: 90.0,
+            pitch: -10.0,
+            fov: 90.0,
+            mode: "faithful".into(),
+            tic: 100,
+        };
+        save_png(&path, &image::RgbaImage::new(4, 3), Some(&meta)).unwrap();
+        assert_eq!(ShotMeta::read(&path).unwrap(), meta);
+        let img = image::open(&path).unwrap();
+        assert_eq!((img.width(), img.height()), (4, 3));
+        std::fs::remove_dir_all(dir).ok();
+    }
+}
