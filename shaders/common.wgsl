@@ -13,7 +13,7 @@ struct Frame {
     center: vec4<f32>,
     // Doom fixed-point camera: viewx, viewy, viewz (16.16, native), view angle (BAM)
     fixed_view: vec4<i32>,
-    // basexscale, baseyscale, flags, tic
+    // basexscale, baseyscale, flags, projection (focal length, 16.16)
     fixed_step: vec4<i32>,
     // palette, colormap, texture info, texture count (word offsets into `scene_meta`)
     meta_offs: vec4<u32>,
@@ -23,6 +23,9 @@ struct Frame {
     table_offs: vec4<u32>,
     // zlight, scalelight, sprite views (in `sprites`), sky texture
     table_offs2: vec4<u32>,
+    // wall set-up (word offset into `state`), seg count, finetangent (into `tables`),
+    // vanilla centre row
+    extra_offs: vec4<u32>,
 }
 
 const FLAG_FAITHFUL: i32 = 1;
@@ -162,6 +165,12 @@ struct SurfaceIn {
     masked: bool,
     // Drawn at full brightness (Doom fullbright sprite frames).
     fullbright: bool,
+    // Format-specific surface number (Doom walls: seg index + 1).
+    surface: u32,
+    // Walls: world height of texture row 0.
+    anchor: f32,
+    // Scroll offset applied to uv.
+    scroll: vec2<f32>,
 }
 
 fn has_flag(f: i32) -> bool {

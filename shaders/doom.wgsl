@@ -13,8 +13,8 @@ fn light_level(s: SurfaceIn) -> i32 {
     return clamp(i32(s.light >> LIGHTSEGSHIFT) + s.contrast, 0, 15);
 }
 
-// Which colormap vanilla uses for this fragment.
-fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32) -> u32 {
+// Which colormap vanilla uses for this fragment; `wall_scale_index` < 0 means "from depth".
+fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32, wall_scale_index: i32) -> u32 {
     if s.fullbright || s.kind == KIND_SKY {
         return 0u;
     }
@@ -24,8 +24,11 @@ fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32) -> u32 {
         return u32(tables[frame.table_offs2.x + u32(level * MAXLIGHTZ + j)]);
     }
     // Walls and sprites: scale = focal / depth in 16.16, >> 12, on a 320-wide equivalent.
-    let scale = frame.screen.w * 16.0 / max(s.light_depth, 0.001);
-    let j = i32(min(floor(scale), f32(MAXLIGHTSCALE - 1)));
+    var j = wall_scale_index;
+    if j < 0 {
+        j = i32(min(floor(frame.screen.w * 16.0 / max(s.light_depth, 0.001)), 1e6));
+    }
+    j = min(j, MAXLIGHTSCALE - 1);
     return u32(tables[frame.table_offs2.y + u32(level * MAXLIGHTSCALE + j)]);
 }
 
@@ -50,6 +53,71 @@ fn vanilla_flat(frag: vec2<f32>, height: f32) -> FlatSample {
     var out: FlatSample;
     out.coord = vec2<i32>((xfrac >> 16u) & 63, (yfrac >> 16u) & 63);
     out.zindex = distance >> 20u;
+    return out;
+}
+
+// Vanilla FixedDiv: (a << 16) / b on 48 bits by long division, with its overflow guard.
+fn fixed_div(a: i32, b: i32) -> i32 {
+    let n = u32(abs(a));
+    let d = u32(abs(b));
+    let neg = (a < 0) != (b < 0);
+    if (n >> 14u) >= d {
+        return select(0x7FFFFFFF, -0x7FFFFFFF - 1, neg);
+    }
+    var r = 0u;
+    var q = 0u;
+    for (var i = 47; i >= 0; i--) {
+        var bit = 0u;
+        if i >= 16 {
+            bit = (n >> u32(i - 16)) & 1u;
+        }
+        let top = r >> 31u;
+        r = (r << 1u) | bit;
+        if top != 0u || r >= d {
+            r = r - d;
+            if i < 32 {
+                q = q | (1u << u32(i));
+            }
+        }
+    }
+    return select(bitcast<i32>(q), -bitcast<i32>(q), neg);
+}
+
+struct WallSample {
+    coord: vec2<i32>,
+    // rw_scale >> LIGHTSCALESHIFT on a 320-wide screen
+    scale_index: i32,
+}
+
+// R_RenderSegLoop for the pixel's column: texture column from the seg's set-up
+// (vanilla_walls.rs), the column's projected scale, and the row by R_DrawColumn's stepping.
+fn vanilla_wall(s: SurfaceIn) -> WallSample {
+    let b = frame.extra_offs.x + (s.surface - 1u) * 4u;
+    let distance = bitcast<i32>(state[b]);
+    let offset = bitcast<i32>(state[b + 1u]);
+    let center = state[b + 2u];
+    let x = u32(s.frag.x);
+    let xa = bitcast<u32>(tables[frame.table_offs.y + x]);
+    let fine = ((center + xa) >> 19u) & 4095u;
+    let tangent = tables[frame.extra_offs.z + fine];
+    let scroll = i32(floor(s.scroll.x)) << 16u;
+    let col = (offset + scroll - fixed_mul(tangent, distance)) >> 16u;
+
+    // R_ScaleFromGlobalAngle at this column.
+    let sinea = finesine((0x40000000u + xa) >> 19u);
+    let sineb = finesine((center + xa) >> 19u);
+    let num = fixed_mul(frame.fixed_step.w, sineb);
+    let den = fixed_mul(distance, sinea);
+    var scale = 64 << 16u;
+    if den > (num >> 16u) {
+        scale = clamp(fixed_div(num, den), 256, 64 << 16u);
+    }
+    let iscale = bitcast<i32>(0xFFFFFFFFu / u32(scale));
+    let texturemid = i32(round(s.anchor * 65536.0)) - frame.fixed_view.z;
+    let frac = texturemid + (i32(s.frag.y) - i32(frame.extra_offs.w)) * iscale;
+    var out: WallSample;
+    out.coord = vec2<i32>(col, (frac >> 16u) & 127);
+    out.scale_index = i32(f32(scale >> 12u) * 320.0 / frame.screen.x);
     return out;
 }
 
@@ -85,17 +153,24 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     }
     var coord = vec2<i32>(floor(s.uv));
     var zindex = i32(floor(s.depth / 16.0));
+    var wall_scale = -1;
     if s.kind == KIND_FLAT && has_flag(FLAG_VANILLA_EXACT) {
         let f = vanilla_flat(s.frag, s.height);
         coord = f.coord;
         zindex = f.zindex;
+    }
+    if s.kind == KIND_WALL && has_flag(FLAG_VANILLA_EXACT) && s.surface != 0u
+        && s.surface <= frame.extra_offs.y {
+        let w = vanilla_wall(s);
+        coord = w.coord;
+        wall_scale = w.scale_index;
     }
     if has_flag(FLAG_FAITHFUL) {
         let t = fetch(s.tex, coord.x, coord.y);
         if t.transparent && s.masked {
             discard;
         }
-        let map = doom_colormap_index(s, zindex);
+        let map = doom_colormap_index(s, zindex, wall_scale);
         if t.direct {
             return vec4<f32>(t.rgba.rgb * (1.0 - f32(map) / 32.0), 1.0);
         }

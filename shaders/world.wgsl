@@ -13,6 +13,8 @@ struct WorldOut {
     @location(4) @interpolate(flat) light: u32,
     @location(5) @interpolate(flat) flags: u32,
     @location(6) @interpolate(flat) light_depth: f32,
+    @location(7) @interpolate(flat) surface: u32,
+    @location(8) @interpolate(flat) anchor: f32,
 }
 
 @vertex
@@ -22,6 +24,7 @@ fn vs_world(
     @location(2) tex: u32,
     @location(3) light: u32,
     @location(4) flags: u32,
+    @location(5) surface: u32,
 ) -> WorldOut {
     var out: WorldOut;
     out.clip = frame.view_proj * vec4<f32>(pos, 1.0);
@@ -33,13 +36,19 @@ fn vs_world(
     out.light = light;
     out.flags = flags;
     out.light_depth = 0.0;
+    out.surface = surface;
+    // Walls: v = anchor - z, so every vertex of a wall quad gives the same anchor.
+    out.anchor = pos.y + uv.y;
     return out;
 }
 
 fn surface_from(in: WorldOut, kind: u32) -> SurfaceIn {
     var s: SurfaceIn;
     s.frag = in.clip.xy;
-    s.uv = in.uv + scroll_offset(in.flags >> 16u);
+    s.scroll = scroll_offset(in.flags >> 16u);
+    s.uv = in.uv + s.scroll;
+    s.surface = in.surface;
+    s.anchor = in.anchor;
     s.depth = in.depth;
     s.light_depth = select(in.depth, in.light_depth, kind == KIND_SPRITE);
     s.height = in.height;
@@ -107,6 +116,8 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
     out.uv = vec2<f32>(select(cx * w, w - cx * w, mirrored), cy * h);
     out.tex = view & 0x7FFFFFFFu;
     out.light = light;
+    out.surface = 0u;
+    out.anchor = 0.0;
     // Sprites are always masked; bit 0 of the sprite flags marks full brightness.
     out.flags = KIND_SPRITE | VFLAG_MASKED | select(0u, SPRITE_FULLBRIGHT, (sflags & 1u) != 0u);
     return out;

@@ -147,7 +147,7 @@ impl App {
         surface.configure(&gpu.device, &config);
         let mut renderer = SceneRenderer::new(&gpu, &self.scene)?;
         let frame_state = self.scene.animator.initial();
-        renderer.set_state(&gpu, &frame_state);
+        renderer.set_state(&frame_state);
         let presenter = Presenter::new(&gpu.device, format);
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
@@ -331,7 +331,7 @@ impl App {
         let native = self.scene.axes.to_native_f64(self.fly.pose.pos);
         let Some(w) = &mut self.win else { return Ok(()) };
         self.scene.animator.state_at(tic, &mut w.frame_state);
-        w.renderer.set_state(&w.gpu, &w.frame_state);
+        w.renderer.set_state(&w.frame_state);
         self.view.width = w.config.width;
         self.view.height = w.config.height;
         w.renderer.render(&w.gpu, &self.fly.pose, &self.view);

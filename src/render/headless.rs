@@ -14,7 +14,7 @@ pub fn render_headless(
     let mut renderer = SceneRenderer::new(gpu, scene)?;
     let mut state = scene.animator.initial();
     scene.animator.state_at(tic, &mut state);
-    renderer.set_state(gpu, &state);
+    renderer.set_state(&state);
     renderer.render(gpu, camera, view);
     renderer.read_image(gpu)
 }

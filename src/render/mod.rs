@@ -10,6 +10,7 @@ mod scene_renderer;
 mod shaders;
 pub mod vanilla_tables;
 mod view;
+mod vanilla_walls;
 
 pub use frame::{projection, Projection};
 pub use gpu::Gpu;

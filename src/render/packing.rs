@@ -32,7 +32,7 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
     }
     let colormap = meta.len() as u32;
     match &scene.shading {
-        Shading::DoomColormap { colormap } => meta.extend(colormap.iter().map(|&c| c as u32)),
+        Shading::DoomColormap { colormap, .. } => meta.extend(colormap.iter().map(|&c| c as u32)),
         Shading::Unlit => meta.extend(0..256u32),
     }
     let texinfo = meta.len() as u32;

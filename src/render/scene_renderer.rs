@@ -1,13 +1,14 @@
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
-use glam::{DVec3, Mat4};
+use glam::DVec3;
 use wgpu::util::DeviceExt;
 
 use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::vanilla_tables::{self, fixed_div, FRACUNIT};
+use super::vanilla_walls::WallSetup;
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, SCENE_FORMAT};
-use crate::scene::{Axes, CameraPose, FrameState, Scene, WorldVertex};
+use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex};
 
 /// Mirrors `Frame` in shaders/common.wgsl.
 #[repr(C)]
@@ -25,6 +26,7 @@ struct FrameUniform {
     state_offs: [u32; 4],
     table_offs: [u32; 4],
     table_offs2: [u32; 4],
+    extra_offs: [u32; 4],
 }
 
 const FLAG_FAITHFUL: i32 = 1;
@@ -35,6 +37,7 @@ const FLAG_SKY: i32 = 4;
 #[derive(Clone, Copy, Default, PartialEq)]
 struct TableLayout {
     sine: u32,
+    tangent: u32,
     xtoviewangle: u32,
     yslope: u32,
     distscale: u32,
@@ -74,6 +77,10 @@ pub struct SceneRenderer {
     state_words: Vec<u32>,
     sky_texture: u32,
     axes: Axes,
+    segs: Vec<VanillaSeg>,
+    wall_setup: WallSetup,
+    /// `state_words` followed by this frame's wall set-up; what the state buffer holds.
+    upload: Vec<u32>,
     targets: Option<Targets>,
     clear: wgpu::Color,
 }
@@ -98,7 +105,8 @@ impl SceneRenderer {
         let state = storage("frame state", &state_words);
 
         let world: &[WorldVertex] = if scene.world.is_empty() {
-            &[WorldVertex { pos: [0.0; 3], uv: [0.0; 2], texture: 0, light: 0, flags: 0 }; 3]
+            &[WorldVertex { pos: [0.0; 3], uv: [0.0; 2], texture: 0, light: 0, flags: 0, surface: 0 };
+                3]
         } else {
             &scene.world
         };
@@ -160,27 +168,20 @@ impl SceneRenderer {
             state_words,
             sky_texture: scene.sky.as_ref().map(|s| s.texture).unwrap_or(0),
             axes: scene.axes,
+            segs: match &scene.shading {
+                Shading::DoomColormap { segs, .. } => segs.clone(),
+                Shading::Unlit => Vec::new(),
+            },
+            wall_setup: WallSetup::new(),
+            upload: Vec::new(),
             targets: None,
             clear: wgpu::Color::BLACK,
         })
     }
 
     /// Uploads the animation state for the next frames.
-    pub fn set_state(&mut self, gpu: &Gpu, state: &FrameState) {
-        let mut words = Vec::with_capacity(self.state_words.len());
-        let layout = pack_state(state, self.meta_layout.texture_count, &mut words);
-        if words.len() > self.state_words.len() {
-            self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("frame state"),
-                size: (words.len() * 4) as u64,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            self.bind_group = None;
-        }
-        gpu.queue.write_buffer(&self.state, 0, bytemuck::cast_slice(&words));
-        self.state_words = words;
-        self.state_layout = layout;
+    pub fn set_state(&mut self, state: &FrameState) {
+        self.state_layout = pack_state(state, self.meta_layout.texture_count, &mut self.state_words);
     }
 
     /// The image of the last `render`, at the view's size.
@@ -201,6 +202,7 @@ impl SceneRenderer {
         self.ensure_tables(gpu, w, h, focal, faithful);
         let uniform = self.frame_uniform(camera, view, focal);
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        self.upload_state(gpu, &uniform);
         if self.bind_group.is_none() {
             self.bind_group = Some(self.make_bind_group(&gpu.device));
         }
@@ -259,6 +261,25 @@ impl SceneRenderer {
         read_texture(gpu, &t.color, t.width, t.height)
     }
 
+    /// Writes the animation state and this view's wall set-up into the state buffer.
+    fn upload_state(&mut self, gpu: &Gpu, uniform: &FrameUniform) {
+        self.upload.clear();
+        self.upload.extend_from_slice(&self.state_words);
+        let [vx, vy, _, angle] = uniform.fixed_view;
+        self.wall_setup.compute(&self.segs, vx, vy, angle as u32, &mut self.upload);
+        let size = (self.upload.len() * 4) as u64;
+        if size > self.state.size() {
+            self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("frame state"),
+                size,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            self.bind_group = None;
+        }
+        gpu.queue.write_buffer(&self.state, 0, bytemuck::cast_slice(&self.upload));
+    }
+
     fn ensure_targets(&mut self, gpu: &Gpu, w: u32, h: u32) {
         if self.targets.as_ref().is_some_and(|t| t.width == w && t.height == h) {
             return;
@@ -309,6 +330,7 @@ impl SceneRenderer {
             o
         };
         let sine = at(&mut words, &vanilla_tables::finesine());
+        let tangent = at(&mut words, &vanilla_tables::finetangent());
         let xtoviewangle = at(
             &mut words,
             &v.xtoviewangle.iter().map(|&a| a as i32).collect::<Vec<_>>(),
@@ -328,7 +350,8 @@ impl SceneRenderer {
             contents: bytemuck::cast_slice(&words),
             usage: wgpu::BufferUsages::STORAGE,
         });
-        let layout = TableLayout { sine, xtoviewangle, yslope, distscale, zlight, scalelight };
+        let layout =
+            TableLayout { sine, tangent, xtoviewangle, yslope, distscale, zlight, scalelight };
         self.tables = Some((buffer, layout, key));
         self.bind_group = None;
     }
@@ -377,7 +400,7 @@ impl SceneRenderer {
                 fixed(native_d.z),
                 bam as i32,
             ],
-            fixed_step: [basexscale, baseyscale, flags, 0],
+            fixed_step: [basexscale, baseyscale, flags, centerxfrac],
             meta_offs: [
                 self.meta_layout.palette,
                 self.meta_layout.colormap,
@@ -392,6 +415,12 @@ impl SceneRenderer {
             ],
             table_offs: [t.sine, t.xtoviewangle, t.yslope, t.distscale],
             table_offs2: [t.zlight, t.scalelight, self.sprite_views, self.sky_texture],
+            extra_offs: [
+                self.state_words.len() as u32,
+                self.segs.len() as u32,
+                t.tangent,
+                (p.cy - 0.5).floor() as u32,
+            ],
         }
     }
 
@@ -460,8 +489,8 @@ fn make_pipeline(
     module: &wgpu::ShaderModule,
     kind: PipelineKind,
 ) -> wgpu::RenderPipeline {
-    const ATTRS: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
-        0 => Float32x3, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Uint32
+    const ATTRS: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
+        0 => Float32x3, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Uint32, 5 => Uint32
     ];
     let world_layout = wgpu::VertexBufferLayout {
         array_stride: std::mem::size_of::<WorldVertex>() as u64,
@@ -565,10 +594,4 @@ pub(super) fn read_texture(
     buffer.unmap();
     image::RgbaImage::from_raw(width, height, pixels)
         .ok_or_else(|| anyhow::anyhow!("read-back size mismatch"))
-}
-
-/// The identity matrix in the layout `FrameUniform` uses (for tests).
-#[allow(dead_code)]
-fn identity() -> [[f32; 4]; 4] {
-    Mat4::IDENTITY.to_cols_array_2d()
 }

@@ -31,7 +31,7 @@ mod tests {
 
     #[test]
     fn every_family_compiles() {
-        validate(&world_source(&Shading::DoomColormap { colormap: vec![] }));
+        validate(&world_source(&Shading::DoomColormap { colormap: vec![], segs: vec![] }));
         validate(&world_source(&Shading::Unlit));
         validate(BLIT);
     }

@@ -13,14 +13,29 @@ pub use axes::Axes;
 pub use camera::CameraPose;
 pub use texture::{Texels, Texture};
 
+// Keep the GPU vertex layout in step with this struct.
+const _: () = assert!(std::mem::size_of::<WorldVertex>() == 36);
+
 use glam::Vec3;
 
 /// How a surface is lit and coloured; the renderer picks a shader family from this.
 pub enum Shading {
-    /// Doom's COLORMAP (34 maps of 256 indices) with vanilla light diminishing.
-    DoomColormap { colormap: Vec<u8> },
+    /// Doom's COLORMAP (34 maps of 256 indices) with vanilla light diminishing; `segs` lets
+    /// the shader repeat vanilla's texture-column and scale arithmetic for walls.
+    DoomColormap { colormap: Vec<u8>, segs: Vec<VanillaSeg> },
     /// Texels shown through the palette with no light tables.
     Unlit,
+}
+
+/// A Doom seg as the vanilla wall renderer sees it (r_segs.c), in map units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VanillaSeg {
+    /// Start vertex.
+    pub v1: [i32; 2],
+    /// Binary angle of the seg (0 = east), as in the SEGS lump shifted to 32 bits.
+    pub angle: u32,
+    /// Seg offset plus the sidedef's x offset: the texture column at v1.
+    pub offset: i32,
 }
 
 /// What kind of surface a world triangle is; selects the light formula in the shader.
@@ -69,6 +84,9 @@ pub struct WorldVertex {
     pub light: u32,
     /// See [`vertex_flags`].
     pub flags: u32,
+    /// Format-specific surface number; Doom walls: index into the shading's `segs` plus one
+    /// (0 = none).
+    pub surface: u32,
 }
 
 /// A camera-facing billboard (Doom things, Marathon objects, Saucerman billboards).

@@ -13,7 +13,7 @@ use glam::{DVec2, DVec3, Vec3};
 use crate::formats::Result;
 use crate::scene::{
     vertex_flags, Axes, CameraPose, LevelFacts, Marker, Scene, Shading, Sky, Sprite, SpriteView,
-    SurfaceKind, Texels, Texture, WorldVertex,
+    SurfaceKind, Texels, Texture, VanillaSeg, WorldVertex,
 };
 
 use super::animation::{active_anims, DoomAnimator, SceneCycle};
@@ -169,6 +169,7 @@ pub fn build_level_scene(
         used_flats: BTreeSet::new(),
         notes,
         world: Vec::new(),
+        surface: 0,
         texels_left: SCENE_TEXEL_BUDGET,
         budget_noted: false,
     };
@@ -193,7 +194,16 @@ pub fn build_level_scene(
     }
 
     let mut one_sided_fallbacks = 0;
+    let mut vanilla_segs = Vec::with_capacity(map.segs.len());
     for seg in &map.segs {
+        let v1 = map.vertices[seg.v1 as usize];
+        let x_offset = map.seg_sidedef(seg).map(|sd| sd.x_offset as i32).unwrap_or(0);
+        vanilla_segs.push(VanillaSeg {
+            v1: [v1.x as i32, v1.y as i32],
+            angle: (seg.angle as u16 as u32) << 16,
+            offset: seg.offset as i32 + x_offset,
+        });
+        b.surface = vanilla_segs.len() as u32;
         let scroll = if seg.side == 0 {
             scroll_slot_of_line.get(&(seg.linedef as usize)).copied().unwrap_or(0)
         } else {
@@ -350,7 +360,7 @@ pub fn build_level_scene(
         format: "Doom".into(),
         axes: Axes::ZUpRightHanded,
         palette,
-        shading: Shading::DoomColormap { colormap },
+        shading: Shading::DoomColormap { colormap, segs: vanilla_segs },
         textures: b.textures,
         world: b.world,
         sprites,
@@ -403,6 +413,8 @@ struct Builder<'a> {
     used_flats: BTreeSet<usize>,
     notes: Vec<String>,
     world: Vec<WorldVertex>,
+    /// Surface number given to the wall quads being emitted (seg index + 1).
+    surface: u32,
     /// Texels still allowed (see [`SCENE_TEXEL_BUDGET`]).
     texels_left: usize,
     budget_noted: bool,
@@ -664,6 +676,7 @@ impl Builder<'_> {
             texture,
             light,
             flags,
+            surface: self.surface,
         };
         // Seen from the front, v1 (a) is on the left.
         let bl = vert(a, part.bottom, u.0);
@@ -693,6 +706,7 @@ impl Builder<'_> {
                 texture,
                 light,
                 flags,
+                surface: 0,
             };
             for i in 1..poly.len() - 1 {
                 let (p1, p2) = if up { (poly[i], poly[i + 1]) } else { (poly[i + 1], poly[i]) };
