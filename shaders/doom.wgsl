@@ -38,20 +38,26 @@ struct FlatSample {
     zindex: i32,
 }
 
-// R_MapPlane for the pixel at framebuffer (x, y), as if its span started at x.
-fn vanilla_flat(frag: vec2<f32>, height: f32) -> FlatSample {
-    let x = u32(frag.x);
-    let y = u32(frag.y);
-    let plane_z = i32(round(height * 65536.0));
+// R_MapPlane for pixel (x, y) of a span starting at column x1: the texel comes from the
+// span start's position plus whole steps, as vanilla's fixed-point stepping gives it.
+fn vanilla_flat(x: u32, y: u32, x1: u32, plane_z: i32) -> FlatSample {
     let planeheight = abs(plane_z - frame.fixed_view.z);
     let distance = fixed_mul(planeheight, tables[frame.table_offs.z + y]);
-    let length = fixed_mul(distance, tables[frame.table_offs.w + x]);
-    let xangle = bitcast<u32>(tables[frame.table_offs.y + x]);
+    let length = fixed_mul(distance, tables[frame.table_offs.w + x1]);
+    let xangle = bitcast<u32>(tables[frame.table_offs.y + x1]);
     let angle = (bitcast<u32>(frame.fixed_view.w) + xangle) >> 19u;
+    let steps = u32(i32(x) - i32(x1));
+    let xstep = fixed_mul(distance, frame.fixed_step.x);
+    let ystep = fixed_mul(distance, frame.fixed_step.y);
     let xfrac = frame.fixed_view.x + fixed_mul(finecosine(angle), length);
     let yfrac = -frame.fixed_view.y - fixed_mul(finesine(angle), length);
+    // R_DrawSpan packs both coordinates in one word as 6.10 fixed point (x high, y low) and
+    // steps that: the truncated step and the y carry into x are part of the vanilla look.
+    let position = ((bitcast<u32>(xfrac) << 10u) & 0xFFFF0000u) | (bitcast<u32>(yfrac >> 6u) & 0xFFFFu);
+    let step = ((bitcast<u32>(xstep) << 10u) & 0xFFFF0000u) | (bitcast<u32>(ystep >> 6u) & 0xFFFFu);
+    let p = position + steps * step;
     var out: FlatSample;
-    out.coord = vec2<i32>((xfrac >> 16u) & 63, (yfrac >> 16u) & 63);
+    out.coord = vec2<i32>(i32(p >> 26u), i32((p >> 10u) & 63u));
     out.zindex = distance >> 20u;
     return out;
 }
@@ -155,7 +161,9 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     var zindex = i32(floor(s.depth / 16.0));
     var wall_scale = -1;
     if s.kind == KIND_FLAT && has_flag(FLAG_VANILLA_EXACT) {
-        let f = vanilla_flat(s.frag, s.height);
+        // Provisional: as if the span started here; the span pass redraws with the real start.
+        let x = u32(s.frag.x);
+        let f = vanilla_flat(x, u32(s.frag.y), x, i32(round(s.height * 65536.0)));
         coord = f.coord;
         zindex = f.zindex;
     }
@@ -203,4 +211,45 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
     let scale = frame.screen.w / max(s.light_depth, 1.0);
     let map = clamp(startmap - scale * 8.0, 0.0, 31.0);
     return vec4<f32>(c * (1.0 - map / 32.0), 1.0);
+}
+
+// Plane key: flats in vanilla-exact mode are redrawn by the span pass, which groups pixels of
+// one row into spans of equal (texture, height, light) as R_MakeSpans does for a visplane.
+fn surface_key(s: SurfaceIn) -> vec4<u32> {
+    if s.kind != KIND_FLAT || !has_flag(FLAG_VANILLA_EXACT) || !has_flag(FLAG_FAITHFUL) {
+        return vec4<u32>(0u);
+    }
+    return vec4<u32>(s.tex + 1u, bitcast<u32>(i32(round(s.height * 65536.0))), s.light, 1u);
+}
+
+@group(1) @binding(0) var plane_keys: texture_2d<u32>;
+@group(1) @binding(1) var<storage, read> span_starts: array<u32>;
+
+@vertex
+fn vs_fullscreen(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32> {
+    let x = f32((vi << 1u) & 2u);
+    let y = f32(vi & 2u);
+    return vec4<f32>(x * 2.0 - 1.0, 1.0 - y * 2.0, 0.0, 1.0);
+}
+
+// The span pass: every flat pixel again, from its span's start column.
+@fragment
+fn fs_flat_spans(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
+    let x = u32(p.x);
+    let y = u32(p.y);
+    let key = textureLoad(plane_keys, vec2<i32>(i32(x), i32(y)), 0);
+    if key.x == 0u {
+        discard;
+    }
+    let width = u32(frame.screen.x);
+    let x1 = span_starts[y * width + x];
+    let f = vanilla_flat(x, y, x1, bitcast<i32>(key.y));
+    var s: SurfaceIn;
+    s.kind = KIND_FLAT;
+    s.light = key.z;
+    s.contrast = 0;
+    s.fullbright = false;
+    let t = fetch(key.x - 1u, f.coord.x, f.coord.y);
+    let map = doom_colormap_index(s, f.zindex, -1);
+    return vec4<f32>(palette_rgb(colormap(map, t.index)), 1.0);
 }

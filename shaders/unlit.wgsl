@@ -7,3 +7,7 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     }
     return vec4<f32>(t.rgba.rgb, 1.0);
 }
+
+fn surface_key(s: SurfaceIn) -> vec4<u32> {
+    return vec4<u32>(0u);
+}

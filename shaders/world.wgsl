@@ -62,9 +62,16 @@ fn surface_from(in: WorldOut, kind: u32) -> SurfaceIn {
     return s;
 }
 
+// Colour, and the plane key a later pass uses to find span starts (0 = not a plane).
+struct FragOut {
+    @location(0) color: vec4<f32>,
+    @location(1) key: vec4<u32>,
+}
+
 @fragment
-fn fs_world(in: WorldOut) -> @location(0) vec4<f32> {
-    return shade(surface_from(in, in.flags & 15u));
+fn fs_world(in: WorldOut) -> FragOut {
+    let s = surface_from(in, in.flags & 15u);
+    return FragOut(shade(s), surface_key(s));
 }
 
 // Billboards: one instance a sprite, six vertices a quad, expanded facing the camera.
@@ -124,16 +131,16 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
 }
 
 @fragment
-fn fs_sprite(in: WorldOut) -> @location(0) vec4<f32> {
+fn fs_sprite(in: WorldOut) -> FragOut {
     var s = surface_from(in, KIND_SPRITE);
     let info = tex_info(s.tex);
     // Keep the quad's far edges on the last texel instead of wrapping to the first.
     s.uv = clamp(s.uv, vec2<f32>(0.0), vec2<f32>(f32(info.width) - 0.001, f32(info.height) - 0.001));
     s.contrast = 0;
-    return shade(s);
+    return FragOut(shade(s), vec4<u32>(0u));
 }
 
 @fragment
-fn fs_wire(in: WorldOut) -> @location(0) vec4<f32> {
-    return vec4<f32>(0.2, 1.0, 0.3, 1.0);
+fn fs_wire(in: WorldOut) -> FragOut {
+    return FragOut(vec4<f32>(0.2, 1.0, 0.3, 1.0), vec4<u32>(0u));
 }

@@ -8,6 +8,7 @@ mod packing;
 mod presenter;
 mod scene_renderer;
 mod shaders;
+mod span_pass;
 pub mod vanilla_tables;
 mod view;
 mod vanilla_walls;

@@ -6,6 +6,7 @@ use wgpu::util::DeviceExt;
 use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::vanilla_tables::{self, fixed_div, FRACUNIT};
+use super::span_pass::{SpanPass, KEY_FORMAT};
 use super::vanilla_walls::WallSetup;
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, SCENE_FORMAT};
 use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex};
@@ -51,6 +52,7 @@ struct Targets {
     color: wgpu::Texture,
     color_view: wgpu::TextureView,
     depth_view: wgpu::TextureView,
+    keys_view: wgpu::TextureView,
 }
 
 /// A scene uploaded to the GPU, ready to draw from any camera.
@@ -79,6 +81,9 @@ pub struct SceneRenderer {
     axes: Axes,
     segs: Vec<VanillaSeg>,
     wall_setup: WallSetup,
+    /// Doom only: flats redrawn by visplane spans.
+    spans: Option<SpanPass>,
+    vanilla_exact: bool,
     /// `state_words` followed by this frame's wall set-up; what the state buffer holds.
     upload: Vec<u32>,
     targets: Option<Targets>,
@@ -145,6 +150,8 @@ impl SceneRenderer {
             make_pipeline(device, &pipeline_layout, &module, PipelineKind::Sprite);
         let wire_pipeline = make_pipeline(device, &pipeline_layout, &module, PipelineKind::Wire);
 
+        let spans = matches!(scene.shading, Shading::DoomColormap { .. })
+            .then(|| SpanPass::new(device, &module, &layout));
         Ok(SceneRenderer {
             world_pipeline,
             sprite_pipeline,
@@ -174,6 +181,8 @@ impl SceneRenderer {
             },
             wall_setup: WallSetup::new(),
             upload: Vec::new(),
+            spans,
+            vanilla_exact: false,
             targets: None,
             clear: wgpu::Color::BLACK,
         })
@@ -201,6 +210,7 @@ impl SceneRenderer {
         let focal = view.focal();
         self.ensure_tables(gpu, w, h, focal, faithful);
         let uniform = self.frame_uniform(camera, view, focal);
+        self.vanilla_exact = uniform.fixed_step[2] & FLAG_VANILLA_EXACT != 0;
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         self.upload_state(gpu, &uniform);
         if self.bind_group.is_none() {
@@ -214,15 +224,26 @@ impl SceneRenderer {
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("scene"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &targets.color_view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(self.clear),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
+                color_attachments: &[
+                    Some(wgpu::RenderPassColorAttachment {
+                        view: &targets.color_view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(self.clear),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    }),
+                    Some(wgpu::RenderPassColorAttachment {
+                        view: &targets.keys_view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    }),
+                ],
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                     view: &targets.depth_view,
                     depth_ops: Some(wgpu::Operations {
@@ -248,6 +269,17 @@ impl SceneRenderer {
                 pass.set_vertex_buffer(0, self.wire.slice(..));
                 pass.draw(0..self.wire_count, 0..1);
             }
+        }
+        if let Some(spans) = self.spans.as_mut().filter(|_| self.vanilla_exact) {
+            let size = (targets.width, targets.height);
+            spans.record(
+                &gpu.device,
+                &mut encoder,
+                bind_group,
+                &targets.keys_view,
+                &targets.color_view,
+                size,
+            );
         }
         gpu.queue.submit([encoder.finish()]);
     }
@@ -304,7 +336,16 @@ impl SceneRenderer {
             "scene colour",
         );
         let depth = make(DEPTH_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT, "scene depth");
+        let keys = make(
+            KEY_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            "plane keys",
+        );
+        if let Some(spans) = &mut self.spans {
+            spans.invalidate();
+        }
         self.targets = Some(Targets {
+            keys_view: keys.create_view(&Default::default()),
             width: w,
             height: h,
             color_view: color.create_view(&Default::default()),
@@ -528,7 +569,7 @@ fn make_pipeline(
             module,
             entry_point: Some(fs),
             compilation_options: Default::default(),
-            targets: &[Some(SCENE_FORMAT.into())],
+            targets: &[Some(SCENE_FORMAT.into()), Some(KEY_FORMAT.into())],
         }),
         multiview_mask: None,
         cache: None,

@@ -1,0 +1,284 @@
+//! The windowed viewer under Xvfb, driven by xdotool: it opens Freedoom E1M1, F12 writes a
+//! screenshot with the camera in its metadata, and held movement keys move that camera.
+//!
+//! Needs `Xvfb` and `xdotool` (Debian: `xvfb`, `xdotool`), Mesa's Vulkan driver and Freedoom;
+//! without them the test fails and says what to install.
+
+mod support;
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use mapscope::shot::ShotMeta;
+use support::{freedoom1, image_stats, TempDir};
+
+/// Longest wait for anything (X server, window, screenshot).
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A child process killed and reaped when dropped (also when the test fails).
+struct Killed {
+    name: &'static str,
+    child: Child,
+}
+
+impl Killed {
+    fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+}
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        if self.exited().is_none() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+        eprintln!("stopped {} (pid {})", self.name, self.child.id());
+    }
+}
+
+fn require_tool(tool: &str, package: &str) {
+    let found = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+        .unwrap_or(false);
+    assert!(found, "`{tool}` not found: install it (Debian: `apt-get install {package}`; CI does)");
+}
+
+/// Waits for `check` to give a value, polling every 100 ms, or panics after [`TIMEOUT`] with
+/// `what` and whatever `context` says about the state then.
+fn wait_for<T>(what: &str, mut check: impl FnMut() -> Option<T>, context: impl Fn() -> String) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        if start.elapsed() > TIMEOUT {
+            panic!("timed out after {} s waiting for {what}\n{}", TIMEOUT.as_secs(), context());
+        }
+        sleep(Duration::from_millis(100));
+    }
+}
+
+/// Starts `Xvfb` on a free display number; returns the guard and the display (":N").
+fn start_xvfb(log: &Path) -> (Killed, String) {
+    let first = 100 + std::process::id() % 400;
+    for n in (first..first + 40).map(|n| 100 + (n - 100) % 400) {
+        let (lock, socket) = (format!("/tmp/.X{n}-lock"), format!("/tmp/.X11-unix/X{n}"));
+        if Path::new(&lock).exists() || Path::new(&socket).exists() {
+            continue;
+        }
+        let display = format!(":{n}");
+        let child = Command::new("Xvfb")
+            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(File::create(log).unwrap())
+            .spawn()
+            .expect("starting Xvfb");
+        let mut xvfb = Killed { name: "Xvfb", child };
+        // Ready when the socket appears; a quick exit means the number was taken after all.
+        let ready = wait_for(
+            "Xvfb to start",
+            || {
+                if Path::new(&socket).exists() {
+                    Some(true)
+                } else if xvfb.exited().is_some() {
+                    Some(false)
+                } else {
+                    None
+                }
+            },
+            || std::fs::read_to_string(log).unwrap_or_default(),
+        );
+        if ready {
+            return (xvfb, display);
+        }
+    }
+    panic!("no free X display number for Xvfb; its log:\n{}", std::fs::read_to_string(log).unwrap_or_default());
+}
+
+/// Runs `xdotool` on `display`; returns stdout, or `None` when it fails.
+fn xdotool(display: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new("xdotool").args(args).env("DISPLAY", display).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn xdotool_ok(display: &str, args: &[&str]) {
+    let out = Command::new("xdotool").args(args).env("DISPLAY", display).output().expect("running xdotool");
+    assert!(
+        out.status.success(),
+        "xdotool {} failed: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn pngs(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|it| it.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "png")).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+struct Session<'a> {
+    display: String,
+    window: String,
+    shots: &'a Path,
+    viewer: &'a mut Killed,
+    logs: (PathBuf, PathBuf),
+}
+
+/// What the viewer printed so far, for failure messages.
+fn viewer_output(logs: &(PathBuf, PathBuf)) -> String {
+    format!(
+        "viewer stdout:\n{}\nviewer stderr:\n{}",
+        std::fs::read_to_string(&logs.0).unwrap_or_default(),
+        std::fs::read_to_string(&logs.1).unwrap_or_default()
+    )
+}
+
+impl Session<'_> {
+    fn viewer_output(&self) -> String {
+        viewer_output(&self.logs)
+    }
+
+    fn assert_running(&mut self) {
+        if let Some(status) = self.viewer.exited() {
+            panic!("the viewer exited ({status})\n{}", self.viewer_output());
+        }
+    }
+
+    /// Presses F12 and returns the new screenshot and its metadata.
+    fn screenshot(&mut self) -> (PathBuf, ShotMeta) {
+        self.assert_running();
+        let before = pngs(self.shots);
+        xdotool_ok(&self.display, &["key", "--window", &self.window, "F12"]);
+        let shots = self.shots;
+        let logs = self.logs.clone();
+        let viewer = &mut *self.viewer;
+        let mut exited = None;
+        let found = wait_for(
+            "the F12 screenshot",
+            || {
+                if let Some(s) = viewer.exited() {
+                    exited = Some(s);
+                    return Some(None);
+                }
+                // The PNG may still be being written: wait until it reads back whole.
+                let path = pngs(shots).into_iter().find(|p| !before.contains(p))?;
+                let meta = ShotMeta::read(&path).ok()?;
+                image::open(&path).ok()?;
+                Some(Some((path, meta)))
+            },
+            || format!("shots so far: {:?}\n{}", pngs(shots), viewer_output(&logs)),
+        );
+        match found {
+            Some(f) => f,
+            None => panic!("the viewer exited ({exited:?})\n{}", self.viewer_output()),
+        }
+    }
+
+    fn hold(&mut self, key: &str, time: Duration) {
+        self.assert_running();
+        xdotool_ok(&self.display, &["keydown", "--window", &self.window, key]);
+        sleep(time);
+        xdotool_ok(&self.display, &["keyup", "--window", &self.window, key]);
+        // Let the viewer draw a frame with the key released before the next screenshot.
+        sleep(Duration::from_millis(300));
+    }
+}
+
+#[test]
+fn viewer_screenshots_follow_the_camera_under_xvfb() {
+    require_tool("Xvfb", "xvfb");
+    require_tool("xdotool", "xdotool");
+    let wad = freedoom1();
+    let tmp = TempDir::new("viewer");
+    let shots = tmp.join("shots");
+    std::fs::create_dir_all(&shots).unwrap();
+
+    let (_xvfb, display) = start_xvfb(&tmp.join("xvfb.log"));
+    let logs = (tmp.join("viewer.out"), tmp.join("viewer.err"));
+    let child = Command::new(env!("CARGO_BIN_EXE_mapscope"))
+        .arg(&wad)
+        .args(["--map", "E1M1", "--shot-dir"])
+        .arg(&shots)
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(File::create(&logs.0).unwrap())
+        .stderr(File::create(&logs.1).unwrap())
+        .spawn()
+        .expect("starting the viewer");
+    let mut viewer = Killed { name: "mapscope viewer", child };
+    let mut session =
+        Session { display: display.clone(), window: String::new(), shots: &shots, viewer: &mut viewer, logs };
+
+    // The window appears (its title starts with "mapscope").
+    let window = {
+        let s = &mut session;
+        let display = s.display.clone();
+        let logs = s.logs.clone();
+        let viewer = &mut *s.viewer;
+        let mut exited = None;
+        let id = wait_for(
+            "the viewer window (xdotool search --name mapscope)",
+            || {
+                if let Some(st) = viewer.exited() {
+                    exited = Some(st);
+                    return Some(None);
+                }
+                let out = xdotool(&display, &["search", "--onlyvisible", "--name", "^mapscope"])?;
+                out.lines().next().map(|l| Some(l.trim().to_string()))
+            },
+            || viewer_output(&logs),
+        );
+        id.unwrap_or_else(|| panic!("the viewer exited ({exited:?}) before showing a window\n{}", viewer_output(&logs)))
+    };
+    session.window = window.clone();
+    let title = xdotool(&display, &["getwindowname", &window]).unwrap_or_default();
+    assert!(title.contains("E1M1") && title.contains("freedoom1.wad"), "window title {title:?}");
+    // No window manager runs: give the window the input focus directly.
+    xdotool_ok(&display, &["windowfocus", "--sync", &window]);
+    xdotool_ok(&display, &["mousemove", "--window", &window, "640", "360"]);
+    // Let it draw a first frame.
+    sleep(Duration::from_millis(500));
+
+    let (first, a) = session.screenshot();
+    assert_eq!(a.map, "E1M1");
+    assert!(a.file.ends_with("freedoom1.wad"), "{}", a.file);
+    // Nothing moved yet: the camera is the player 1 start at eye height, facing east.
+    assert_eq!(a.camera, [-160.0, 304.0, 41.0], "first shot camera");
+    assert!(a.angle.abs() < 1e-9 || (a.angle - 360.0).abs() < 1e-9, "angle {}", a.angle);
+    let img = image::open(&first).unwrap().to_rgba8();
+    let stats = image_stats(&img);
+    assert!(img.width() >= 320 && img.height() >= 200, "shot size {:?}", img.dimensions());
+    assert!(stats.looks_rendered(), "first screenshot looks blank: {stats:?}");
+
+    // Forward (W) for a second: east, so x grows and y, z stay.
+    session.hold("w", Duration::from_secs(1));
+    let (_, b) = session.screenshot();
+    let (dx, dy, dz) = (b.camera[0] - a.camera[0], b.camera[1] - a.camera[1], b.camera[2] - a.camera[2]);
+    assert!(dx > 32.0, "W should move east (x up): {:?} -> {:?}", a.camera, b.camera);
+    assert!(dy.abs() < 0.05 * dx && dz.abs() < 0.05 * dx, "W moved off the facing: {:?} -> {:?}", a.camera, b.camera);
+    assert!((b.angle - a.angle).abs() < 1e-9, "the facing changed: {} -> {}", a.angle, b.angle);
+
+    // Strafe right (D): facing east, right is south, so y falls.
+    session.hold("d", Duration::from_millis(500));
+    let (_, c) = session.screenshot();
+    let (dx, dy) = (c.camera[0] - b.camera[0], c.camera[1] - b.camera[1]);
+    assert!(dy < -16.0 && dx.abs() < 0.05 * -dy, "D should move south (y down): {:?} -> {:?}", b.camera, c.camera);
+
+    // R returns to the spawn point.
+    xdotool_ok(&display, &["key", "--window", &window, "r"]);
+    sleep(Duration::from_millis(300));
+    let (_, d) = session.screenshot();
+    assert_eq!(d.camera, a.camera, "R should return to the spawn point");
+    session.assert_running();
+    // The guards stop the viewer, then Xvfb.
+}
