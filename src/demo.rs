@@ -1,4 +1,4 @@
-//! The demo level shown when mapscope starts without a file: a small Doom-format PWAD with its
+//! The demo level shown when mapscope starts without a file: a small Doom-format IWAD with its
 //! own palette, colormap and textures, made by the project (`cargo run --bin make-demo`,
 //! written to `data/demo.wad`) and embedded in the binary.
 

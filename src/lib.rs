@@ -8,6 +8,7 @@ pub mod app;
 pub mod cli;
 pub mod compare;
 pub mod demo;
+pub mod demo_level;
 pub mod formats;
 pub mod loader;
 pub mod render;

@@ -532,14 +532,17 @@ fn broken_map_in_a_pwad_is_reported_against_that_pwad() {
     expect_clean_failure(&render, "badlines.wad");
 }
 
+/// An unknown `--map` is reported like any other bad input: one line naming the file.
 #[test]
 fn unknown_map_fails_cleanly() {
     let dir = TempDir::new("nope");
     expect_clean_failure(&["info".into(), s(&freedoom2()), "--map".into(), "NOPE".into()], "freedoom2.wad");
+    let png = dir.join("n.png");
     expect_clean_failure(
-        &["render".into(), s(&freedoom1()), "--map".into(), "NOPE".into(), "-o".into(), s(&dir.join("n.png"))],
-        "NOPE",
+        &["render".into(), s(&freedoom1()), "--map".into(), "NOPE".into(), "-o".into(), s(&png)],
+        "freedoom1.wad",
     );
+    assert!(!png.exists());
 }
 
 // ---------------------------------------------------------------------------------------------

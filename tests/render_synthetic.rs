@@ -29,7 +29,7 @@ fn palette() -> Vec<[u8; 3]> {
 
 fn quad(a: [f32; 3], b: [f32; 3], c: [f32; 3], d: [f32; 3], tex: u32, kind: SurfaceKind) -> Vec<WorldVertex> {
     let f = vertex_flags::pack(kind, false, 0, 0);
-    let v = |p: [f32; 3], uv: [f32; 2]| WorldVertex { pos: p, uv, texture: tex, light: 0, flags: f };
+    let v = |p: [f32; 3], uv: [f32; 2]| WorldVertex { pos: p, uv, texture: tex, light: 0, flags: f, surface: 0 };
     vec![
         v(a, [0.0, 0.0]),
         v(b, [64.0, 0.0]),
@@ -89,7 +89,7 @@ fn render(scene: &mut Scene, view: &ViewSettings) -> image::RgbaImage {
 
 #[test]
 fn floor_wall_and_sprite_land_where_projected() {
-    for shading in [Shading::Unlit, Shading::DoomColormap { colormap: identity_colormap() }] {
+    for shading in [Shading::Unlit, Shading::DoomColormap { colormap: identity_colormap(), segs: vec![] }] {
         let mut s = scene(shading);
         let img = render(&mut s, &ViewSettings::default());
         assert_eq!(img.dimensions(), (320, 200));
@@ -120,7 +120,7 @@ fn renders_are_deterministic_and_sprites_toggle() {
 fn doom_light_darkens_with_distance_in_faithful_mode() {
     // Colormap m maps every index to grey level 255 - 8m, so the colormap chosen is visible.
     let colormap: Vec<u8> = (0..34u32).flat_map(|m| (0..256).map(move |_| (255 - (8 * m).min(255)) as u8)).collect();
-    let mut s = scene(Shading::DoomColormap { colormap });
+    let mut s = scene(Shading::DoomColormap { colormap, segs: vec![] });
     s.sprites.clear();
     s.animator = Box::new(StaticAnimator {
         state: FrameState { light: vec![160], texture_remap: vec![], scroll: vec![] },

@@ -279,6 +279,10 @@ fn viewer_screenshots_follow_the_camera_under_xvfb() {
     sleep(Duration::from_millis(300));
     let (_, d) = session.screenshot();
     assert_eq!(d.camera, a.camera, "R should return to the spawn point");
+    eprintln!(
+        "cameras: start {:?}, after W {:?}, after D {:?}, after R {:?}",
+        a.camera, b.camera, c.camera, d.camera
+    );
     session.assert_running();
     // The guards stop the viewer, then Xvfb.
 }

@@ -9,14 +9,22 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// An instance honouring `WGPU_BACKEND` and friends from the environment.
+    /// An instance on Vulkan unless `WGPU_BACKEND` says otherwise (probing GL as well only
+    /// adds noise where Vulkan works).
     pub fn new_instance() -> wgpu::Instance {
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
+        Gpu::instance_for(wgpu::Backends::VULKAN)
     }
 
-    /// A device for rendering without any window or display.
+    fn instance_for(default: wgpu::Backends) -> wgpu::Instance {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = default;
+        wgpu::Instance::new(desc.with_env())
+    }
+
+    /// A device for rendering without any window or display: Vulkan, else OpenGL.
     pub fn headless() -> Result<Gpu> {
         Gpu::from_instance(Gpu::new_instance(), None)
+            .or_else(|_| Gpu::from_instance(Gpu::instance_for(wgpu::Backends::GL), None))
     }
 
     /// A device able to present to `surface` (created from `instance`), if given.
