@@ -84,8 +84,8 @@ pub struct WorldVertex {
     pub light: u32,
     /// See [`vertex_flags`].
     pub flags: u32,
-    /// Format-specific surface number; Doom walls: index into the shading's `segs` plus one
-    /// (0 = none).
+    /// Format-specific surface number (0 = none); Doom: walls the index into the shading's
+    /// `segs` plus one, flats their subsector plus one.
     pub surface: u32,
 }
 

@@ -224,6 +224,7 @@ pub fn build_level_scene(
             continue;
         }
         let Some(s) = map.subsector_sector(si) else { continue };
+        b.surface = si as u32 + 1;
         b.flat_polygon(&map.sectors[s], s as u32, poly, sky);
     }
 
@@ -706,7 +707,7 @@ impl Builder<'_> {
                 texture,
                 light,
                 flags,
-                surface: 0,
+                surface: self.surface,
             };
             for i in 1..poly.len() - 1 {
                 let (p1, p2) = if up { (poly[i], poly[i + 1]) } else { (poly[i + 1], poly[i]) };
