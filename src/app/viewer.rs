@@ -375,7 +375,8 @@ impl App {
             size_in_pixels: [w.config.width, w.config.height],
             pixels_per_point: ppp,
         };
-        for (id, deltas) in &output.textures_delta.set {
+        let mut textures_delta = output.textures_delta;
+        for (id, deltas) in &textures_delta.set {
             for delta in deltas {
                 w.egui_renderer.update_texture(&w.gpu.device, &w.gpu.queue, *id, delta);
             }
@@ -409,9 +410,11 @@ impl App {
         w.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
         w.window.pre_present_notify();
         w.gpu.queue.present(frame);
-        for id in &output.textures_delta.free {
+        for id in &textures_delta.free {
             w.egui_renderer.free_texture(id);
         }
+        // Applied above; egui insists deltas are consumed explicitly.
+        textures_delta.clear();
         if next_map {
             self.cycle_map(1);
         }
@@ -444,11 +447,9 @@ impl ApplicationHandler for App {
                 w.surface.configure(&w.gpu.device, &w.config);
             }
             WindowEvent::MouseInput { state: ElementState::Pressed, button: MouseButton::Left, .. }
-                if !egui_used && !self.captured =>
+                if !egui_used && !self.captured && !w.egui_ctx.egui_wants_pointer_input() =>
             {
-                if !w.egui_ctx.egui_wants_pointer_input() {
-                    self.set_captured(true);
-                }
+                self.set_captured(true);
             }
             WindowEvent::MouseWheel { delta, .. } if !egui_used => {
                 let notches = match delta {
