@@ -61,7 +61,10 @@ fn parse_and_build(wad: &std::path::Path, runs: usize) -> (usize, Duration, Dura
     let open = t.elapsed();
     println!();
     println!("{} (WAD directory read in {:.1} ms)", wad.display(), ms(open));
-    println!("{:<6} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}", "map", "parse ms", "build ms", "total ms", "triangles", "sprites", "textures");
+    println!(
+        "{:<6} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
+        "map", "parse ms", "build ms", "total ms", "triangles", "sprites", "textures"
+    );
     let opts = BuildOptions::default();
     let (mut parse_total, mut build_total) = (Duration::ZERO, Duration::ZERO);
     let maps = stack.map_names();
@@ -221,7 +224,17 @@ fn main() {
     }
     println!(
         "{:<24} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>6} {:>10} {:>9}",
-        "view", "frames", "median ms", "mean ms", "p95 ms", "min ms", "max ms", "fps", "draws", "dispatches", "triangles"
+        "view",
+        "frames",
+        "median ms",
+        "mean ms",
+        "p95 ms",
+        "min ms",
+        "max ms",
+        "fps",
+        "draws",
+        "dispatches",
+        "triangles"
     );
     for (s, draws, dispatches, tris) in rows {
         println!(

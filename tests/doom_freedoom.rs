@@ -146,9 +146,7 @@ fn sector_outlines(map: &MapData) -> Vec<Option<Vec<(DVec2, DVec2)>>> {
     edges
         .into_iter()
         .enumerate()
-        .map(|(s, e)| {
-            (balance[s].values().all(|&v| v == 0) && !self_referencing[s]).then_some(e)
-        })
+        .map(|(s, e)| (balance[s].values().all(|&v| v == 0) && !self_referencing[s]).then_some(e))
         .collect()
 }
 
@@ -294,7 +292,11 @@ fn floor_areas_match(wad: PathBuf) {
         r.unreached_subsectors,
         r.empty_in_matched,
     );
-    assert!(r.mismatched.is_empty(), "sectors whose floors do not add up:\n{}", r.mismatched.join("\n"));
+    assert!(
+        r.mismatched.is_empty(),
+        "sectors whose floors do not add up:\n{}",
+        r.mismatched.join("\n")
+    );
     assert!(skipped * 50 < r.sectors, "too many sectors skipped ({skipped} of {})", r.sectors);
     assert_eq!(r.unreached_subsectors, 0, "subsectors the node tree never reaches");
 }
@@ -318,11 +320,16 @@ fn s(p: &Path) -> String {
 
 #[test]
 fn list_prints_the_maps_in_order() {
-    let out = success(&mapscope(["list".to_string(), s(&freedoom1())]), "mapscope list freedoom1.wad");
+    let out =
+        success(&mapscope(["list".to_string(), s(&freedoom1())]), "mapscope list freedoom1.wad");
     let maps: Vec<&str> = out.lines().collect();
-    assert_eq!(&maps[..9], ["E1M1", "E1M2", "E1M3", "E1M4", "E1M5", "E1M6", "E1M7", "E1M8", "E1M9"]);
+    assert_eq!(
+        &maps[..9],
+        ["E1M1", "E1M2", "E1M3", "E1M4", "E1M5", "E1M6", "E1M7", "E1M8", "E1M9"]
+    );
     assert!(maps.len() >= 36 && maps.contains(&"E4M9"), "{maps:?}");
-    let out = success(&mapscope(["list".to_string(), s(&freedoom2())]), "mapscope list freedoom2.wad");
+    let out =
+        success(&mapscope(["list".to_string(), s(&freedoom2())]), "mapscope list freedoom2.wad");
     let maps: Vec<&str> = out.lines().collect();
     let expected: Vec<String> = (1..=32).map(|n| format!("MAP{n:02}")).collect();
     assert_eq!(maps, expected);
@@ -339,14 +346,22 @@ fn e1m1_start() -> ([f64; 3], f64) {
 #[test]
 fn info_json_has_counts_and_spawn() {
     let out = success(
-        &mapscope(["info".to_string(), s(&freedoom1()), "--map".into(), "e1m1".into(), "--json".into()]),
+        &mapscope([
+            "info".to_string(),
+            s(&freedoom1()),
+            "--map".into(),
+            "e1m1".into(),
+            "--json".into(),
+        ]),
         "mapscope info --json",
     );
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("info --json: {e}\n{out}"));
     assert_eq!(v["format"], "Doom");
     assert_eq!(v["map"], "E1M1");
     assert!(v["maps"].as_array().unwrap().iter().any(|m| m == "E1M9"));
-    for key in ["vertices", "linedefs", "sidedefs", "sectors", "subsectors", "segs", "nodes", "things"] {
+    for key in
+        ["vertices", "linedefs", "sidedefs", "sectors", "subsectors", "segs", "nodes", "things"]
+    {
         assert!(v["counts"][key].as_u64().is_some_and(|n| n > 0), "counts.{key} in {v}");
     }
     assert!(v["triangles"].as_u64().is_some_and(|n| n > 100), "{v}");
@@ -446,7 +461,11 @@ fn expect_clean_failure(args: &[String], names: &str) {
     let out = mapscope(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let what = format!("mapscope {}", args.join(" "));
-    assert!(!out.status.success(), "{what} succeeded; stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        !out.status.success(),
+        "{what} succeeded; stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(out.status.code().is_some(), "{what} was killed by a signal: {}", out.status);
     assert!(!stderr.contains("panicked"), "{what} panicked:\n{stderr}");
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -525,7 +544,9 @@ fn broken_map_in_a_pwad_is_reported_against_that_pwad() {
     }
     let pwad = dir.join("badlines.wad");
     std::fs::write(&pwad, w.to_bytes()).unwrap();
-    let args = |cmd: &str| vec![cmd.to_string(), s(&freedoom2()), s(&pwad), "--map".into(), "MAP01".into()];
+    let args = |cmd: &str| {
+        vec![cmd.to_string(), s(&freedoom2()), s(&pwad), "--map".into(), "MAP01".into()]
+    };
     expect_clean_failure(&args("info"), "badlines.wad");
     let mut render = args("render");
     render.extend(["-o".into(), s(&dir.join("x.png"))]);
@@ -536,7 +557,10 @@ fn broken_map_in_a_pwad_is_reported_against_that_pwad() {
 #[test]
 fn unknown_map_fails_cleanly() {
     let dir = TempDir::new("nope");
-    expect_clean_failure(&["info".into(), s(&freedoom2()), "--map".into(), "NOPE".into()], "freedoom2.wad");
+    expect_clean_failure(
+        &["info".into(), s(&freedoom2()), "--map".into(), "NOPE".into()],
+        "freedoom2.wad",
+    );
     let png = dir.join("n.png");
     expect_clean_failure(
         &["render".into(), s(&freedoom1()), "--map".into(), "NOPE".into(), "-o".into(), s(&png)],
@@ -563,7 +587,11 @@ fn pwad_overrides_things_and_flats() {
         .things
         .iter()
         .find(|t| t.kind == 2 && (t.x as f64, t.y as f64) != (start.x, start.y))
-        .or_else(|| map.things.iter().find(|t| t.kind >= 2000 && (t.x as f64, t.y as f64) != (start.x, start.y)))
+        .or_else(|| {
+            map.things
+                .iter()
+                .find(|t| t.kind >= 2000 && (t.x as f64, t.y as f64) != (start.x, start.y))
+        })
         .copied()
         .expect("another thing to move the start to");
     map.things[p1].x = p2.x;
@@ -583,11 +611,19 @@ fn pwad_overrides_things_and_flats() {
     let moved = DoomLevel::load(&both, "MAP01").unwrap().player_start.unwrap();
     assert_eq!((moved.x, moved.y, moved.angle), (p2.x as f64, p2.y as f64, 270.0));
     let out = success(
-        &mapscope(["info".to_string(), s(&iwad), s(&pwad), "--map".into(), "MAP01".into(), "--json".into()]),
+        &mapscope([
+            "info".to_string(),
+            s(&iwad),
+            s(&pwad),
+            "--map".into(),
+            "MAP01".into(),
+            "--json".into(),
+        ]),
         "mapscope info with a PWAD",
     );
     let v: Value = serde_json::from_str(&out).unwrap();
-    let pos: Vec<f64> = v["spawn"]["position"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let pos: Vec<f64> =
+        v["spawn"]["position"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
     assert_eq!(pos, moved.eye().to_array().to_vec());
     assert_eq!(v["spawn"]["angle"].as_f64(), Some(270.0));
     let out = success(
@@ -604,9 +640,21 @@ fn pwad_overrides_things_and_flats() {
         let mut args: Vec<String> = vec!["render".into()];
         args.extend(files.iter().map(|f| s(f)));
         let cam = format!("{},{},{}", start.x, start.y, start.floor + VIEW_HEIGHT);
-        args.extend([
-            "--map", "MAP01", "--camera", &cam, "--pitch", "-80", "--no-things", "--size", "80x50", "-o",
-        ].map(String::from));
+        args.extend(
+            [
+                "--map",
+                "MAP01",
+                "--camera",
+                &cam,
+                "--pitch",
+                "-80",
+                "--no-things",
+                "--size",
+                "80x50",
+                "-o",
+            ]
+            .map(String::from),
+        );
         args.push(s(&png));
         success(&mapscope(&args), "mapscope render with a PWAD");
         image::open(&png).unwrap().to_rgba8()

@@ -32,8 +32,19 @@ impl Killed {
 
 impl Drop for Killed {
     fn drop(&mut self) {
+        // SIGTERM first so Xvfb removes its lock file and socket; SIGKILL if it lingers.
         if self.exited().is_none() {
-            let _ = self.child.kill();
+            let _ = Command::new("kill")
+                .args(["-TERM", &self.child.id().to_string()])
+                .stderr(Stdio::null())
+                .status();
+            let deadline = Instant::now() + Duration::from_secs(3);
+            while self.exited().is_none() && Instant::now() < deadline {
+                sleep(Duration::from_millis(50));
+            }
+            if self.exited().is_none() {
+                let _ = self.child.kill();
+            }
         }
         let _ = self.child.wait();
         eprintln!("stopped {} (pid {})", self.name, self.child.id());
@@ -49,7 +60,11 @@ fn require_tool(tool: &str, package: &str) {
 
 /// Waits for `check` to give a value, polling every 100 ms, or panics after [`TIMEOUT`] with
 /// `what` and whatever `context` says about the state then.
-fn wait_for<T>(what: &str, mut check: impl FnMut() -> Option<T>, context: impl Fn() -> String) -> T {
+fn wait_for<T>(
+    what: &str,
+    mut check: impl FnMut() -> Option<T>,
+    context: impl Fn() -> String,
+) -> T {
     let start = Instant::now();
     loop {
         if let Some(v) = check() {
@@ -62,12 +77,24 @@ fn wait_for<T>(what: &str, mut check: impl FnMut() -> Option<T>, context: impl F
     }
 }
 
+/// Whether display `n` belongs to a running X server: its lock file names a live process.
+/// A stale lock (dead process) does not count, since Xvfb replaces it; a display taken
+/// without a lock makes Xvfb exit at once, and the next number is tried.
+fn display_in_use(n: u32) -> bool {
+    match std::fs::read_to_string(format!("/tmp/.X{n}-lock")) {
+        Ok(lock) => lock
+            .trim()
+            .parse::<u32>()
+            .map_or(true, |pid| Path::new(&format!("/proc/{pid}")).exists()),
+        Err(_) => false,
+    }
+}
+
 /// Starts `Xvfb` on a free display number; returns the guard and the display (":N").
 fn start_xvfb(log: &Path) -> (Killed, String) {
-    let first = 100 + std::process::id() % 400;
-    for n in (first..first + 40).map(|n| 100 + (n - 100) % 400) {
-        let (lock, socket) = (format!("/tmp/.X{n}-lock"), format!("/tmp/.X11-unix/X{n}"));
-        if Path::new(&lock).exists() || Path::new(&socket).exists() {
+    let first = std::process::id() % 400;
+    for n in (0..40).map(|k| 100 + (first + k * 7) % 400) {
+        if display_in_use(n) {
             continue;
         }
         let display = format!(":{n}");
@@ -79,14 +106,14 @@ fn start_xvfb(log: &Path) -> (Killed, String) {
             .spawn()
             .expect("starting Xvfb");
         let mut xvfb = Killed { name: "Xvfb", child };
-        // Ready when the socket appears; a quick exit means the number was taken after all.
+        // Ready when a client can connect; an exit means the number was taken after all.
         let ready = wait_for(
             "Xvfb to start",
             || {
-                if Path::new(&socket).exists() {
-                    Some(true)
-                } else if xvfb.exited().is_some() {
+                if xvfb.exited().is_some() {
                     Some(false)
+                } else if xdotool(&display, &["getdisplaygeometry"]).is_some() {
+                    Some(true)
                 } else {
                     None
                 }
@@ -97,7 +124,10 @@ fn start_xvfb(log: &Path) -> (Killed, String) {
             return (xvfb, display);
         }
     }
-    panic!("no free X display number for Xvfb; its log:\n{}", std::fs::read_to_string(log).unwrap_or_default());
+    panic!(
+        "no free X display number for Xvfb; its log:\n{}",
+        std::fs::read_to_string(log).unwrap_or_default()
+    );
 }
 
 /// Runs `xdotool` on `display`; returns stdout, or `None` when it fails.
@@ -107,7 +137,11 @@ fn xdotool(display: &str, args: &[&str]) -> Option<String> {
 }
 
 fn xdotool_ok(display: &str, args: &[&str]) {
-    let out = Command::new("xdotool").args(args).env("DISPLAY", display).output().expect("running xdotool");
+    let out = Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", display)
+        .output()
+        .expect("running xdotool");
     assert!(
         out.status.success(),
         "xdotool {} failed: {}",
@@ -118,7 +152,12 @@ fn xdotool_ok(display: &str, args: &[&str]) {
 
 fn pngs(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|it| it.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "png")).collect())
+        .map(|it| {
+            it.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "png"))
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
@@ -216,8 +255,13 @@ fn viewer_screenshots_follow_the_camera_under_xvfb() {
         .spawn()
         .expect("starting the viewer");
     let mut viewer = Killed { name: "mapscope viewer", child };
-    let mut session =
-        Session { display: display.clone(), window: String::new(), shots: &shots, viewer: &mut viewer, logs };
+    let mut session = Session {
+        display: display.clone(),
+        window: String::new(),
+        shots: &shots,
+        viewer: &mut viewer,
+        logs,
+    };
 
     // The window appears (its title starts with "mapscope").
     let window = {
@@ -238,7 +282,12 @@ fn viewer_screenshots_follow_the_camera_under_xvfb() {
             },
             || viewer_output(&logs),
         );
-        id.unwrap_or_else(|| panic!("the viewer exited ({exited:?}) before showing a window\n{}", viewer_output(&logs)))
+        id.unwrap_or_else(|| {
+            panic!(
+                "the viewer exited ({exited:?}) before showing a window\n{}",
+                viewer_output(&logs)
+            )
+        })
     };
     session.window = window.clone();
     let title = xdotool(&display, &["getwindowname", &window]).unwrap_or_default();
@@ -263,16 +312,27 @@ fn viewer_screenshots_follow_the_camera_under_xvfb() {
     // Forward (W) for a second: east, so x grows and y, z stay.
     session.hold("w", Duration::from_secs(1));
     let (_, b) = session.screenshot();
-    let (dx, dy, dz) = (b.camera[0] - a.camera[0], b.camera[1] - a.camera[1], b.camera[2] - a.camera[2]);
+    let (dx, dy, dz) =
+        (b.camera[0] - a.camera[0], b.camera[1] - a.camera[1], b.camera[2] - a.camera[2]);
     assert!(dx > 32.0, "W should move east (x up): {:?} -> {:?}", a.camera, b.camera);
-    assert!(dy.abs() < 0.05 * dx && dz.abs() < 0.05 * dx, "W moved off the facing: {:?} -> {:?}", a.camera, b.camera);
+    assert!(
+        dy.abs() < 0.05 * dx && dz.abs() < 0.05 * dx,
+        "W moved off the facing: {:?} -> {:?}",
+        a.camera,
+        b.camera
+    );
     assert!((b.angle - a.angle).abs() < 1e-9, "the facing changed: {} -> {}", a.angle, b.angle);
 
     // Strafe right (D): facing east, right is south, so y falls.
     session.hold("d", Duration::from_millis(500));
     let (_, c) = session.screenshot();
     let (dx, dy) = (c.camera[0] - b.camera[0], c.camera[1] - b.camera[1]);
-    assert!(dy < -16.0 && dx.abs() < 0.05 * -dy, "D should move south (y down): {:?} -> {:?}", b.camera, c.camera);
+    assert!(
+        dy < -16.0 && dx.abs() < 0.05 * -dy,
+        "D should move south (y down): {:?} -> {:?}",
+        b.camera,
+        c.camera
+    );
 
     // R returns to the spawn point.
     xdotool_ok(&display, &["key", "--window", &window, "r"]);

@@ -27,14 +27,17 @@ impl LevelSource for DoomSource {
 
     fn build(&self, map: Option<&str>) -> Result<Scene> {
         let maps = self.maps();
+        let files = || {
+            self.stack.wads().iter().map(|w| w.name().to_string()).collect::<Vec<_>>().join(", ")
+        };
         let name = match map {
             Some(m) => match maps.iter().find(|n| n.eq_ignore_ascii_case(m)) {
                 Some(n) => n.clone(),
-                None => bail!("no map {m} in these files (maps: {})", maps.join(" ")),
+                None => bail!("{}: no map {m} (maps: {})", files(), maps.join(" ")),
             },
             None => match maps.first() {
                 Some(n) => n.clone(),
-                None => bail!("these files hold no maps"),
+                None => bail!("{}: no maps in these files", files()),
             },
         };
         doom::build_scene(&self.stack, &name)
