@@ -165,12 +165,7 @@ impl CompareReport {
 impl fmt::Display for CompareReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "size:              {}x{}", self.width, self.height)?;
-        writeln!(
-            f,
-            "compared pixels:   {} of {}",
-            self.compared_pixels,
-            self.total_pixels()
-        )?;
+        writeln!(f, "compared pixels:   {} of {}", self.compared_pixels, self.total_pixels())?;
         writeln!(
             f,
             "identical:         {:.4}% ({} pixels)",
@@ -208,7 +203,9 @@ impl Thresholds {
     /// Rejects limits that can never be meant: shares outside 0..=1, a negative or NaN
     /// mean-error limit, a NaN PSNR limit. The message names the option.
     pub fn validate(&self) -> Result<(), String> {
-        for (name, v) in [("--min-identical", self.min_identical), ("--min-within", self.min_within)] {
+        for (name, v) in
+            [("--min-identical", self.min_identical), ("--min-within", self.min_within)]
+        {
             if let Some(v) = v {
                 if !(0.0..=1.0).contains(&v) {
                     return Err(format!("{name} {v}: must be a fraction between 0 and 1"));
@@ -257,7 +254,8 @@ impl Thresholds {
         }
         if let Some(min) = self.min_psnr {
             if !(report.psnr_db >= min) {
-                failed.push(format!("PSNR {:.3} dB is below the minimum {} dB", report.psnr_db, min));
+                failed
+                    .push(format!("PSNR {:.3} dB is below the minimum {} dB", report.psnr_db, min));
             }
         }
         failed
@@ -333,11 +331,7 @@ pub fn compare_images(
     let n = compared as f64;
     let channels = 3.0 * n;
     let mse = sum_sq as f64 / channels;
-    let psnr_db = if sum_sq == 0 {
-        f64::INFINITY
-    } else {
-        10.0 * (255.0f64 * 255.0 / mse).log10()
-    };
+    let psnr_db = if sum_sq == 0 { f64::INFINITY } else { 10.0 * (255.0f64 * 255.0 / mse).log10() };
     Ok(CompareReport {
         width,
         height,
@@ -619,9 +613,12 @@ mod tests {
         assert_eq!(r.compared_pixels, 6);
         assert_eq!(r.identical_pixels, 5);
         assert_eq!(r.within_tolerance_pixels, 5);
-        assert_eq!(r.max_channel_error, a.get_pixel(3, 1)[0].abs_diff(a.get_pixel(3, 1)[0] ^ 0x80).max(
-            a.get_pixel(3, 1)[1].max(a.get_pixel(3, 1)[2])
-        ));
+        assert_eq!(
+            r.max_channel_error,
+            a.get_pixel(3, 1)[0]
+                .abs_diff(a.get_pixel(3, 1)[0] ^ 0x80)
+                .max(a.get_pixel(3, 1)[1].max(a.get_pixel(3, 1)[2]))
+        );
         assert!(r.to_string().contains("6 of 8"));
 
         let d = diff_image(&a, &b, &opts).unwrap();
@@ -706,7 +703,11 @@ mod tests {
         let a = gradient(10, 10);
         let mut b = a.clone();
         b.put_pixel(0, 0, Rgba([a.get_pixel(0, 0)[0].wrapping_add(100), 0, 0, 255]));
-        b.put_pixel(1, 0, Rgba([a.get_pixel(1, 0)[0] ^ 1, a.get_pixel(1, 0)[1], a.get_pixel(1, 0)[2], 9]));
+        b.put_pixel(
+            1,
+            0,
+            Rgba([a.get_pixel(1, 0)[0] ^ 1, a.get_pixel(1, 0)[1], a.get_pixel(1, 0)[2], 9]),
+        );
         let r = compare_images(&a, &b, &CompareOptions::default()).unwrap();
         assert_eq!(r.identical_pixels, 98);
         assert_eq!(r.within_tolerance_pixels, 99);

@@ -41,11 +41,11 @@ impl ShotMeta {
 
     /// Reads the metadata of a shot written by [`save_png`].
     pub fn read(path: &Path) -> Result<ShotMeta> {
-        let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let file =
+            std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
         let decoder = png::Decoder::new(std::io::BufReader::new(file));
-        let reader = decoder
-            .read_info()
-            .with_context(|| format!("{}: not a PNG", path.display()))?;
+        let reader =
+            decoder.read_info().with_context(|| format!("{}: not a PNG", path.display()))?;
         let mut meta = ShotMeta::default();
         let mut found = false;
         for chunk in &reader.info().uncompressed_latin1_text {
@@ -56,7 +56,8 @@ impl ShotMeta {
                 "file" => meta.file = v.to_string(),
                 "map" => meta.map = v.to_string(),
                 "camera" => {
-                    let parts: Vec<f64> = v.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+                    let parts: Vec<f64> =
+                        v.split(',').filter_map(|p| p.trim().parse().ok()).collect();
                     if parts.len() == 3 {
                         meta.camera = [parts[0], parts[1], parts[2]];
                     }
@@ -79,15 +80,14 @@ pub fn save_png(path: &Path, image: &image::RgbaImage, meta: Option<&ShotMeta>) 
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let file = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
     let mut encoder = png::Encoder::new(BufWriter::new(file), image.width(), image.height());
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     if let Some(meta) = meta {
         for (k, v) in meta.pairs() {
-            encoder
-                .add_text_chunk(format!("{PREFIX}{k}"), v)
-                .context("adding PNG text")?;
+            encoder.add_text_chunk(format!("{PREFIX}{k}"), v).context("adding PNG text")?;
         }
     }
     let mut writer = encoder.write_header().context("writing PNG header")?;

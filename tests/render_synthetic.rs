@@ -27,9 +27,23 @@ fn palette() -> Vec<[u8; 3]> {
     p
 }
 
-fn quad(a: [f32; 3], b: [f32; 3], c: [f32; 3], d: [f32; 3], tex: u32, kind: SurfaceKind) -> Vec<WorldVertex> {
+fn quad(
+    a: [f32; 3],
+    b: [f32; 3],
+    c: [f32; 3],
+    d: [f32; 3],
+    tex: u32,
+    kind: SurfaceKind,
+) -> Vec<WorldVertex> {
     let f = vertex_flags::pack(kind, false, 0, 0);
-    let v = |p: [f32; 3], uv: [f32; 2]| WorldVertex { pos: p, uv, texture: tex, light: 0, flags: f, surface: 0 };
+    let v = |p: [f32; 3], uv: [f32; 2]| WorldVertex {
+        pos: p,
+        uv,
+        texture: tex,
+        light: 0,
+        flags: f,
+        surface: 0,
+    };
     vec![
         v(a, [0.0, 0.0]),
         v(b, [64.0, 0.0]),
@@ -46,9 +60,23 @@ fn scene(shading: Shading) -> Scene {
     let p = |x: f32, y: f32, z: f32| axes.to_viewer(Vec3::new(x, y, z)).to_array();
     let mut world = Vec::new();
     // Floor (red) at z = 0 from x = 0..512, y = -256..256.
-    world.extend(quad(p(0., -256., 0.), p(512., -256., 0.), p(512., 256., 0.), p(0., 256., 0.), 0, SurfaceKind::Flat));
+    world.extend(quad(
+        p(0., -256., 0.),
+        p(512., -256., 0.),
+        p(512., 256., 0.),
+        p(0., 256., 0.),
+        0,
+        SurfaceKind::Flat,
+    ));
     // Wall (green) at x = 512 facing west, z = 0..128.
-    world.extend(quad(p(512., 256., 128.), p(512., -256., 128.), p(512., -256., 0.), p(512., 256., 0.), 1, SurfaceKind::Wall));
+    world.extend(quad(
+        p(512., 256., 128.),
+        p(512., -256., 128.),
+        p(512., -256., 0.),
+        p(512., 256., 0.),
+        1,
+        SurfaceKind::Wall,
+    ));
     let sprite_pos = axes.to_viewer(Vec3::new(256.0, 0.0, 0.0));
     Scene {
         name: "TEST".into(),
@@ -56,7 +84,11 @@ fn scene(shading: Shading) -> Scene {
         axes,
         palette: palette(),
         shading,
-        textures: vec![solid("RED", 1, 64, 64), solid("GREEN", 2, 64, 64), Texture { origin: (8, 32), ..solid("BLUE", 3, 16, 32) }],
+        textures: vec![
+            solid("RED", 1, 64, 64),
+            solid("GREEN", 2, 64, 64),
+            Texture { origin: (8, 32), ..solid("BLUE", 3, 16, 32) },
+        ],
         world,
         sprites: vec![Sprite {
             pos: sprite_pos,
@@ -89,7 +121,9 @@ fn render(scene: &mut Scene, view: &ViewSettings) -> image::RgbaImage {
 
 #[test]
 fn floor_wall_and_sprite_land_where_projected() {
-    for shading in [Shading::Unlit, Shading::DoomColormap { colormap: identity_colormap(), segs: vec![] }] {
+    for shading in
+        [Shading::Unlit, Shading::DoomColormap { colormap: identity_colormap(), segs: vec![] }]
+    {
         let mut s = scene(shading);
         let img = render(&mut s, &ViewSettings::default());
         assert_eq!(img.dimensions(), (320, 200));
@@ -119,7 +153,8 @@ fn renders_are_deterministic_and_sprites_toggle() {
 #[test]
 fn doom_light_darkens_with_distance_in_faithful_mode() {
     // Colormap m maps every index to grey level 255 - 8m, so the colormap chosen is visible.
-    let colormap: Vec<u8> = (0..34u32).flat_map(|m| (0..256).map(move |_| (255 - (8 * m).min(255)) as u8)).collect();
+    let colormap: Vec<u8> =
+        (0..34u32).flat_map(|m| (0..256).map(move |_| (255 - (8 * m).min(255)) as u8)).collect();
     let mut s = scene(Shading::DoomColormap { colormap, segs: vec![] });
     s.sprites.clear();
     s.animator = Box::new(StaticAnimator {

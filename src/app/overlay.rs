@@ -18,11 +18,9 @@ pub struct OverlayInfo<'a> {
 /// cycle to the next map.
 pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, view: &mut ViewSettings) -> bool {
     let mut next_map = false;
-    egui::Window::new("mapscope")
-        .default_pos([8.0, 8.0])
-        .resizable(false)
-        .collapsible(true)
-        .show(ctx, |ui| {
+    egui::Window::new("mapscope").default_pos([8.0, 8.0]).resizable(false).collapsible(true).show(
+        ctx,
+        |ui| {
             ui.label(info.title);
             let fps = if info.frame_ms > 0.0 { 1000.0 / info.frame_ms } else { 0.0 };
             ui.label(format!("{fps:.0} fps  {:.2} ms", info.frame_ms));
@@ -54,6 +52,7 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, view: &mut ViewSettings
             if let Some(e) = info.error {
                 ui.colored_label(egui::Color32::from_rgb(255, 96, 96), e);
             }
-        });
+        },
+    );
     next_map
 }

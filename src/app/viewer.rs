@@ -4,7 +4,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use winit::application::ApplicationHandler;
-use winit::event::{DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event::{
+    DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, WindowEvent,
+};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Window, WindowId};
@@ -61,10 +63,7 @@ pub fn run_viewer(
 }
 
 fn level_size(scene: &Scene) -> f64 {
-    scene
-        .bounds()
-        .map(|(lo, hi)| (hi - lo).length() as f64)
-        .unwrap_or(1000.0)
+    scene.bounds().map(|(lo, hi)| (hi - lo).length() as f64).unwrap_or(1000.0)
 }
 
 struct WindowState {
@@ -119,9 +118,8 @@ impl App {
             .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 720.0));
         let window = Arc::new(event_loop.create_window(attrs).context("creating the window")?);
         let instance = Gpu::new_instance();
-        let surface = instance
-            .create_surface(window.clone())
-            .context("creating the window surface")?;
+        let surface =
+            instance.create_surface(window.clone()).context("creating the window surface")?;
         let gpu = Gpu::from_instance(instance, Some(&surface))?;
         let caps = surface.get_capabilities(&gpu.adapter);
         // Prefer a plain (non-sRGB) format so palette colours pass through unchanged.
@@ -337,7 +335,8 @@ impl App {
         w.renderer.render(&w.gpu, &self.fly.pose, &self.view);
 
         let frame = match w.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(f) | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
+            wgpu::CurrentSurfaceTexture::Success(f)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
             other => {
                 log::debug!("surface not ready: {other:?}");
                 w.surface.configure(&w.gpu.device, &w.config);
@@ -382,9 +381,13 @@ impl App {
             }
         }
         let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
-        let extra =
-            w.egui_renderer
-                .update_buffers(&w.gpu.device, &w.gpu.queue, &mut encoder, &jobs, &screen);
+        let extra = w.egui_renderer.update_buffers(
+            &w.gpu.device,
+            &w.gpu.queue,
+            &mut encoder,
+            &jobs,
+            &screen,
+        );
         {
             let mut pass = encoder
                 .begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -446,9 +449,11 @@ impl ApplicationHandler for App {
                 w.config.height = size.height.max(1);
                 w.surface.configure(&w.gpu.device, &w.config);
             }
-            WindowEvent::MouseInput { state: ElementState::Pressed, button: MouseButton::Left, .. }
-                if !egui_used && !self.captured && !w.egui_ctx.egui_wants_pointer_input() =>
-            {
+            WindowEvent::MouseInput {
+                state: ElementState::Pressed,
+                button: MouseButton::Left,
+                ..
+            } if !egui_used && !self.captured && !w.egui_ctx.egui_wants_pointer_input() => {
                 self.set_captured(true);
             }
             WindowEvent::MouseWheel { delta, .. } if !egui_used => {
@@ -502,9 +507,8 @@ fn sanitize(s: &str) -> String {
 
 /// UTC time as YYYYMMDD-HHMMSS-mmm, for screenshot names.
 fn timestamp() -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
+    let now =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     let secs = now.as_secs() as i64;
     let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).

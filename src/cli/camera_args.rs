@@ -50,7 +50,13 @@ pub struct ViewArgs {
 
 impl Default for ViewArgs {
     fn default() -> Self {
-        ViewArgs { fov: 90.0, mode: RenderMode::Faithful, no_things: false, no_sky: false, wireframe: false }
+        ViewArgs {
+            fov: 90.0,
+            mode: RenderMode::Faithful,
+            no_things: false,
+            no_sky: false,
+            wireframe: false,
+        }
     }
 }
 
@@ -84,9 +90,8 @@ pub fn parse_vec3(s: &str, what: &str) -> Result<DVec3> {
 }
 
 pub fn parse_size(s: &str) -> Result<(u32, u32)> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .with_context(|| format!("--size '{s}' must be WIDTHxHEIGHT"))?;
+    let (w, h) =
+        s.split_once(['x', 'X']).with_context(|| format!("--size '{s}' must be WIDTHxHEIGHT"))?;
     let w: u32 = w.trim().parse().with_context(|| format!("--size width '{w}'"))?;
     let h: u32 = h.trim().parse().with_context(|| format!("--size height '{h}'"))?;
     if w == 0 || h == 0 || w > 8192 || h > 8192 {

@@ -91,11 +91,7 @@ pub fn view(a: OpenArgs) -> Result<ExitCode> {
 }
 
 fn file_list(files: &[PathBuf]) -> String {
-    files
-        .iter()
-        .map(|f| f.display().to_string())
-        .collect::<Vec<_>>()
-        .join(";")
+    files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(";")
 }
 
 fn info_json(info: &MapInfo, maps: &[String], format: &str) -> serde_json::Value {
@@ -123,10 +119,7 @@ fn print_info(info: &MapInfo, maps: &[String]) {
     }
     println!("  triangles: {}", info.triangles);
     if let Some((lo, hi)) = info.bounds {
-        println!(
-            "bounds: ({}, {}, {}) .. ({}, {}, {})",
-            lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]
-        );
+        println!("bounds: ({}, {}, {}) .. ({}, {}, {})", lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
     }
     if let Some((p, a)) = info.spawn {
         println!("spawn: ({}, {}, {}) angle {a}", p[0], p[1], p[2]);

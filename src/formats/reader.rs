@@ -53,10 +53,9 @@ impl<'a> Reader<'a> {
 
     pub fn seek(&mut self, pos: usize) -> Result<()> {
         if pos > self.data.len() {
-            return Err(self.error_at(
-                pos,
-                format!("offset past end of data ({} bytes)", self.data.len()),
-            ));
+            return Err(
+                self.error_at(pos, format!("offset past end of data ({} bytes)", self.data.len()))
+            );
         }
         self.pos = pos;
         Ok(())
@@ -68,10 +67,7 @@ impl<'a> Reader<'a> {
 
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
         if n > self.remaining() {
-            return Err(self.error(format!(
-                "needs {n} bytes, only {} remain",
-                self.remaining()
-            )));
+            return Err(self.error(format!("needs {n} bytes, only {} remain", self.remaining())));
         }
         let s = &self.data[self.pos..self.pos + n];
         self.pos += n;

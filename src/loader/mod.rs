@@ -43,10 +43,7 @@ pub fn open(paths: &[PathBuf]) -> Result<Box<dyn LevelSource>> {
     if head.starts_with(b"IWAD") || head.starts_with(b"PWAD") {
         return doom_source::open(paths);
     }
-    bail!(
-        "{}: unrecognised file format (supported here: Doom IWAD/PWAD)",
-        first.display()
-    )
+    bail!("{}: unrecognised file format (supported here: Doom IWAD/PWAD)", first.display())
 }
 
 fn read_head(path: &Path) -> Result<Vec<u8>> {
@@ -75,10 +72,7 @@ pub fn map_info(scene: &Scene) -> MapInfo {
         triangles: scene.triangle_count() as u64,
         textures_used: scene.facts.textures_used.clone(),
         bounds,
-        spawn: Some((
-            [p.x, p.y, p.z],
-            scene.axes.yaw_to_native(scene.spawn.yaw),
-        )),
+        spawn: Some(([p.x, p.y, p.z], scene.axes.yaw_to_native(scene.spawn.yaw))),
         notes: scene.facts.notes.clone(),
     }
 }

@@ -53,10 +53,7 @@ mod tests {
     fn to_pixels(p: &Projection, v: Vec3) -> (f64, f64) {
         let c = p.matrix() * v.extend(1.0);
         let ndc = c / c.w;
-        (
-            ((ndc.x as f64 + 1.0) / 2.0) * p.width,
-            ((1.0 - ndc.y as f64) / 2.0) * p.height,
-        )
+        (((ndc.x as f64 + 1.0) / 2.0) * p.width, ((1.0 - ndc.y as f64) / 2.0) * p.height)
     }
 
     #[test]

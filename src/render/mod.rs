@@ -10,8 +10,8 @@ mod scene_renderer;
 mod shaders;
 mod span_pass;
 pub mod vanilla_tables;
-mod view;
 mod vanilla_walls;
+mod view;
 
 pub use frame::{projection, Projection};
 pub use gpu::Gpu;

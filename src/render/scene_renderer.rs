@@ -5,8 +5,8 @@ use wgpu::util::DeviceExt;
 
 use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
-use super::vanilla_tables::{self, fixed_div, FRACUNIT};
 use super::span_pass::{SpanPass, KEY_FORMAT};
+use super::vanilla_tables::{self, fixed_div, FRACUNIT};
 use super::vanilla_walls::WallSetup;
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, SCENE_FORMAT};
 use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex};
@@ -110,8 +110,14 @@ impl SceneRenderer {
         let state = storage("frame state", &state_words);
 
         let world: &[WorldVertex] = if scene.world.is_empty() {
-            &[WorldVertex { pos: [0.0; 3], uv: [0.0; 2], texture: 0, light: 0, flags: 0, surface: 0 };
-                3]
+            &[WorldVertex {
+                pos: [0.0; 3],
+                uv: [0.0; 2],
+                texture: 0,
+                light: 0,
+                flags: 0,
+                surface: 0,
+            }; 3]
         } else {
             &scene.world
         };
@@ -144,8 +150,7 @@ impl SceneRenderer {
             label: Some("world"),
             source: wgpu::ShaderSource::Wgsl(source.into()),
         });
-        let world_pipeline =
-            make_pipeline(device, &pipeline_layout, &module, PipelineKind::World);
+        let world_pipeline = make_pipeline(device, &pipeline_layout, &module, PipelineKind::World);
         let sprite_pipeline =
             make_pipeline(device, &pipeline_layout, &module, PipelineKind::Sprite);
         let wire_pipeline = make_pipeline(device, &pipeline_layout, &module, PipelineKind::Wire);
@@ -190,7 +195,8 @@ impl SceneRenderer {
 
     /// Uploads the animation state for the next frames.
     pub fn set_state(&mut self, state: &FrameState) {
-        self.state_layout = pack_state(state, self.meta_layout.texture_count, &mut self.state_words);
+        self.state_layout =
+            pack_state(state, self.meta_layout.texture_count, &mut self.state_words);
     }
 
     /// The image of the last `render`, at the view's size.
@@ -286,10 +292,7 @@ impl SceneRenderer {
 
     /// Reads the last rendered image back (blocking).
     pub fn read_image(&self, gpu: &Gpu) -> Result<image::RgbaImage> {
-        let t = self
-            .targets
-            .as_ref()
-            .ok_or_else(|| anyhow::anyhow!("nothing rendered yet"))?;
+        let t = self.targets.as_ref().ok_or_else(|| anyhow::anyhow!("nothing rendered yet"))?;
         read_texture(gpu, &t.color, t.width, t.height)
     }
 
@@ -372,16 +375,12 @@ impl SceneRenderer {
         };
         let sine = at(&mut words, &vanilla_tables::finesine());
         let tangent = at(&mut words, &vanilla_tables::finetangent());
-        let xtoviewangle = at(
-            &mut words,
-            &v.xtoviewangle.iter().map(|&a| a as i32).collect::<Vec<_>>(),
-        );
+        let xtoviewangle =
+            at(&mut words, &v.xtoviewangle.iter().map(|&a| a as i32).collect::<Vec<_>>());
         let yslope = at(&mut words, &v.yslope);
         let distscale = at(&mut words, &v.distscale);
-        let zlight = at(
-            &mut words,
-            &vanilla_tables::zlight().iter().map(|&m| m as i32).collect::<Vec<_>>(),
-        );
+        let zlight =
+            at(&mut words, &vanilla_tables::zlight().iter().map(|&m| m as i32).collect::<Vec<_>>());
         let scalelight = at(
             &mut words,
             &vanilla_tables::scalelight().iter().map(|&m| m as i32).collect::<Vec<_>>(),
@@ -435,12 +434,7 @@ impl SceneRenderer {
                 (focal * 320.0 / p.width) as f32,
             ],
             center: [p.cx as f32, p.cy as f32, camera.yaw as f32, camera.pitch as f32],
-            fixed_view: [
-                fixed(native_d.x),
-                fixed(native_d.y),
-                fixed(native_d.z),
-                bam as i32,
-            ],
+            fixed_view: [fixed(native_d.x), fixed(native_d.y), fixed(native_d.z), bam as i32],
             fixed_step: [basexscale, baseyscale, flags, centerxfrac],
             meta_offs: [
                 self.meta_layout.palette,
@@ -467,18 +461,15 @@ impl SceneRenderer {
 
     fn make_bind_group(&self, device: &wgpu::Device) -> wgpu::BindGroup {
         let tables = self.tables.as_ref().map(|t| &t.0).unwrap_or(&self.meta);
-        let entries: Vec<wgpu::BindGroupEntry> = [
-            &self.uniform,
-            &self.meta,
-            &self.texels,
-            &self.state,
-            tables,
-            &self.sprites,
-        ]
-        .iter()
-        .enumerate()
-        .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
-        .collect();
+        let entries: Vec<wgpu::BindGroupEntry> =
+            [&self.uniform, &self.meta, &self.texels, &self.state, tables, &self.sprites]
+                .iter()
+                .enumerate()
+                .map(|(i, b)| wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource: b.as_entire_binding(),
+                })
+                .collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("scene"),
             layout: &self.layout,
@@ -539,9 +530,18 @@ fn make_pipeline(
         attributes: &ATTRS,
     };
     let (vs, fs, buffers, topology) = match kind {
-        PipelineKind::World => ("vs_world", "fs_world", vec![Some(world_layout)], wgpu::PrimitiveTopology::TriangleList),
-        PipelineKind::Sprite => ("vs_sprite", "fs_sprite", vec![], wgpu::PrimitiveTopology::TriangleList),
-        PipelineKind::Wire => ("vs_world", "fs_wire", vec![Some(world_layout)], wgpu::PrimitiveTopology::LineList),
+        PipelineKind::World => (
+            "vs_world",
+            "fs_world",
+            vec![Some(world_layout)],
+            wgpu::PrimitiveTopology::TriangleList,
+        ),
+        PipelineKind::Sprite => {
+            ("vs_sprite", "fs_sprite", vec![], wgpu::PrimitiveTopology::TriangleList)
+        }
+        PipelineKind::Wire => {
+            ("vs_world", "fs_wire", vec![Some(world_layout)], wgpu::PrimitiveTopology::LineList)
+        }
     };
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(vs),
@@ -578,10 +578,7 @@ fn make_pipeline(
 
 /// Each triangle's three edges as a line list.
 fn wire_edges(world: &[WorldVertex]) -> Vec<WorldVertex> {
-    world
-        .chunks_exact(3)
-        .flat_map(|t| [t[0], t[1], t[1], t[2], t[2], t[0]])
-        .collect()
+    world.chunks_exact(3).flat_map(|t| [t[0], t[1], t[1], t[2], t[2], t[0]]).collect()
 }
 
 /// Copies a texture to the CPU as an RGBA image.
@@ -592,7 +589,8 @@ pub(super) fn read_texture(
     height: u32,
 ) -> Result<image::RgbaImage> {
     let row = width * 4;
-    let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let padded =
+        row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
     let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("read back"),
         size: (padded * height) as u64,

@@ -30,7 +30,11 @@ fn key_texture_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::Bind
     }
 }
 
-fn storage_entry(binding: u32, visibility: wgpu::ShaderStages, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+fn storage_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    read_only: bool,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility,
@@ -127,7 +131,10 @@ impl SpanPass {
                     label: Some("spans"),
                     layout,
                     entries: &[
-                        wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(keys) },
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: wgpu::BindingResource::TextureView(keys),
+                        },
                         wgpu::BindGroupEntry { binding: 1, resource: starts.as_entire_binding() },
                     ],
                 })

@@ -145,51 +145,6 @@ pub fn view_tables(width: u32, height: u32, focal: f64, centerx: i32, centery: i
     ViewTables { xtoviewangle, yslope, distscale }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sine_and_tangent_are_close_to_the_originals() {
-        let s = finesine();
-        assert_eq!(s.len(), 10240);
-        assert_eq!(s[0], 25);
-        assert!((s[2047] - 65535).abs() <= 1);
-        let t = finetangent();
-        // First entries of vanilla's finetangent.
-        for (got, want) in t.iter().zip([-170910304i64, -56965752, -34178904, -24413316]) {
-            assert!(((*got as i64 - want) as f64 / want as f64).abs() < 1e-5, "{got} vs {want}");
-        }
-        assert!((t[2048] - 25).abs() <= 1);
-    }
-
-    #[test]
-    fn vanilla_320_view_tables() {
-        let v = view_tables(320, 200, 160.0, 160, 100);
-        // Centre column looks straight ahead; the edges at about ±45°.
-        let a = v.xtoviewangle[160] as i32;
-        assert!(a.unsigned_abs() < 1 << 24, "{a:x}");
-        let left = v.xtoviewangle[0] as i32;
-        assert!((left - (1 << 29)).abs() < 1 << 22, "{left:x}");
-        // yslope at the row just below the centre is focal / 0.5.
-        assert_eq!(v.yslope[100], 320 * FRACUNIT);
-        assert_eq!(v.yslope[99], 320 * FRACUNIT);
-    }
-
-    #[test]
-    fn light_tables_follow_startmap() {
-        let z = zlight();
-        // Light level 15 right in front: colormap 0; far away it darkens.
-        assert_eq!(z[15 * MAXLIGHTZ], 0);
-        // Level 8 (startmap 28): bright up close, colormap 28 far away.
-        assert_eq!(z[8 * MAXLIGHTZ], 0);
-        assert_eq!(z[8 * MAXLIGHTZ + 127], 28);
-        let s = scalelight();
-        assert_eq!(s[0], 31); // level 0, far: darkest map
-        assert_eq!(s[15 * MAXLIGHTSCALE + 47], 0);
-    }
-}
-
 pub const SLOPERANGE: u32 = 2048;
 pub const ANG180: u32 = 0x8000_0000;
 pub const ANG270: u32 = 0xC000_0000;
@@ -244,4 +199,49 @@ pub fn point_to_dist(tan: &[u32], sine: &[i32], x: i32, y: i32) -> i32 {
         0
     };
     fixed_div(dx, sine[angle % sine.len()].max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sine_and_tangent_are_close_to_the_originals() {
+        let s = finesine();
+        assert_eq!(s.len(), 10240);
+        assert_eq!(s[0], 25);
+        assert!((s[2047] - 65535).abs() <= 1);
+        let t = finetangent();
+        // First entries of vanilla's finetangent.
+        for (got, want) in t.iter().zip([-170910304i64, -56965752, -34178904, -24413316]) {
+            assert!(((*got as i64 - want) as f64 / want as f64).abs() < 1e-5, "{got} vs {want}");
+        }
+        assert!((t[2048] - 25).abs() <= 1);
+    }
+
+    #[test]
+    fn vanilla_320_view_tables() {
+        let v = view_tables(320, 200, 160.0, 160, 100);
+        // Centre column looks straight ahead; the edges at about ±45°.
+        let a = v.xtoviewangle[160] as i32;
+        assert!(a.unsigned_abs() < 1 << 24, "{a:x}");
+        let left = v.xtoviewangle[0] as i32;
+        assert!((left - (1 << 29)).abs() < 1 << 22, "{left:x}");
+        // yslope at the row just below the centre is focal / 0.5.
+        assert_eq!(v.yslope[100], 320 * FRACUNIT);
+        assert_eq!(v.yslope[99], 320 * FRACUNIT);
+    }
+
+    #[test]
+    fn light_tables_follow_startmap() {
+        let z = zlight();
+        // Light level 15 right in front: colormap 0; far away it darkens.
+        assert_eq!(z[15 * MAXLIGHTZ], 0);
+        // Level 8 (startmap 28): bright up close, colormap 28 far away.
+        assert_eq!(z[8 * MAXLIGHTZ], 0);
+        assert_eq!(z[8 * MAXLIGHTZ + 127], 28);
+        let s = scalelight();
+        assert_eq!(s[0], 31); // level 0, far: darkest map
+        assert_eq!(s[15 * MAXLIGHTSCALE + 47], 0);
+    }
 }

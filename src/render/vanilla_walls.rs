@@ -21,7 +21,14 @@ impl WallSetup {
     /// Appends four words per seg (rw_distance, rw_offset, rw_centerangle, unused): the set-up
     /// of every seg for a viewer at (`viewx`, `viewy`) (16.16) facing
     /// `viewangle` (BAM).
-    pub fn compute(&self, segs: &[VanillaSeg], viewx: i32, viewy: i32, viewangle: u32, out: &mut Vec<u32>) {
+    pub fn compute(
+        &self,
+        segs: &[VanillaSeg],
+        viewx: i32,
+        viewy: i32,
+        viewangle: u32,
+        out: &mut Vec<u32>,
+    ) {
         for s in segs {
             let x1 = (s.v1[0] << 16).wrapping_sub(viewx);
             let y1 = (s.v1[1] << 16).wrapping_sub(viewy);
@@ -60,7 +67,8 @@ mod tests {
         // front (right) side towards the viewer (seg angle 270°, v1 at (100, 50)):
         // distance 100, the texture column at the centre is 50.
         let w = WallSetup::new();
-        let seg = VanillaSeg { v1: [100, 50], angle: super::super::vanilla_tables::ANG270, offset: 0 };
+        let seg =
+            VanillaSeg { v1: [100, 50], angle: super::super::vanilla_tables::ANG270, offset: 0 };
         let mut out = Vec::new();
         w.compute(&[seg], 0, 0, 0, &mut out);
         let dist = out[0] as i32 as f64 / 65536.0;
