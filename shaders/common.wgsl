@@ -26,6 +26,9 @@ struct Frame {
     // wall set-up (word offset into `state`), seg count, finetangent (into `tables`),
     // vanilla centre row
     extra_offs: vec4<u32>,
+    // vanilla BSP walk (word offsets into `state`): seg_first, seg_drawsegs, drawseg data
+    // (x1, x2, scale1, scalestep), and 1 when this frame has a walk
+    walk_offs: vec4<u32>,
 }
 
 const FLAG_FAITHFUL: i32 = 1;

@@ -89,6 +89,38 @@ fn fixed_div(a: i32, b: i32) -> i32 {
     return select(bitcast<i32>(q), -bitcast<i32>(q), neg);
 }
 
+// rw_scale at column x as vanilla's column loop has it: from the drawn range's start with an
+// integer step (the CPU walk's drawsegs); 0 when the walk did not draw this seg here.
+fn walk_scale(seg: u32, x: i32) -> i32 {
+    let o = frame.walk_offs;
+    if o.w == 0u {
+        return 0;
+    }
+    let first = state[o.x + seg];
+    let last = state[o.x + seg + 1u];
+    for (var i = first; i < last; i++) {
+        let b = o.z + state[o.y + i] * 4u;
+        let x1 = bitcast<i32>(state[b]);
+        let x2 = bitcast<i32>(state[b + 1u]);
+        if x >= x1 && x <= x2 {
+            return bitcast<i32>(state[b + 2u]) + (x - x1) * bitcast<i32>(state[b + 3u]);
+        }
+    }
+    return 0;
+}
+
+// R_ScaleFromGlobalAngle for column angle `xa` of a seg with centre angle `center`.
+fn scale_from_global_angle(xa: u32, center: u32, distance: i32) -> i32 {
+    let sinea = finesine((0x40000000u + xa) >> 19u);
+    let sineb = finesine((center + xa) >> 19u);
+    let num = fixed_mul(frame.fixed_step.w, sineb);
+    let den = fixed_mul(distance, sinea);
+    if den > (num >> 16u) {
+        return clamp(fixed_div(num, den), 256, 64 << 16u);
+    }
+    return 64 << 16u;
+}
+
 struct WallSample {
     coord: vec2<i32>,
     // rw_scale >> LIGHTSCALESHIFT on a 320-wide screen
@@ -109,14 +141,9 @@ fn vanilla_wall(s: SurfaceIn) -> WallSample {
     let scroll = i32(floor(s.scroll.x)) << 16u;
     let col = (offset + scroll - fixed_mul(tangent, distance)) >> 16u;
 
-    // R_ScaleFromGlobalAngle at this column.
-    let sinea = finesine((0x40000000u + xa) >> 19u);
-    let sineb = finesine((center + xa) >> 19u);
-    let num = fixed_mul(frame.fixed_step.w, sineb);
-    let den = fixed_mul(distance, sinea);
-    var scale = 64 << 16u;
-    if den > (num >> 16u) {
-        scale = clamp(fixed_div(num, den), 256, 64 << 16u);
+    var scale = walk_scale(s.surface - 1u, i32(x));
+    if scale == 0 {
+        scale = scale_from_global_angle(xa, center, distance);
     }
     let iscale = bitcast<i32>(0xFFFFFFFFu / u32(scale));
     let texturemid = i32(round(s.anchor * 65536.0)) - frame.fixed_view.z;
@@ -242,7 +269,11 @@ fn fs_flat_spans(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
         discard;
     }
     let width = u32(frame.screen.x);
-    let x1 = span_starts[y * width + x];
+    var x1 = span_starts[y * width + x];
+    if x1 > x {
+        // Not a span pixel in vanilla's walk (a rasterisation edge): start here.
+        x1 = x;
+    }
     let f = vanilla_flat(x, y, x1, bitcast<i32>(key.y));
     var s: SurfaceIn;
     s.kind = KIND_FLAT;

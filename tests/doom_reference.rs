@@ -9,8 +9,8 @@ use mapscope::compare::{compare_images, diff_image, load_png, CompareOptions};
 use mapscope::render::{render_headless, Gpu, ViewSettings};
 
 const DOOM_DIR: &str = "/usr/share/games/doom";
-/// Regression floor for every view; the target is 0.90 (see the issue notes for figures).
-const MIN_IDENTICAL: f64 = 0.84;
+/// Regression floor for every view (the issue target is 0.90; measured 98.6%..99.98%).
+const MIN_IDENTICAL: f64 = 0.98;
 
 struct Capture {
     png: PathBuf,

@@ -7,8 +7,10 @@ use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::span_pass::{SpanPass, KEY_FORMAT};
 use super::vanilla_tables::{self, fixed_div, FRACUNIT};
+use super::vanilla_bsp::{self, VanillaView, WalkResult};
 use super::vanilla_walls::WallSetup;
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, SCENE_FORMAT};
+use crate::scene::vanilla_doom::VanillaMap;
 use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex};
 
 /// Mirrors `Frame` in shaders/common.wgsl.
@@ -28,6 +30,7 @@ struct FrameUniform {
     table_offs: [u32; 4],
     table_offs2: [u32; 4],
     extra_offs: [u32; 4],
+    walk_offs: [u32; 4],
 }
 
 const FLAG_FAITHFUL: i32 = 1;
@@ -83,7 +86,14 @@ pub struct SceneRenderer {
     wall_setup: WallSetup,
     /// Doom only: flats redrawn by visplane spans.
     spans: Option<SpanPass>,
-    vanilla_exact: bool,
+    /// Doom only: the map for vanilla's BSP walk, and the walk's view at the current size
+    /// (present when the view is vanilla's 90° projection).
+    vanilla_map: Option<Box<VanillaMap>>,
+    vanilla_view: Option<VanillaView>,
+    /// This frame's walk (vanilla-exact frames only).
+    walk: Option<WalkResult>,
+    /// Span start per pixel, widened for upload.
+    span_words: Vec<u32>,
     /// `state_words` followed by this frame's wall set-up; what the state buffer holds.
     upload: Vec<u32>,
     targets: Option<Targets>,
@@ -184,10 +194,16 @@ impl SceneRenderer {
                 Shading::DoomColormap { segs, .. } => segs.clone(),
                 Shading::Unlit => Vec::new(),
             },
+            vanilla_map: match &scene.shading {
+                Shading::DoomColormap { map, .. } => map.clone(),
+                Shading::Unlit => None,
+            },
+            vanilla_view: None,
+            walk: None,
+            span_words: Vec::new(),
             wall_setup: WallSetup::new(),
             upload: Vec::new(),
             spans,
-            vanilla_exact: false,
             targets: None,
             clear: wgpu::Color::BLACK,
         })
@@ -215,8 +231,8 @@ impl SceneRenderer {
         let faithful = view.mode == RenderMode::Faithful;
         let focal = view.focal();
         self.ensure_tables(gpu, w, h, focal, faithful);
+        self.run_walk(camera, view);
         let uniform = self.frame_uniform(camera, view, focal);
-        self.vanilla_exact = uniform.fixed_step[2] & FLAG_VANILLA_EXACT != 0;
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         self.upload_state(gpu, &uniform);
         if self.bind_group.is_none() {
@@ -276,15 +292,18 @@ impl SceneRenderer {
                 pass.draw(0..self.wire_count, 0..1);
             }
         }
-        if let Some(spans) = self.spans.as_mut().filter(|_| self.vanilla_exact) {
-            let size = (targets.width, targets.height);
+        if let (Some(spans), Some(walk)) = (self.spans.as_mut(), &self.walk) {
+            self.span_words.clear();
+            self.span_words.extend(walk.span_start.iter().map(|&x| x as u32));
             spans.record(
                 &gpu.device,
+                &gpu.queue,
                 &mut encoder,
                 bind_group,
                 &targets.keys_view,
                 &targets.color_view,
-                size,
+                (targets.width, targets.height),
+                &self.span_words,
             );
         }
         gpu.queue.submit([encoder.finish()]);
@@ -296,12 +315,40 @@ impl SceneRenderer {
         read_texture(gpu, &t.color, t.width, t.height)
     }
 
-    /// Writes the animation state and this view's wall set-up into the state buffer.
+    /// Repeats vanilla's BSP walk for this view when it is vanilla's projection (faithful,
+    /// 90°, level, Doom): span starts for the flats and wall ranges for the wall scales.
+    fn run_walk(&mut self, camera: &CameraPose, view: &ViewSettings) {
+        self.walk = None;
+        let exact = view.mode == RenderMode::Faithful
+            && camera.pitch == 0.0
+            && self.axes == Axes::ZUpRightHanded;
+        let (Some(map), Some(vview)) = (&self.vanilla_map, &mut self.vanilla_view) else {
+            return;
+        };
+        if !exact {
+            return;
+        }
+        let (x, y, z, angle) = fixed_camera(self.axes, camera);
+        vview.set_camera(x, y, z, angle);
+        let l = &self.state_layout;
+        let light = &self.state_words[l.light as usize..(l.light + l.light_count) as usize];
+        self.walk = Some(vanilla_bsp::walk(map, light, vview));
+    }
+
+    /// Writes the animation state, this view's wall set-up and the walk's wall ranges into the
+    /// state buffer (layout in `frame_uniform`).
     fn upload_state(&mut self, gpu: &Gpu, uniform: &FrameUniform) {
         self.upload.clear();
         self.upload.extend_from_slice(&self.state_words);
         let [vx, vy, _, angle] = uniform.fixed_view;
         self.wall_setup.compute(&self.segs, vx, vy, angle as u32, &mut self.upload);
+        if let Some(walk) = &self.walk {
+            self.upload.extend_from_slice(walk.seg_first());
+            self.upload.extend_from_slice(walk.seg_drawsegs());
+            for d in &walk.drawsegs {
+                self.upload.extend([d.x1 as u32, d.x2 as u32, d.scale1 as u32, d.scalestep as u32]);
+            }
+        }
         let size = (self.upload.len() * 4) as u64;
         if size > self.state.size() {
             self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
@@ -366,7 +413,17 @@ impl SceneRenderer {
         // Vanilla's centre column/row in its own integer coordinates.
         let centerx = (p.cx - 0.5).floor() as i32;
         let centery = (p.cy - 0.5).floor() as i32;
-        let v = vanilla_tables::view_tables(w, h, focal, centerx, centery);
+        let mut v = vanilla_tables::view_tables(w, h, focal, centerx, centery);
+        // At vanilla's own projection (90° across the width) take the walk's tables, which
+        // are built exactly as R_InitTextureMapping builds them.
+        self.vanilla_view = None;
+        if faithful && self.vanilla_map.is_some() && (focal - (w / 2) as f64).abs() < 1e-9 {
+            let vv = VanillaView::new(w, h);
+            v.xtoviewangle = vv.xtoviewangle().to_vec();
+            v.yslope = vv.yslope().to_vec();
+            v.distscale = vv.distscale().to_vec();
+            self.vanilla_view = Some(vv);
+        }
         let mut words: Vec<i32> = Vec::new();
         let at = |words: &mut Vec<i32>, part: &[i32]| {
             let o = words.len() as u32;
@@ -401,9 +458,7 @@ impl SceneRenderer {
         let p = projection(view.width.max(1), view.height.max(1), focal, faithful);
         let view_m = camera.view_matrix();
         let proj = p.matrix();
-        let native_d: DVec3 = self.axes.to_native_f64(camera.pos);
-        let yaw_deg = self.axes.yaw_to_native(camera.yaw);
-        let bam = ((yaw_deg / 360.0).rem_euclid(1.0) * 4294967296.0).round() as u64 as u32;
+        let (fx, fy, fz, bam) = fixed_camera(self.axes, camera);
         let fixed = |v: f64| (v * FRACUNIT as f64).round() as i32;
         let sine = vanilla_tables::finesine();
         let fine = (bam.wrapping_sub(vanilla_tables::ANG90) >> 19) as usize;
@@ -413,7 +468,7 @@ impl SceneRenderer {
         let mut flags = 0;
         if faithful {
             flags |= FLAG_FAITHFUL;
-            if camera.pitch == 0.0 && self.axes == Axes::ZUpRightHanded {
+            if self.walk.is_some() {
                 flags |= FLAG_VANILLA_EXACT;
             }
         }
@@ -434,7 +489,7 @@ impl SceneRenderer {
                 (focal * 320.0 / p.width) as f32,
             ],
             center: [p.cx as f32, p.cy as f32, camera.yaw as f32, camera.pitch as f32],
-            fixed_view: [fixed(native_d.x), fixed(native_d.y), fixed(native_d.z), bam as i32],
+            fixed_view: [fx, fy, fz, bam as i32],
             fixed_step: [basexscale, baseyscale, flags, centerxfrac],
             meta_offs: [
                 self.meta_layout.palette,
@@ -456,7 +511,18 @@ impl SceneRenderer {
                 t.tangent,
                 (p.cy - 0.5).floor() as u32,
             ],
+            walk_offs: self.walk_offsets(),
         }
+    }
+
+    /// Word offsets in the state buffer of the walk's seg_first, seg_drawsegs and drawseg
+    /// data, and whether there is a walk.
+    fn walk_offsets(&self) -> [u32; 4] {
+        let Some(walk) = &self.walk else { return [0; 4] };
+        let first = (self.state_words.len() + self.segs.len() * 4) as u32;
+        let order = first + walk.seg_first().len() as u32;
+        let data = order + walk.seg_drawsegs().len() as u32;
+        [first, order, data, 1]
     }
 
     fn make_bind_group(&self, device: &wgpu::Device) -> wgpu::BindGroup {
@@ -633,4 +699,13 @@ pub(super) fn read_texture(
     buffer.unmap();
     image::RgbaImage::from_raw(width, height, pixels)
         .ok_or_else(|| anyhow::anyhow!("read-back size mismatch"))
+}
+
+/// The camera in Doom's fixed point: viewx, viewy, viewz (16.16, native) and the view angle.
+fn fixed_camera(axes: Axes, camera: &CameraPose) -> (i32, i32, i32, u32) {
+    let n: DVec3 = axes.to_native_f64(camera.pos);
+    let fixed = |v: f64| (v * FRACUNIT as f64).round() as i32;
+    let yaw_deg = axes.yaw_to_native(camera.yaw);
+    let bam = ((yaw_deg / 360.0).rem_euclid(1.0) * 4294967296.0).round() as u64 as u32;
+    (fixed(n.x), fixed(n.y), fixed(n.z), bam)
 }

@@ -35,7 +35,7 @@ mod tests {
 
     #[test]
     fn every_family_compiles() {
-        validate(&world_source(&Shading::DoomColormap { colormap: vec![], segs: vec![] }));
+        validate(&world_source(&Shading::DoomColormap { colormap: vec![], segs: vec![], map: None }));
         validate(&world_source(&Shading::Unlit));
         validate(BLIT);
     }

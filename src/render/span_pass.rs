@@ -1,20 +1,18 @@
 //! Doom's flats by visplane spans: after the scene pass has written each flat pixel's plane
-//! key, a compute pass finds where each row's run of equal keys starts (R_MakeSpans) and a
-//! full-screen pass redraws those pixels stepping from the span start as R_MapPlane does.
-//! The texel a far flat pixel gets depends on where its span starts, so this is what lines
-//! flats up with vanilla frames.
+//! key, a full-screen pass redraws those pixels stepping from their span's start column as
+//! R_MapPlane does, with the span starts from the CPU walk of vanilla's BSP
+//! (`vanilla_bsp`). The texel a far flat pixel gets depends on where its span starts, so this
+//! is what lines flats up with vanilla frames.
 
 use super::SCENE_FORMAT;
 
 pub const KEY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Uint;
 
 pub struct SpanPass {
-    compute: wgpu::ComputePipeline,
     draw: wgpu::RenderPipeline,
-    compute_layout: wgpu::BindGroupLayout,
     draw_layout: wgpu::BindGroupLayout,
-    /// Bind groups for the current key target: (compute, draw, size).
-    bound: Option<(wgpu::BindGroup, wgpu::BindGroup, (u32, u32))>,
+    /// For the current key target: span start buffer, bind group, size.
+    bound: Option<(wgpu::Buffer, wgpu::BindGroup, (u32, u32))>,
 }
 
 fn key_texture_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
@@ -55,31 +53,10 @@ impl SpanPass {
         world_module: &wgpu::ShaderModule,
         scene_layout: &wgpu::BindGroupLayout,
     ) -> SpanPass {
-        let cs = wgpu::ShaderStages::COMPUTE;
         let fs = wgpu::ShaderStages::FRAGMENT;
-        let compute_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("span starts"),
-            entries: &[key_texture_entry(0, cs), storage_entry(1, cs, false)],
-        });
         let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("span draw"),
             entries: &[key_texture_entry(0, fs), storage_entry(1, fs, true)],
-        });
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("spans"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/spans.wgsl").into()),
-        });
-        let compute = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("span starts"),
-            layout: Some(&device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("span starts"),
-                bind_group_layouts: &[Some(&compute_layout)],
-                immediate_size: 0,
-            })),
-            module: &module,
-            entry_point: Some("find_span_starts"),
-            compilation_options: Default::default(),
-            cache: None,
         });
         let draw = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("flat spans"),
@@ -106,47 +83,46 @@ impl SpanPass {
             multiview_mask: None,
             cache: None,
         });
-        SpanPass { compute, draw, compute_layout, draw_layout, bound: None }
+        SpanPass { draw, draw_layout, bound: None }
     }
 
-    /// Records the two passes: span starts from `keys`, then the flats redrawn into `color`.
+    /// Uploads this frame's span starts (one per pixel, row-major) and records the redraw of
+    /// the flat pixels into `color`.
+    #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
         device: &wgpu::Device,
+        queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         scene_bind_group: &wgpu::BindGroup,
         keys: &wgpu::TextureView,
         color: &wgpu::TextureView,
         size: (u32, u32),
+        span_starts: &[u32],
     ) {
         if self.bound.as_ref().is_none_or(|b| b.2 != size) {
             let starts = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("span starts"),
                 size: (size.0 as u64 * size.1 as u64 * 4).max(4),
-                usage: wgpu::BufferUsages::STORAGE,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             });
-            let group = |layout| {
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("spans"),
-                    layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: wgpu::BindingResource::TextureView(keys),
-                        },
-                        wgpu::BindGroupEntry { binding: 1, resource: starts.as_entire_binding() },
-                    ],
-                })
-            };
-            self.bound = Some((group(&self.compute_layout), group(&self.draw_layout), size));
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("spans"),
+                layout: &self.draw_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(keys),
+                    },
+                    wgpu::BindGroupEntry { binding: 1, resource: starts.as_entire_binding() },
+                ],
+            });
+            self.bound = Some((starts, group, size));
         }
-        let Some((compute_group, draw_group, _)) = &self.bound else { return };
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&self.compute);
-            pass.set_bind_group(0, compute_group, &[]);
-            pass.dispatch_workgroups(size.1.div_ceil(64), 1, 1);
+        let Some((starts, group, _)) = &self.bound else { return };
+        if span_starts.len() as u64 * 4 <= starts.size() {
+            queue.write_buffer(starts, 0, bytemuck::cast_slice(span_starts));
         }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("flat spans"),
@@ -160,7 +136,7 @@ impl SpanPass {
         });
         pass.set_pipeline(&self.draw);
         pass.set_bind_group(0, scene_bind_group, &[]);
-        pass.set_bind_group(1, draw_group, &[]);
+        pass.set_bind_group(1, group, &[]);
         pass.draw(0..3, 0..1);
     }
 

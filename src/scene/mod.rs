@@ -7,6 +7,7 @@ mod animation;
 mod axes;
 mod camera;
 mod texture;
+pub mod vanilla_doom;
 
 pub use animation::{Animator, FrameState, StaticAnimator};
 pub use axes::Axes;
@@ -21,8 +22,13 @@ use glam::Vec3;
 /// How a surface is lit and coloured; the renderer picks a shader family from this.
 pub enum Shading {
     /// Doom's COLORMAP (34 maps of 256 indices) with vanilla light diminishing; `segs` lets
-    /// the shader repeat vanilla's texture-column and scale arithmetic for walls.
-    DoomColormap { colormap: Vec<u8>, segs: Vec<VanillaSeg> },
+    /// the shader repeat vanilla's texture-column arithmetic for walls, and `map` lets the
+    /// renderer repeat vanilla's BSP walk for span starts and wall scales.
+    DoomColormap {
+        colormap: Vec<u8>,
+        segs: Vec<VanillaSeg>,
+        map: Option<Box<vanilla_doom::VanillaMap>>,
+    },
     /// Texels shown through the palette with no light tables.
     Unlit,
 }

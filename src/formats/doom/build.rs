@@ -361,7 +361,11 @@ pub fn build_level_scene(
         format: "Doom".into(),
         axes: Axes::ZUpRightHanded,
         palette,
-        shading: Shading::DoomColormap { colormap, segs: vanilla_segs },
+        shading: Shading::DoomColormap {
+            colormap,
+            segs: vanilla_segs,
+            map: Some(Box::new(super::vanilla_map::vanilla_map_with(map, stack))),
+        },
         textures: b.textures,
         world: b.world,
         sprites,

@@ -15,6 +15,7 @@ pub mod picture;
 pub mod sprites;
 pub mod textures;
 pub mod things;
+pub mod vanilla_map;
 pub mod wad;
 pub mod writer;
 

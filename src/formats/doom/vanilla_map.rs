@@ -1,0 +1,174 @@
+//! A parsed map turned into [`VanillaMap`], the input of the CPU BSP walk
+//! (`render::vanilla_bsp`): what `p_setup.c` derives (seg back sectors from the two-sided flag,
+//! subsector sectors from their first seg) and what the walk compares (flat numbers, texture 0).
+
+use std::collections::HashMap;
+
+use crate::scene::vanilla_doom::{VNode, VSector, VSeg, VSubsector, VanillaMap};
+
+use super::flats::SKY_FLAT;
+use super::map::{line_flags, MapData};
+use super::textures::TextureDirectory;
+use super::wad::WadStack;
+
+/// Converts `map` numbering flats by name (first use first) and treating a wall texture as
+/// present unless its name starts with '-' or is empty. Use [`vanilla_map_with`] when the WAD
+/// stack is at hand: it numbers flats as vanilla does and knows texture 0.
+pub fn vanilla_map(map: &MapData) -> VanillaMap {
+    convert(map, None, None)
+}
+
+/// Converts `map` with the stack's flat numbers (`R_FlatNumForName`) and texture numbers
+/// (`R_TextureNumForName`: texture 0, the first TEXTURE1 entry, counts as no texture).
+pub fn vanilla_map_with(map: &MapData, stack: &WadStack) -> VanillaMap {
+    let textures = TextureDirectory::load(stack).ok();
+    convert(map, Some(stack), textures.as_ref())
+}
+
+struct FlatNumbers<'a> {
+    stack: Option<&'a WadStack>,
+    interned: HashMap<String, u32>,
+    /// First number given to names the stack does not know (vanilla stops with an error).
+    base: u32,
+}
+
+impl FlatNumbers<'_> {
+    fn number(&mut self, name: &str) -> u32 {
+        if let Some(n) = self.stack.and_then(|s| s.flats().number(name)) {
+            return n as u32;
+        }
+        let next = self.base + self.interned.len() as u32;
+        *self.interned.entry(name.to_ascii_uppercase()).or_insert(next)
+    }
+}
+
+fn convert(
+    map: &MapData,
+    stack: Option<&WadStack>,
+    textures: Option<&TextureDirectory>,
+) -> VanillaMap {
+    let base = stack.map(|s| s.flats().len() as u32).unwrap_or(0);
+    let mut flats = FlatNumbers { stack, interned: HashMap::new(), base };
+    let mut sectors: Vec<VSector> = map
+        .sectors
+        .iter()
+        .enumerate()
+        .map(|(i, s)| VSector {
+            floor: (s.floor as i32) << 16,
+            ceiling: (s.ceiling as i32) << 16,
+            floorpic: flats.number(&s.floor_flat),
+            ceilingpic: flats.number(&s.ceiling_flat),
+            light_slot: i as u32,
+        })
+        .collect();
+    let sky_flat = flats.number(SKY_FLAT);
+
+    // Chocolate Doom gives a two-sided line without a second sidedef a zeroed sector
+    // (GetSectorAtNullAddress); it goes after the real ones, lit 0.
+    let null_sector = sectors.len() as u32;
+    let mut uses_null = false;
+
+    let present = |name: &str| -> bool {
+        if name.is_empty() || name.starts_with('-') {
+            return false;
+        }
+        match textures.map(|t| t.number(name)) {
+            // Texture 0 is never drawn.
+            Some(Some(n)) => n != 0,
+            // Unknown names (vanilla stops with an error) are drawn as placeholders here.
+            _ => true,
+        }
+    };
+
+    let mut segs = Vec::with_capacity(map.segs.len());
+    for seg in &map.segs {
+        let vertex = |i: u16| {
+            map.vertices.get(i as usize).map(|v| [v.x as i32, v.y as i32]).unwrap_or([0, 0])
+        };
+        let line = map.linedefs.get(seg.linedef as usize);
+        let side = map.seg_sidedef(seg);
+        let flags = line.map(|l| l.flags).unwrap_or(0);
+        let back_sector = match line {
+            Some(l) if flags & line_flags::TWO_SIDED != 0 => {
+                match map.line_sector(l, (seg.side as usize) ^ 1) {
+                    Some(s) if s < map.sectors.len() => Some(s as u32),
+                    _ => {
+                        uses_null = true;
+                        Some(null_sector)
+                    }
+                }
+            }
+            _ => None,
+        };
+        segs.push(VSeg {
+            v1: vertex(seg.v1),
+            v2: vertex(seg.v2),
+            angle: (seg.angle as u16 as u32) << 16,
+            offset: seg.offset as i32,
+            linedef: seg.linedef as u32,
+            line_flags: flags,
+            front_sector: side.map(|s| s.sector as u32).unwrap_or(0),
+            back_sector,
+            top: side.is_some_and(|s| present(&s.upper)),
+            mid: side.is_some_and(|s| present(&s.middle)),
+            bottom: side.is_some_and(|s| present(&s.lower)),
+        });
+    }
+    if uses_null {
+        sectors.push(VSector { light_slot: u32::MAX, ..Default::default() });
+    }
+
+    let subsectors = map
+        .subsectors
+        .iter()
+        .enumerate()
+        .map(|(i, ss)| VSubsector {
+            first_seg: ss.first_seg as u32,
+            num_segs: ss.num_segs as u32,
+            sector: map.subsector_sector(i).unwrap_or(0) as u32,
+        })
+        .collect();
+
+    let nodes = map
+        .nodes
+        .iter()
+        .map(|n| VNode {
+            x: n.x as i32,
+            y: n.y as i32,
+            dx: n.dx as i32,
+            dy: n.dy as i32,
+            bbox: n.bbox.map(|b| b.map(|v| v as i32)),
+            children: n.children,
+        })
+        .collect();
+
+    VanillaMap { nodes, subsectors, segs, sectors, sky_flat }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::doom::testwad;
+
+    #[test]
+    fn two_room_map_converts() {
+        let stack = testwad::two_room_stack();
+        let map = MapData::load(&stack, "MAP01").unwrap();
+        let v = vanilla_map_with(&map, &stack);
+        assert_eq!(v.segs.len(), map.segs.len());
+        assert_eq!(v.subsectors.len(), map.subsectors.len());
+        assert_eq!(v.nodes.len(), map.nodes.len());
+        assert!(v.sectors.len() >= map.sectors.len());
+        // Two-sided segs have a back sector, one-sided ones none.
+        for (vs, s) in v.segs.iter().zip(&map.segs) {
+            let two = map.linedefs[s.linedef as usize].has_flag(line_flags::TWO_SIDED);
+            assert_eq!(vs.back_sector.is_some(), two);
+        }
+        for (i, s) in map.sectors.iter().enumerate() {
+            assert_eq!(v.sectors[i].floor, (s.floor as i32) << 16);
+            assert_eq!(v.sectors[i].floorpic, stack.flats().number(&s.floor_flat).unwrap() as u32);
+        }
+        let by_name = vanilla_map(&map);
+        assert_eq!(by_name.segs.len(), v.segs.len());
+    }
+}
