@@ -225,11 +225,11 @@ impl Thresholds {
         Ok(())
     }
 
-    /// One line per threshold the report fails; empty when all pass.
+    /// One line per threshold the report fails; empty when all pass. NaN fails every check.
     pub fn check(&self, report: &CompareReport) -> Vec<String> {
         let mut failed = Vec::new();
         if let Some(min) = self.min_identical {
-            if !(report.identical_share >= min) {
+            if !at_least(report.identical_share, min) {
                 failed.push(format!(
                     "identical share {:.6} is below the minimum {}",
                     report.identical_share, min
@@ -237,7 +237,7 @@ impl Thresholds {
             }
         }
         if let Some(min) = self.min_within {
-            if !(report.within_tolerance_share >= min) {
+            if !at_least(report.within_tolerance_share, min) {
                 failed.push(format!(
                     "within-tolerance share {:.6} (tolerance {}) is below the minimum {}",
                     report.within_tolerance_share, report.tolerance, min
@@ -245,7 +245,7 @@ impl Thresholds {
             }
         }
         if let Some(max) = self.max_mae {
-            if !(report.mean_abs_error <= max) {
+            if !at_least(max, report.mean_abs_error) {
                 failed.push(format!(
                     "mean absolute error {:.6} is above the maximum {}",
                     report.mean_abs_error, max
@@ -253,7 +253,7 @@ impl Thresholds {
             }
         }
         if let Some(min) = self.min_psnr {
-            if !(report.psnr_db >= min) {
+            if !at_least(report.psnr_db, min) {
                 failed
                     .push(format!("PSNR {:.3} dB is below the minimum {} dB", report.psnr_db, min));
             }
@@ -463,6 +463,11 @@ pub fn json_string(s: &str) -> String {
     out
 }
 
+/// `v >= min`, false when either is NaN.
+fn at_least(v: f64, min: f64) -> bool {
+    matches!(v.partial_cmp(&min), Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -624,7 +629,7 @@ mod tests {
         let d = diff_image(&a, &b, &opts).unwrap();
         assert_eq!(*d.get_pixel(0, 0), DIFF_MASKED);
         assert_eq!(*d.get_pixel(1, 0), DIFF_MASKED);
-        assert_eq!(d.get_pixel(3, 1)[0] >= 128, true);
+        assert!(d.get_pixel(3, 1)[0] >= 128);
 
         // A mask that excludes everything is an error, not a vacuous pass.
         let all = CompareOptions { tolerance: 8, mask: Some(RgbaImage::new(4, 2)) };

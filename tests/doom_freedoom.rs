@@ -131,8 +131,8 @@ fn sector_outlines(map: &MapData) -> Vec<Option<Vec<(DVec2, DVec2)>>> {
     for l in &map.linedefs {
         let (a, b) = (vertex(map, l.v1), vertex(map, l.v2));
         let (front, back) = (map.line_sector(l, 0), map.line_sector(l, 1));
-        if front.is_some() && front == back {
-            self_referencing[front.unwrap()] = true;
+        if let (Some(f), true) = (front, front == back) {
+            self_referencing[f] = true;
             continue;
         }
         for (s, from, to, edge) in [(front, l.v1, l.v2, (a, b)), (back, l.v2, l.v1, (b, a))] {

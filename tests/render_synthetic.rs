@@ -121,9 +121,10 @@ fn render(scene: &mut Scene, view: &ViewSettings) -> image::RgbaImage {
 
 #[test]
 fn floor_wall_and_sprite_land_where_projected() {
-    for shading in
-        [Shading::Unlit, Shading::DoomColormap { colormap: identity_colormap(), segs: vec![], map: None }]
-    {
+    for shading in [
+        Shading::Unlit,
+        Shading::DoomColormap { colormap: identity_colormap(), segs: vec![], map: None },
+    ] {
         let mut s = scene(shading);
         let img = render(&mut s, &ViewSettings::default());
         assert_eq!(img.dimensions(), (320, 200));

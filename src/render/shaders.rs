@@ -35,7 +35,11 @@ mod tests {
 
     #[test]
     fn every_family_compiles() {
-        validate(&world_source(&Shading::DoomColormap { colormap: vec![], segs: vec![], map: None }));
+        validate(&world_source(&Shading::DoomColormap {
+            colormap: vec![],
+            segs: vec![],
+            map: None,
+        }));
         validate(&world_source(&Shading::Unlit));
         validate(BLIT);
     }
