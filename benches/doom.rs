@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use glam::DVec3;
 use mapscope::formats::doom::{build_level_scene, BuildOptions, DoomLevel, WadStack};
 use mapscope::render::{Gpu, RenderMode, SceneRenderer, ViewSettings};
-use mapscope::scene::{CameraPose, Scene, Shading};
+use mapscope::scene::{CameraPose, Scene};
 
 fn median(v: &mut [Duration]) -> Duration {
     v.sort();
@@ -207,18 +207,9 @@ fn main() {
     let mut rows = Vec::new();
     for (label, view) in variants {
         let stats = frame_times(&gpu, &mut scene, &mut renderer, &view, a.frames, label);
-        // What `SceneRenderer::render` issues: the world in one draw, every sprite in one
-        // instanced draw, the wireframe overlay in one more; in faithful mode with a level
-        // camera (pitch 0) on Doom shading, the flat span pass adds one compute dispatch and
-        // one full-screen draw.
-        let spans = view.mode == RenderMode::Faithful
-            && scene.spawn.pitch == 0.0
-            && matches!(scene.shading, Shading::DoomColormap { .. });
-        let draws = 1
-            + (view.show_sprites && sprites > 0) as usize
-            + view.wireframe as usize
-            + spans as usize;
-        let dispatches = spans as usize;
+        // As the renderer counts them; the CPU walk of vanilla's BSP runs in faithful mode.
+        let draws = renderer.draw_calls() as usize;
+        let dispatches = renderer.used_vanilla_walk() as usize;
         let tris = triangles + if view.show_sprites { 2 * sprites } else { 0 };
         rows.push((stats, draws, dispatches, tris));
     }
@@ -233,7 +224,7 @@ fn main() {
         "max ms",
         "fps",
         "draws",
-        "dispatches",
+        "cpu walk",
         "triangles"
     );
     for (s, draws, dispatches, tris) in rows {

@@ -94,6 +94,8 @@ pub struct SceneRenderer {
     walk: Option<WalkResult>,
     /// Span start per pixel, widened for upload.
     span_words: Vec<u32>,
+    /// Draw calls the last `render` issued.
+    last_draws: u32,
     /// `state_words` followed by this frame's wall set-up; what the state buffer holds.
     upload: Vec<u32>,
     targets: Option<Targets>,
@@ -201,6 +203,7 @@ impl SceneRenderer {
             vanilla_view: None,
             walk: None,
             span_words: Vec::new(),
+            last_draws: 0,
             wall_setup: WallSetup::new(),
             upload: Vec::new(),
             spans,
@@ -213,6 +216,16 @@ impl SceneRenderer {
     pub fn set_state(&mut self, state: &FrameState) {
         self.state_layout =
             pack_state(state, self.meta_layout.texture_count, &mut self.state_words);
+    }
+
+    /// Draw calls the last `render` issued (batched by pipeline: a handful whatever the map).
+    pub fn draw_calls(&self) -> u32 {
+        self.last_draws
+    }
+
+    /// Whether the last `render` repeated vanilla's BSP walk (faithful, 90°, level camera).
+    pub fn used_vanilla_walk(&self) -> bool {
+        self.walk.is_some()
     }
 
     /// The image of the last `render`, at the view's size.
@@ -243,6 +256,7 @@ impl SceneRenderer {
         };
 
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let mut draws = 1;
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("scene"),
@@ -285,11 +299,13 @@ impl SceneRenderer {
             if view.show_sprites && self.sprite_count > 0 {
                 pass.set_pipeline(&self.sprite_pipeline);
                 pass.draw(0..6, 0..self.sprite_count);
+                draws += 1;
             }
             if view.wireframe {
                 pass.set_pipeline(&self.wire_pipeline);
                 pass.set_vertex_buffer(0, self.wire.slice(..));
                 pass.draw(0..self.wire_count, 0..1);
+                draws += 1;
             }
         }
         if let (Some(spans), Some(walk)) = (self.spans.as_mut(), &self.walk) {
@@ -305,7 +321,9 @@ impl SceneRenderer {
                 (targets.width, targets.height),
                 &self.span_words,
             );
+            draws += 1;
         }
+        self.last_draws = draws;
         gpu.queue.submit([encoder.finish()]);
     }
 
