@@ -42,7 +42,8 @@ fn captures() -> Vec<Capture> {
             map: v["map"].as_str().unwrap().to_string(),
             x: num("x"),
             y: num("y"),
-            z: num("floor_height") + num("z_eye"),
+            // The tool records the eye height as the engine has it: absolute, floor + 41.
+            z: num("z_eye"),
             angle: num("angle_deg"),
             tic: num("capture_tic") as u32,
         });

@@ -68,12 +68,12 @@ fn scene(shading: Shading) -> Scene {
         0,
         SurfaceKind::Flat,
     ));
-    // Wall (green) at x = 512 facing west, z = 0..128.
+    // Wall (green) at x = 512 facing west, z = 0..128, counter-clockwise seen from the west.
     world.extend(quad(
-        p(512., 256., 128.),
-        p(512., -256., 128.),
-        p(512., -256., 0.),
         p(512., 256., 0.),
+        p(512., -256., 0.),
+        p(512., -256., 128.),
+        p(512., 256., 128.),
         1,
         SurfaceKind::Wall,
     ));

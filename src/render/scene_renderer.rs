@@ -636,7 +636,16 @@ fn make_pipeline(
             compilation_options: Default::default(),
             buffers: &buffers,
         },
-        primitive: wgpu::PrimitiveState { topology, cull_mode: None, ..Default::default() },
+        // World triangles wind counter-clockwise seen from the side they face: culling the
+        // back faces draws each wall from its front side only, as vanilla draws segs facing
+        // the viewer (a two-sided line with a middle texture on both sides has two quads in
+        // one plane). Sprites and lines face the camera either way.
+        primitive: wgpu::PrimitiveState {
+            topology,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode: (kind == PipelineKind::World).then_some(wgpu::Face::Back),
+            ..Default::default()
+        },
         depth_stencil: Some(wgpu::DepthStencilState {
             format: DEPTH_FORMAT,
             depth_write_enabled: Some(kind != PipelineKind::Wire),
