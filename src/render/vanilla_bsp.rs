@@ -1164,29 +1164,9 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// R_PointOnSide: 0 if (x, y) (16.16) is on the node's front (right) side, 1 if on its back.
+/// R_PointOnSide for a node of the walk's map.
 fn point_on_side(x: i32, y: i32, node: &VNode) -> usize {
-    let (nx, ny) = (node.x << FRACBITS, node.y << FRACBITS);
-    let (ndx, ndy) = (node.dx << FRACBITS, node.dy << FRACBITS);
-    if ndx == 0 {
-        return if x <= nx { (ndy > 0) as usize } else { (ndy < 0) as usize };
-    }
-    if ndy == 0 {
-        return if y <= ny { (ndx < 0) as usize } else { (ndx > 0) as usize };
-    }
-    let dx = x.wrapping_sub(nx);
-    let dy = y.wrapping_sub(ny);
-    // Decide by the sign bits when they differ.
-    if (ndy ^ ndx ^ dx ^ dy) < 0 {
-        return ((ndy ^ dx) < 0) as usize;
-    }
-    let left = fixed_mul(ndy >> FRACBITS, dx);
-    let right = fixed_mul(dy, ndx >> FRACBITS);
-    if right < left {
-        0
-    } else {
-        1
-    }
+    crate::scene::vanilla_doom::point_on_side(x, y, node.x, node.y, node.dx, node.dy)
 }
 
 #[cfg(test)]

@@ -83,3 +83,27 @@ pub struct VanillaMap {
     /// Flat number of F_SKY1 (`skyflatnum`).
     pub sky_flat: u32,
 }
+
+/// R_PointOnSide in vanilla's 16.16 fixed point: 0 if (`x`, `y`) is on the front (right) side
+/// of the partition line through (`nx`, `ny`) along (`ndx`, `ndy`) (map units), 1 if behind.
+/// Shared by the level builder (sector under a point) and the renderer's BSP walk.
+pub fn point_on_side(x: i32, y: i32, nx: i32, ny: i32, ndx: i32, ndy: i32) -> usize {
+    let fixed_mul = |a: i32, b: i32| ((a as i64 * b as i64) >> 16) as i32;
+    let (nx, ny) = (nx << 16, ny << 16);
+    let (ndx, ndy) = (ndx << 16, ndy << 16);
+    if ndx == 0 {
+        return if x <= nx { (ndy > 0) as usize } else { (ndy < 0) as usize };
+    }
+    if ndy == 0 {
+        return if y <= ny { (ndx < 0) as usize } else { (ndx > 0) as usize };
+    }
+    let dx = x.wrapping_sub(nx);
+    let dy = y.wrapping_sub(ny);
+    // Decide by the sign bits when they differ, as vanilla does.
+    if (ndy ^ ndx ^ dx ^ dy) < 0 {
+        return ((ndy ^ dx) < 0) as usize;
+    }
+    let left = fixed_mul(ndy >> 16, dx);
+    let right = fixed_mul(dy, ndx >> 16);
+    (right >= left) as usize
+}

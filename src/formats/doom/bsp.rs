@@ -191,33 +191,16 @@ pub fn area(poly: &[DVec2]) -> f64 {
     (0..n).map(|i| poly[i].perp_dot(poly[(i + 1) % n])).sum::<f64>() / 2.0
 }
 
-/// `R_PointOnSide` in vanilla's 16.16 fixed point: 0 = front (right), 1 = back (left).
+/// `R_PointOnSide` for a map node: 0 = front (right), 1 = back (left).
 fn point_on_side(x: i32, y: i32, node: &super::map::Node) -> usize {
-    let (nx, ny) = ((node.x as i32) << 16, (node.y as i32) << 16);
-    let (ndx, ndy) = ((node.dx as i32) << 16, (node.dy as i32) << 16);
-    if ndx == 0 {
-        return if x <= nx { (ndy > 0) as usize } else { (ndy < 0) as usize };
-    }
-    if ndy == 0 {
-        return if y <= ny { (ndx < 0) as usize } else { (ndx > 0) as usize };
-    }
-    let dx = x.wrapping_sub(nx);
-    let dy = y.wrapping_sub(ny);
-    // Quick decision by sign bits, as vanilla.
-    if (ndy ^ ndx ^ dx ^ dy) < 0 {
-        return if (ndy ^ dx) < 0 { 1 } else { 0 };
-    }
-    let left = fixed_mul(ndy >> 16, dx);
-    let right = fixed_mul(dy, ndx >> 16);
-    if right < left {
-        0
-    } else {
-        1
-    }
-}
-
-fn fixed_mul(a: i32, b: i32) -> i32 {
-    ((a as i64 * b as i64) >> 16) as i32
+    crate::scene::vanilla_doom::point_on_side(
+        x,
+        y,
+        node.x as i32,
+        node.y as i32,
+        node.dx as i32,
+        node.dy as i32,
+    )
 }
 
 /// The subsector containing map point (x, y), walking the tree as `R_PointInSubsector` does.
