@@ -222,7 +222,8 @@ fn stone() -> Canvas {
     let rows = [0, 22, 50, 74, 100, 128];
     let mut cv = Canvas::new(128, 128);
     cv.paint(|x, y| {
-        let r = rows.iter().rposition(|&b| b <= y).unwrap().min(4);
+        // rows[0] is 0, so some row always starts at or above y.
+        let r = rows.iter().rposition(|&b| b <= y).unwrap_or(0).min(4);
         let (top, bottom) = (rows[r], rows[r + 1]);
         // Four stones per row, joints jittered; a texel belongs to the nearest joint on its
         // left (wrapping at 128).
@@ -233,7 +234,7 @@ fn stone() -> Canvas {
                 (k, (x as i32 - joint).rem_euclid(128) as usize)
             })
             .min_by_key(|&(_, d)| d)
-            .unwrap();
+            .unwrap_or((0, 0));
         let (iy, h) = (y - top, bottom - top);
         if iy + 2 >= h || ix < 2 {
             return Some(c(STONE, 2 + jitter(x, y, 5).max(0)));
