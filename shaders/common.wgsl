@@ -29,6 +29,8 @@ struct Frame {
     // vanilla BSP walk (word offsets into `state`): seg_first, seg_drawsegs, drawseg data
     // (x1, x2, scale1, scalestep), and 1 when this frame has a walk
     walk_offs: vec4<u32>,
+    // clear palette index, fragments a pixel list holds, 0, 0
+    misc: vec4<u32>,
 }
 
 const FLAG_FAITHFUL: i32 = 1;
@@ -61,6 +63,8 @@ struct TexInfo {
     height: u32,
     flags: u32,
     origin: vec2<i32>,
+    // Added to texel indices before the palette lookup (per-texture palettes).
+    palette: u32,
 }
 
 const TEX_RGBA: u32 = 1u;
@@ -68,11 +72,13 @@ const TEX_RGBA: u32 = 1u;
 fn tex_info(t: u32) -> TexInfo {
     let b = frame.meta_offs.z + t * 8u;
     return TexInfo(scene_meta[b], scene_meta[b + 1u], scene_meta[b + 2u], scene_meta[b + 3u],
-                   vec2<i32>(bitcast<i32>(scene_meta[b + 4u]), bitcast<i32>(scene_meta[b + 5u])));
+                   vec2<i32>(bitcast<i32>(scene_meta[b + 4u]), bitcast<i32>(scene_meta[b + 5u])),
+                   scene_meta[b + 6u]);
 }
 
 fn palette_rgb(index: u32) -> vec3<f32> {
-    let c = scene_meta[frame.meta_offs.x + (index & 255u)];
+    // Palettes hold at least 256 entries; per-texture bases stay below the end.
+    let c = scene_meta[frame.meta_offs.x + min(index, frame.meta_offs.y - frame.meta_offs.x - 1u)];
     return vec3<f32>(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u)) / 255.0;
 }
 
@@ -89,7 +95,8 @@ fn scroll_offset(slot: u32) -> vec2<f32> {
     return vec2<f32>(bitcast<f32>(state[b]), bitcast<f32>(state[b + 1u]));
 }
 
-// A texel: palette index (or 255 for direct colour), transparency, and direct colour.
+// A texel: palette index (texture palette base included; 0 for direct colour), transparency,
+// and its colour.
 struct Texel {
     index: u32,
     transparent: bool,
@@ -115,7 +122,8 @@ fn fetch(t: u32, x: i32, y: i32) -> Texel {
     }
     let w = texels[info.offset + i / 2u];
     let v = (w >> ((i & 1u) * 16u)) & 0xFFFFu;
-    return Texel(v & 255u, (v & 256u) != 0u, vec4<f32>(palette_rgb(v & 255u), 1.0), false);
+    let index = (v & 255u) + info.palette;
+    return Texel(index, (v & 256u) != 0u, vec4<f32>(palette_rgb(index), 1.0), false);
 }
 
 // Doom FixedMul: (a * b) >> 16 on 64 bits, done with 16-bit halves (WGSL has no i64).
@@ -174,6 +182,16 @@ struct SurfaceIn {
     anchor: f32,
     // Scroll offset applied to uv.
     scroll: vec2<f32>,
+    // Interpolated per-vertex bytes (WorldVertex::shade) as 0..1.
+    shade: vec4<f32>,
+}
+
+// What a translucent fragment contributes: `mode == 0u` blends `color` by its alpha,
+// otherwise the palette index `index` blends through the family's `blend_index`.
+struct Translucent {
+    index: u32,
+    mode: u32,
+    color: vec4<f32>,
 }
 
 fn has_flag(f: i32) -> bool {

@@ -284,3 +284,12 @@ fn fs_flat_spans(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
     let map = doom_colormap_index(s, f.zindex, -1);
     return vec4<f32>(palette_rgb(colormap(map, t.index)), 1.0);
 }
+
+// Vanilla Doom has no translucent surfaces; a flagged one is drawn as it would be opaque.
+fn translucent(s: SurfaceIn) -> Translucent {
+    return Translucent(0u, 0u, shade(s));
+}
+
+fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {
+    return src;
+}

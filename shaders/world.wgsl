@@ -15,6 +15,7 @@ struct WorldOut {
     @location(6) @interpolate(flat) light_depth: f32,
     @location(7) @interpolate(flat) surface: u32,
     @location(8) @interpolate(flat) anchor: f32,
+    @location(9) shade: vec4<f32>,
 }
 
 @vertex
@@ -25,6 +26,7 @@ fn vs_world(
     @location(3) light: u32,
     @location(4) flags: u32,
     @location(5) surface: u32,
+    @location(6) shade: vec4<f32>,
 ) -> WorldOut {
     var out: WorldOut;
     out.clip = frame.view_proj * vec4<f32>(pos, 1.0);
@@ -37,6 +39,7 @@ fn vs_world(
     out.flags = flags;
     out.light_depth = 0.0;
     out.surface = surface;
+    out.shade = shade;
     // Walls: v = anchor - z, so every vertex of a wall quad gives the same anchor.
     out.anchor = pos.y + uv.y;
     return out;
@@ -59,6 +62,7 @@ fn surface_from(in: WorldOut, kind: u32) -> SurfaceIn {
     s.kind = kind;
     s.masked = (in.flags & VFLAG_MASKED) != 0u;
     s.fullbright = kind == KIND_SPRITE && (in.flags & SPRITE_FULLBRIGHT) != 0u;
+    s.shade = in.shade;
     return s;
 }
 
@@ -125,6 +129,7 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
     out.light = light;
     out.surface = 0u;
     out.anchor = 0.0;
+    out.shade = vec4<f32>(0.0);
     // Sprites are always masked; bit 0 of the sprite flags marks full brightness.
     out.flags = KIND_SPRITE | VFLAG_MASKED | select(0u, SPRITE_FULLBRIGHT, (sflags & 1u) != 0u);
     return out;
@@ -143,4 +148,13 @@ fn fs_sprite(in: WorldOut) -> FragOut {
 @fragment
 fn fs_wire(in: WorldOut) -> FragOut {
     return FragOut(vec4<f32>(0.2, 1.0, 0.3, 1.0), vec4<u32>(0u));
+}
+
+// Translucent world triangles: each fragment joins its pixel's list (see translucent.wgsl);
+// the resolve pass blends the lists back to front.
+@fragment
+fn fs_translucent(in: WorldOut) {
+    let s = surface_from(in, in.flags & 15u);
+    let t = translucent(s);
+    push_fragment(in.clip.xy, in.depth, t);
 }

@@ -39,7 +39,8 @@ fn committed_wad_matches_the_generator() {
 
 #[test]
 fn loads_and_builds_through_the_loader() {
-    let source = mapscope::loader::open(&[demo_path()]).expect("loader opens the demo");
+    let source =
+        mapscope::loader::open(&[demo_path()], &Default::default()).expect("loader opens the demo");
     assert_eq!(source.maps(), vec![demo_level::MAP_NAME.to_string()]);
     let scene = source.build(None).expect("scene builds");
     assert!(scene.facts.notes.is_empty(), "notes: {:?}", scene.facts.notes);
@@ -164,7 +165,7 @@ fn node_boxes_are_exact_and_partitions_separate() {
 
 #[test]
 fn spawn_render_is_lit_and_textured() {
-    let source = mapscope::loader::open(&[demo_path()]).unwrap();
+    let source = mapscope::loader::open(&[demo_path()], &Default::default()).unwrap();
     let mut scene = source.build(None).unwrap();
     let gpu = Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)");
     let camera = scene.spawn;

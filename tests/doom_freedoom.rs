@@ -33,7 +33,7 @@ fn gpu() -> &'static Gpu {
 
 fn render_every_map(wad: PathBuf, expect_first: &str, expect_count: usize) {
     let started = Instant::now();
-    let source = mapscope::loader::open(std::slice::from_ref(&wad))
+    let source = mapscope::loader::open(std::slice::from_ref(&wad), &Default::default())
         .unwrap_or_else(|e| panic!("{}: {e:#}", wad.display()));
     let maps = source.maps();
     assert_eq!(maps.first().map(String::as_str), Some(expect_first), "{maps:?}");

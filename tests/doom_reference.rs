@@ -64,7 +64,7 @@ fn renders_match_chocolate_doom_frames() {
     for c in &caps {
         let wad = Path::new(DOOM_DIR).join(&c.wad);
         assert!(wad.exists(), "{} missing: install the Debian package freedoom", wad.display());
-        let source = mapscope::loader::open(&[wad]).unwrap();
+        let source = mapscope::loader::open(&[wad], &Default::default()).unwrap();
         let mut scene = source.build(Some(&c.map)).unwrap();
         let mut cam = scene.spawn;
         cam.pos = scene.axes.to_viewer_f64(glam::DVec3::new(c.x, c.y, c.z));

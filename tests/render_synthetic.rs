@@ -4,8 +4,8 @@
 use glam::{DVec3, Vec3};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::{
-    vertex_flags, Axes, CameraPose, FrameState, LevelFacts, Scene, Shading, Sprite, SpriteView,
-    StaticAnimator, SurfaceKind, Texels, Texture, WorldVertex,
+    vertex_flags, Axes, CameraPose, ClearColor, FrameState, LevelFacts, Scene, Shading, Sprite,
+    SpriteView, StaticAnimator, SurfaceKind, Texels, Texture, WorldVertex,
 };
 
 fn solid(name: &str, index: u8, w: u32, h: u32) -> Texture {
@@ -15,6 +15,7 @@ fn solid(name: &str, index: u8, w: u32, h: u32) -> Texture {
         height: h,
         origin: (0, 0),
         texels: Texels::Indexed { index: vec![index; (w * h) as usize], opaque: Vec::new() },
+        palette: 0,
     }
 }
 
@@ -43,6 +44,7 @@ fn quad(
         light: 0,
         flags: f,
         surface: 0,
+        shade: [0; 4],
     };
     vec![
         v(a, [0.0, 0.0]),
@@ -84,6 +86,8 @@ fn scene(shading: Shading) -> Scene {
         axes,
         palette: palette(),
         shading,
+        clear: ClearColor::default(),
+        near: 1.0,
         textures: vec![
             solid("RED", 1, 64, 64),
             solid("GREEN", 2, 64, 64),
@@ -171,4 +175,59 @@ fn doom_light_darkens_with_distance_in_faithful_mode() {
     let smooth = ViewSettings { mode: RenderMode::Smooth, ..Default::default() };
     let img = render(&mut s, &smooth);
     assert!(img.get_pixel(160, 95).0[1] > 0);
+}
+
+#[test]
+fn per_texture_palettes_and_the_clear_colour() {
+    let mut s = scene(Shading::Unlit);
+    s.sprites.clear();
+    // The floor's texel index 1 goes through a second 256-entry palette.
+    s.palette.extend((0..256).map(|i| [i as u8, 20, 30]));
+    s.textures[0].palette = 256;
+    s.clear = ClearColor { rgb: [5, 6, 7], index: 0 };
+    let img = render(&mut s, &ViewSettings::default());
+    assert_eq!(img.get_pixel(160, 195).0, [1, 20, 30, 255]);
+    assert_eq!(img.get_pixel(160, 95).0, [0, 255, 0, 255]);
+    assert_eq!(img.get_pixel(160, 60).0, [5, 6, 7, 255]);
+}
+
+/// A translucent quad across the view at distance `x`, facing the camera.
+fn window(x: f32, tex: u32) -> Vec<WorldVertex> {
+    let axes = Axes::ZUpRightHanded;
+    let p = |y: f32, z: f32| axes.to_viewer(Vec3::new(x, y, z)).to_array();
+    let mut q = quad(p(64., 0.), p(-64., 0.), p(-64., 80.), p(64., 80.), tex, SurfaceKind::Wall);
+    for v in &mut q {
+        v.flags |= vertex_flags::TRANSLUCENT;
+    }
+    q
+}
+
+#[test]
+fn translucent_layers_blend_far_to_near_whatever_the_draw_order() {
+    let mut s = scene(Shading::Unlit);
+    s.sprites.clear();
+    let half = |rgb: [u8; 3]| Texture {
+        name: "GLASS".into(),
+        width: 1,
+        height: 1,
+        origin: (0, 0),
+        texels: Texels::Rgba(vec![[rgb[0], rgb[1], rgb[2], 128]]),
+        palette: 0,
+    };
+    s.textures.push(half([255, 0, 0])); // 3: red glass, far
+    s.textures.push(half([0, 0, 255])); // 4: blue glass, near
+                                        // The near pane comes first in the buffer, so arrival order is the wrong order.
+    s.world.extend(window(300.0, 4));
+    s.world.extend(window(400.0, 3));
+    let img = render(&mut s, &ViewSettings::default());
+    // Green wall, then red at 50%, then blue at 50%.
+    let a = 128.0 / 255.0;
+    let mix = |x: f32, y: f32| x * (1.0 - a) + y * a;
+    let want = [mix(mix(0.0, 255.0), 0.0), mix(mix(255.0, 0.0), 0.0), mix(0.0, 255.0)];
+    let got = img.get_pixel(160, 95).0;
+    for c in 0..3 {
+        assert!((got[c] as f32 - want[c]).abs() <= 2.0, "got {got:?}, want {want:?}");
+    }
+    // Outside the panes the opaque wall is untouched.
+    assert_eq!(img.get_pixel(100, 95).0, [0, 255, 0, 255]);
 }

@@ -14,7 +14,7 @@ use winit::window::{CursorGrabMode, Window, WindowId};
 use super::overlay::{self, OverlayInfo};
 use super::{FlyCamera, MoveKeys};
 use crate::cli::{CameraArgs, ViewArgs};
-use crate::loader::{self, LevelSource};
+use crate::loader::{self, LevelSource, OpenOptions};
 use crate::render::{Gpu, Presenter, RenderMode, SceneRenderer, ViewSettings};
 use crate::scene::{FrameState, Scene};
 use crate::shot::{self, ShotMeta};
@@ -22,11 +22,12 @@ use crate::shot::{self, ShotMeta};
 /// Opens the viewer window on `files` and runs until it is closed.
 pub fn run_viewer(
     files: Vec<PathBuf>,
+    options: OpenOptions,
     camera: CameraArgs,
     view: ViewArgs,
     shot_dir: Option<PathBuf>,
 ) -> Result<()> {
-    let source = loader::open(&files)?;
+    let source = loader::open(&files, &options)?;
     let maps = source.maps();
     let scene = source.build(camera.map.as_deref())?;
     let pose = camera.resolve(&scene)?;
@@ -36,6 +37,7 @@ pub fn run_viewer(
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
     let mut app = App {
         files,
+        options,
         source,
         maps,
         map_index,
@@ -81,6 +83,8 @@ struct WindowState {
 
 struct App {
     files: Vec<PathBuf>,
+    /// Kept for levels dropped on the window.
+    options: OpenOptions,
     source: Box<dyn LevelSource>,
     maps: Vec<String>,
     map_index: usize,
@@ -176,7 +180,7 @@ impl App {
     /// Replaces the level; on failure the current one stays and the error is shown.
     fn load(&mut self, files: Vec<PathBuf>, map: Option<String>) {
         let result = (|| -> Result<(Box<dyn LevelSource>, Scene)> {
-            let source = loader::open(&files)?;
+            let source = loader::open(&files, &self.options)?;
             let scene = source.build(map.as_deref())?;
             Ok((source, scene))
         })();

@@ -14,7 +14,7 @@ use crate::shot::{self, ShotMeta};
 pub fn render(a: RenderArgs) -> Result<ExitCode> {
     let (w, h) = parse_size(&a.size)?;
     let view = a.view.settings(w, h)?;
-    let source = loader::open(&a.files)?;
+    let source = loader::open(&a.files, &a.load.options())?;
     let mut scene = source.build(a.camera.map.as_deref())?;
     let camera = a.camera.resolve(&scene)?;
     let gpu = Gpu::headless()?;
@@ -64,7 +64,7 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
 }
 
 pub fn info(a: InfoArgs) -> Result<ExitCode> {
-    let source = loader::open(&a.files)?;
+    let source = loader::open(&a.files, &a.load.options())?;
     let maps = source.maps();
     let scene = source.build(a.map.as_deref())?;
     let info = map_info(&scene);
@@ -77,7 +77,7 @@ pub fn info(a: InfoArgs) -> Result<ExitCode> {
 }
 
 pub fn list(a: ListArgs) -> Result<ExitCode> {
-    let source = loader::open(&a.files)?;
+    let source = loader::open(&a.files, &a.load.options())?;
     for m in source.maps() {
         println!("{m}");
     }
@@ -86,7 +86,7 @@ pub fn list(a: ListArgs) -> Result<ExitCode> {
 
 pub fn view(a: OpenArgs) -> Result<ExitCode> {
     let files = if a.files.is_empty() { vec![crate::demo::demo_wad_path()?] } else { a.files };
-    crate::app::run_viewer(files, a.camera, a.view, a.shot_dir)?;
+    crate::app::run_viewer(files, a.load.options(), a.camera, a.view, a.shot_dir)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -32,6 +32,8 @@ pub struct OpenArgs {
     /// Level file(s); Doom: the IWAD then PWADs that override it. None: the demo level.
     pub files: Vec<PathBuf>,
     #[command(flatten)]
+    pub load: LoadArgs,
+    #[command(flatten)]
     pub camera: CameraArgs,
     #[command(flatten)]
     pub view: ViewArgs,
@@ -57,6 +59,8 @@ pub struct RenderArgs {
     /// Level file(s).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
     #[command(flatten)]
     pub camera: CameraArgs,
     #[command(flatten)]
@@ -105,6 +109,8 @@ pub struct CompareArgs {
 pub struct InfoArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
     /// Map name (default: the first).
     #[arg(long)]
     pub map: Option<String>,
@@ -117,6 +123,25 @@ pub struct InfoArgs {
 pub struct ListArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// Files some formats need beside the level.
+#[derive(Args, Debug, Default, Clone)]
+pub struct LoadArgs {
+    /// Marathon: the Shapes file (default: a Shapes file beside the map).
+    #[arg(long)]
+    pub shapes: Option<PathBuf>,
+    /// Carmageddon 2: the palette pixelmap (default: DRRENDER.PAL beside the files).
+    #[arg(long)]
+    pub palette: Option<PathBuf>,
+}
+
+impl LoadArgs {
+    pub fn options(&self) -> crate::loader::OpenOptions {
+        crate::loader::OpenOptions { shapes: self.shapes.clone(), palette: self.palette.clone() }
+    }
 }
 
 pub fn run(cli: Cli) -> Result<ExitCode> {

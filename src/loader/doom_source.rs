@@ -1,10 +1,10 @@
 //! Doom IWAD/PWAD stacks as a [`LevelSource`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
-use super::LevelSource;
+use super::{LevelSource, OpenOptions};
 use crate::formats::doom::{self, WadStack};
 use crate::scene::Scene;
 
@@ -12,7 +12,11 @@ pub struct DoomSource {
     stack: WadStack,
 }
 
-pub fn open(paths: &[PathBuf]) -> Result<Box<dyn LevelSource>> {
+pub fn detect(_path: &Path, head: &[u8]) -> bool {
+    head.starts_with(b"IWAD") || head.starts_with(b"PWAD")
+}
+
+pub fn open(paths: &[PathBuf], _opts: &OpenOptions) -> Result<Box<dyn LevelSource>> {
     Ok(Box::new(DoomSource { stack: WadStack::open(paths)? }))
 }
 

@@ -34,16 +34,36 @@ pub trait LevelSource {
     fn build(&self, map: Option<&str>) -> Result<Scene>;
 }
 
+/// Files beside the level that some formats need, from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct OpenOptions {
+    /// Marathon: the Shapes file (default: one found beside the map).
+    pub shapes: Option<PathBuf>,
+    /// Carmageddon 2: the palette pixelmap (default: one found beside the files).
+    pub palette: Option<PathBuf>,
+}
+
+type Detect = fn(&Path, &[u8]) -> bool;
+type Open = fn(&[PathBuf], &OpenOptions) -> Result<Box<dyn LevelSource>>;
+
+/// Formats in the order they are asked; `head` is the first 16 bytes of the first path
+/// (empty for a folder).
+const DETECTORS: &[(&str, Detect, Open)] =
+    &[("Doom IWAD/PWAD", doom_source::detect, doom_source::open)];
+
 /// Opens `paths` (the first decides the format; Doom takes extra PWADs after the IWAD).
-pub fn open(paths: &[PathBuf]) -> Result<Box<dyn LevelSource>> {
+pub fn open(paths: &[PathBuf], opts: &OpenOptions) -> Result<Box<dyn LevelSource>> {
     let Some(first) = paths.first() else {
         bail!("no level file given");
     };
-    let head = read_head(first)?;
-    if head.starts_with(b"IWAD") || head.starts_with(b"PWAD") {
-        return doom_source::open(paths);
+    let head = if first.is_dir() { Vec::new() } else { read_head(first)? };
+    for (_, detect, open) in DETECTORS {
+        if detect(first, &head) {
+            return open(paths, opts);
+        }
     }
-    bail!("{}: unrecognised file format (supported here: Doom IWAD/PWAD)", first.display())
+    let names: Vec<&str> = DETECTORS.iter().map(|d| d.0).collect();
+    bail!("{}: unrecognised file format (supported: {})", first.display(), names.join(", "))
 }
 
 fn read_head(path: &Path) -> Result<Vec<u8>> {

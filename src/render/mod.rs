@@ -9,6 +9,7 @@ mod presenter;
 mod scene_renderer;
 mod shaders;
 mod span_pass;
+mod translucent_pass;
 pub mod vanilla_bsp;
 pub mod vanilla_tables;
 mod vanilla_walls;

@@ -1,6 +1,6 @@
 //! Packs a `Scene` into the flat u32 arrays the shaders read (see shaders/common.wgsl).
 
-use crate::scene::{FrameState, Scene, Shading, Sprite, Texels};
+use crate::scene::{FrameState, Scene, Shading, Sprite, Texels, MAX_PALETTE};
 
 /// Word offsets of the parts of the scene metadata buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -26,7 +26,9 @@ const TEX_RGBA: u32 = 1;
 pub fn pack_scene(scene: &Scene) -> PackedScene {
     let mut meta = Vec::new();
     let palette = 0;
-    for i in 0..256 {
+    // At least 256 entries so any 8-bit index reads inside the palette.
+    let entries = scene.palette.len().clamp(256, MAX_PALETTE);
+    for i in 0..entries {
         let [r, g, b] = scene.palette.get(i).copied().unwrap_or([0, 0, 0]);
         meta.push(r as u32 | (g as u32) << 8 | (b as u32) << 16 | 0xFF00_0000);
     }
@@ -34,6 +36,10 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
     match &scene.shading {
         Shading::DoomColormap { colormap, .. } => meta.extend(colormap.iter().map(|&c| c as u32)),
         Shading::Unlit => meta.extend(0..256u32),
+        Shading::Lut { tables, .. } => meta.extend_from_slice(tables),
+    }
+    if meta.len() == colormap as usize {
+        meta.push(0);
     }
     let texinfo = meta.len() as u32;
 
@@ -66,7 +72,7 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
             flags,
             t.origin.0 as u32,
             t.origin.1 as u32,
-            0,
+            t.palette.min(MAX_PALETTE as u32 - 256),
             0,
         ]);
     }

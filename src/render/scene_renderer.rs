@@ -6,12 +6,15 @@ use wgpu::util::DeviceExt;
 use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::span_pass::{SpanPass, KEY_FORMAT};
+use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
 use super::vanilla_bsp::{self, VanillaView, WalkResult};
 use super::vanilla_tables::{self, fixed_div, FRACUNIT};
 use super::vanilla_walls::WallSetup;
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, SCENE_FORMAT};
 use crate::scene::vanilla_doom::VanillaMap;
-use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex};
+use crate::scene::{
+    vertex_flags, Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex,
+};
 
 /// Mirrors `Frame` in shaders/common.wgsl.
 #[repr(C)]
@@ -31,6 +34,7 @@ struct FrameUniform {
     table_offs2: [u32; 4],
     extra_offs: [u32; 4],
     walk_offs: [u32; 4],
+    misc: [u32; 4],
 }
 
 const FLAG_FAITHFUL: i32 = 1;
@@ -100,6 +104,12 @@ pub struct SceneRenderer {
     upload: Vec<u32>,
     targets: Option<Targets>,
     clear: wgpu::Color,
+    /// Palette index blending sees where nothing opaque was drawn.
+    clear_index: u32,
+    near: f32,
+    /// Translucent triangles follow the `vertex_count` opaque ones in `vertices`.
+    translucent_count: u32,
+    translucent: Option<TranslucentPass>,
 }
 
 impl SceneRenderer {
@@ -121,24 +131,22 @@ impl SceneRenderer {
             pack_state(&scene.animator.initial(), packed.layout.texture_count, &mut state_words);
         let state = storage("frame state", &state_words);
 
-        let world: &[WorldVertex] = if scene.world.is_empty() {
-            &[WorldVertex {
-                pos: [0.0; 3],
-                uv: [0.0; 2],
-                texture: 0,
-                light: 0,
-                flags: 0,
-                surface: 0,
-            }; 3]
-        } else {
-            &scene.world
-        };
+        // Opaque triangles first, translucent ones after: one buffer, two ranges.
+        let (opaque, translucent): (Vec<&[WorldVertex]>, Vec<&[WorldVertex]>) =
+            scene.world.chunks_exact(3).partition(|t| t[0].flags & vertex_flags::TRANSLUCENT == 0);
+        let mut world: Vec<WorldVertex> =
+            opaque.iter().chain(&translucent).flat_map(|t| t.iter().copied()).collect();
+        let opaque_count = (opaque.len() * 3) as u32;
+        let translucent_count = (translucent.len() * 3) as u32;
+        if world.is_empty() {
+            world.push(WorldVertex::zeroed());
+        }
         let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("world vertices"),
-            contents: bytemuck::cast_slice(world),
+            contents: bytemuck::cast_slice(&world),
             usage: wgpu::BufferUsages::VERTEX,
         });
-        let wire_vertices = wire_edges(world);
+        let wire_vertices = wire_edges(&world);
         let wire = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("wireframe vertices"),
             contents: bytemuck::cast_slice(&wire_vertices),
@@ -169,6 +177,19 @@ impl SceneRenderer {
 
         let spans = matches!(scene.shading, Shading::DoomColormap { .. })
             .then(|| SpanPass::new(device, &module, &layout));
+        let fragment_storage = gpu
+            .adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::FRAGMENT_WRITABLE_STORAGE);
+        if translucent_count > 0 && !fragment_storage {
+            log::warn!(
+                "this graphics adapter cannot blend translucent surfaces; they are not drawn"
+            );
+        }
+        let translucent = (translucent_count > 0 && fragment_storage)
+            .then(|| TranslucentPass::new(device, &module, &layout, world_vertex_layout()));
+        let [r, g, b] = scene.clear.rgb.map(|c| c as f64 / 255.0);
         Ok(SceneRenderer {
             world_pipeline,
             sprite_pipeline,
@@ -182,7 +203,9 @@ impl SceneRenderer {
             sprites,
             bind_group: None,
             vertices,
-            vertex_count: world.len() as u32,
+            vertex_count: opaque_count,
+            translucent_count,
+            translucent,
             wire,
             wire_count: wire_vertices.len() as u32,
             sprite_count: packed.sprite_count,
@@ -194,11 +217,11 @@ impl SceneRenderer {
             axes: scene.axes,
             segs: match &scene.shading {
                 Shading::DoomColormap { segs, .. } => segs.clone(),
-                Shading::Unlit => Vec::new(),
+                _ => Vec::new(),
             },
             vanilla_map: match &scene.shading {
                 Shading::DoomColormap { map, .. } => map.clone(),
-                Shading::Unlit => None,
+                _ => None,
             },
             vanilla_view: None,
             walk: None,
@@ -208,7 +231,9 @@ impl SceneRenderer {
             upload: Vec::new(),
             spans,
             targets: None,
-            clear: wgpu::Color::BLACK,
+            clear: wgpu::Color { r, g, b, a: 1.0 },
+            clear_index: scene.clear.index,
+            near: scene.near,
         })
     }
 
@@ -307,6 +332,24 @@ impl SceneRenderer {
                 pass.draw(0..self.wire_count, 0..1);
                 draws += 1;
             }
+        }
+        if let Some(pass) = self.translucent.as_mut() {
+            let opaque_bytes = self.vertex_count as u64 * std::mem::size_of::<WorldVertex>() as u64;
+            pass.record(
+                &gpu.device,
+                &mut encoder,
+                bind_group,
+                OpaqueTargets {
+                    color: &targets.color,
+                    color_view: &targets.color_view,
+                    keys_view: &targets.keys_view,
+                    depth_view: &targets.depth_view,
+                    size: (targets.width, targets.height),
+                },
+                self.vertices.slice(opaque_bytes..),
+                self.translucent_count,
+            );
+            draws += 2;
         }
         if let (Some(spans), Some(walk)) = (self.spans.as_mut(), &self.walk) {
             self.span_words.clear();
@@ -473,7 +516,8 @@ impl SceneRenderer {
 
     fn frame_uniform(&self, camera: &CameraPose, view: &ViewSettings, focal: f64) -> FrameUniform {
         let faithful = view.mode == RenderMode::Faithful;
-        let p = projection(view.width.max(1), view.height.max(1), focal, faithful);
+        let mut p = projection(view.width.max(1), view.height.max(1), focal, faithful);
+        p.near = self.near as f64;
         let view_m = camera.view_matrix();
         let proj = p.matrix();
         let (fx, fy, fz, bam) = fixed_camera(self.axes, camera);
@@ -530,6 +574,7 @@ impl SceneRenderer {
                 (p.cy - 0.5).floor() as u32,
             ],
             walk_offs: self.walk_offsets(),
+            misc: [self.clear_index, translucent_pass::LAYERS, 0, 0],
         }
     }
 
@@ -605,14 +650,7 @@ fn make_pipeline(
     module: &wgpu::ShaderModule,
     kind: PipelineKind,
 ) -> wgpu::RenderPipeline {
-    const ATTRS: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
-        0 => Float32x3, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Uint32, 5 => Uint32
-    ];
-    let world_layout = wgpu::VertexBufferLayout {
-        array_stride: std::mem::size_of::<WorldVertex>() as u64,
-        step_mode: wgpu::VertexStepMode::Vertex,
-        attributes: &ATTRS,
-    };
+    let world_layout = world_vertex_layout();
     let (vs, fs, buffers, topology) = match kind {
         PipelineKind::World => (
             "vs_world",
@@ -667,6 +705,19 @@ fn make_pipeline(
         multiview_mask: None,
         cache: None,
     })
+}
+
+/// `WorldVertex` as the world vertex shader reads it.
+fn world_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRS: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
+        0 => Float32x3, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Uint32, 5 => Uint32,
+        6 => Unorm8x4
+    ];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<WorldVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRS,
+    }
 }
 
 /// Each triangle's three edges as a line list.

@@ -1,12 +1,17 @@
 //! Shader sources: the shared header, one family file, and the entry points, joined into one
 //! module (WGSL has no includes).
 
-use crate::scene::Shading;
+use crate::scene::{LutFamily, Shading};
 
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const WORLD: &str = include_str!("../../shaders/world.wgsl");
 const DOOM: &str = include_str!("../../shaders/doom.wgsl");
 const UNLIT: &str = include_str!("../../shaders/unlit.wgsl");
+const TRANSLUCENT: &str = include_str!("../../shaders/translucent.wgsl");
+const SAUCER: &str = include_str!("../../shaders/saucer.wgsl");
+const MARATHON: &str = include_str!("../../shaders/marathon.wgsl");
+const SATURN: &str = include_str!("../../shaders/saturn.wgsl");
+const CARMA2: &str = include_str!("../../shaders/carma2.wgsl");
 pub const BLIT: &str = include_str!("../../shaders/blit.wgsl");
 
 /// Full WGSL source for a scene's shading family.
@@ -14,8 +19,14 @@ pub fn world_source(shading: &Shading) -> String {
     let family = match shading {
         Shading::DoomColormap { .. } => DOOM,
         Shading::Unlit => UNLIT,
+        Shading::Lut { family, .. } => match family {
+            LutFamily::Saucer => SAUCER,
+            LutFamily::Marathon => MARATHON,
+            LutFamily::Saturn => SATURN,
+            LutFamily::Carma2 => CARMA2,
+        },
     };
-    format!("{COMMON}\n{family}\n{WORLD}")
+    format!("{COMMON}\n{family}\n{TRANSLUCENT}\n{WORLD}")
 }
 
 #[cfg(test)]
@@ -41,6 +52,9 @@ mod tests {
             map: None,
         }));
         validate(&world_source(&Shading::Unlit));
+        for family in LutFamily::ALL {
+            validate(&world_source(&Shading::Lut { family, tables: vec![] }));
+        }
         validate(BLIT);
     }
 }

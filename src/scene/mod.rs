@@ -14,8 +14,11 @@ pub use axes::Axes;
 pub use camera::CameraPose;
 pub use texture::{Texels, Texture};
 
+/// Most palette entries a scene may have (per-texture palettes included).
+pub const MAX_PALETTE: usize = 65536;
+
 // Keep the GPU vertex layout in step with this struct.
-const _: () = assert!(std::mem::size_of::<WorldVertex>() == 36);
+const _: () = assert!(std::mem::size_of::<WorldVertex>() == 40);
 
 use glam::Vec3;
 
@@ -31,6 +34,34 @@ pub enum Shading {
     },
     /// Texels shown through the palette with no light tables.
     Unlit,
+    /// A family with its own shader file (`shaders/<family>.wgsl`) and lookup tables;
+    /// `tables` is uploaded as is and only that shader reads it.
+    Lut { family: LutFamily, tables: Vec<u32> },
+}
+
+/// Shading families with their own lookup tables, one WGSL file each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LutFamily {
+    /// Attack of the Saucerman: LUT1 fog/brightness, LUT2 index blending.
+    Saucer,
+    /// Marathon: shading tables built from each collection's colour table.
+    Marathon,
+    /// Saturn Quake: rgb555 texels with subtractive per-vertex light.
+    Saturn,
+    /// Carmageddon 2: BRender materials over indexed and direct-colour pixelmaps.
+    Carma2,
+}
+
+impl LutFamily {
+    pub const ALL: [LutFamily; 4] =
+        [LutFamily::Saucer, LutFamily::Marathon, LutFamily::Saturn, LutFamily::Carma2];
+}
+
+/// What pixels with no surface show, and the palette index blending sees there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClearColor {
+    pub rgb: [u8; 3],
+    pub index: u32,
 }
 
 /// A Doom seg as the vanilla wall renderer sees it (r_segs.c), in map units.
@@ -62,8 +93,11 @@ pub mod vertex_flags {
     pub const KIND_MASK: u32 = 0xF;
     /// Texel value with the transparent bit set is discarded (masked textures).
     pub const MASKED: u32 = 1 << 4;
-    /// Bits 8..16: light level offset added before the light table lookup, as i8
-    /// (Doom's fake contrast: -1 / +1 light level).
+    /// Drawn after the opaque world into per-pixel fragment lists and blended back to front
+    /// (the family's `translucent` and `blend_index` shader functions).
+    pub const TRANSLUCENT: u32 = 1 << 5;
+    /// Bits 8..16: a signed byte for the shading family (`s.contrast` in WGSL). Doom: light
+    /// level offset added before the light table lookup (fake contrast: -1 / +1).
     pub const CONTRAST_SHIFT: u32 = 8;
     /// Bits 16..32: scroll slot (0 = none) into [`super::FrameState::scroll`].
     pub const SCROLL_SHIFT: u32 = 16;
@@ -93,6 +127,9 @@ pub struct WorldVertex {
     /// Format-specific surface number (0 = none); Doom: walls the index into the shading's
     /// `segs` plus one, flats their subsector plus one.
     pub surface: u32,
+    /// Interpolated across the triangle (unorm bytes, 0..1 in the shader); the meaning is the
+    /// family's (Saturn: per-vertex light offsets per channel).
+    pub shade: [u8; 4],
 }
 
 /// A camera-facing billboard (Doom things, Marathon objects, Saucerman billboards).
@@ -148,8 +185,12 @@ pub struct Scene {
     /// Format name shown to the user (e.g. "Doom").
     pub format: String,
     pub axes: Axes,
+    /// Palette entries; textures add their `palette` base to texel indices (up to 65536).
     pub palette: Vec<[u8; 3]>,
     pub shading: Shading,
+    pub clear: ClearColor,
+    /// Near clip distance in viewer units.
+    pub near: f32,
     pub textures: Vec<Texture>,
     /// Triangle list (three vertices a triangle), opaque and masked surfaces.
     pub world: Vec<WorldVertex>,

@@ -16,6 +16,8 @@ pub struct Texture {
     /// Origin for sprites (Doom patch left/top offsets), in texels.
     pub origin: (i32, i32),
     pub texels: Texels,
+    /// Added to every texel index before the palette lookup (per-texture palettes).
+    pub palette: u32,
 }
 
 impl Texture {
@@ -31,6 +33,7 @@ impl Texture {
             height: h,
             origin: (0, 0),
             texels: Texels::Indexed { index, opaque: Vec::new() },
+            palette: 0,
         }
     }
 

@@ -12,8 +12,8 @@ use glam::{DVec2, DVec3, Vec3};
 
 use crate::formats::Result;
 use crate::scene::{
-    vertex_flags, Axes, CameraPose, LevelFacts, Marker, Scene, Shading, Sky, Sprite, SpriteView,
-    SurfaceKind, Texels, Texture, VanillaSeg, WorldVertex,
+    vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Scene, Shading, Sky, Sprite,
+    SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, WorldVertex,
 };
 
 use super::animation::{active_anims, DoomAnimator, SceneCycle};
@@ -366,6 +366,8 @@ pub fn build_level_scene(
             segs: vanilla_segs,
             map: Some(Box::new(super::vanilla_map::vanilla_map_with(map, stack))),
         },
+        clear: ClearColor::default(),
+        near: 1.0,
         textures: b.textures,
         world: b.world,
         sprites,
@@ -556,6 +558,7 @@ impl Builder<'_> {
                         index: p.index,
                         opaque: if all { Vec::new() } else { p.opaque },
                     },
+                    palette: 0,
                 }
             }
             Err(e) => {
@@ -682,6 +685,7 @@ impl Builder<'_> {
             light,
             flags,
             surface: self.surface,
+            shade: [0; 4],
         };
         // Seen from the front, v1 (a) is on the left.
         let bl = vert(a, part.bottom, u.0);
@@ -712,6 +716,7 @@ impl Builder<'_> {
                 light,
                 flags,
                 surface: self.surface,
+                shade: [0; 4],
             };
             for i in 1..poly.len() - 1 {
                 let (p1, p2) = if up { (poly[i], poly[i + 1]) } else { (poly[i + 1], poly[i]) };

@@ -44,6 +44,7 @@ pub fn flat_texture(stack: &WadStack, num: usize, notes: &mut Vec<String>) -> Te
             index: data[..FLAT_SIZE * FLAT_SIZE].to_vec(),
             opaque: Vec::new(),
         },
+        palette: 0,
     }
 }
 

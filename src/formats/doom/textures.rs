@@ -160,6 +160,7 @@ fn crop_to_visible_width(def: &TextureDef, index: Vec<u8>, opaque: Vec<bool>) ->
         height: h as u32,
         origin: (0, 0),
         texels: Texels::Indexed { index, opaque: if all_opaque { Vec::new() } else { opaque } },
+        palette: 0,
     }
 }
 
@@ -174,6 +175,7 @@ pub fn placeholder(name: &str, width: u16, height: u16) -> Texture {
         height: h as u32,
         origin: (0, 0),
         texels: Texels::Indexed { index, opaque: Vec::new() },
+        palette: 0,
     }
 }
 
