@@ -1,0 +1,25 @@
+// Shading family for saucer: replaced by the format's own file (this is the unlit family).
+
+fn shade(s: SurfaceIn) -> vec4<f32> {
+    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    if t.transparent && s.masked {
+        discard;
+    }
+    return vec4<f32>(t.rgba.rgb, 1.0);
+}
+
+fn surface_key(s: SurfaceIn) -> vec4<u32> {
+    return vec4<u32>(0u);
+}
+
+fn translucent(s: SurfaceIn) -> Translucent {
+    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    if t.transparent && s.masked {
+        discard;
+    }
+    return Translucent(t.index, 0u, t.rgba);
+}
+
+fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {
+    return src;
+}
