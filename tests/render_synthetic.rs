@@ -94,6 +94,7 @@ fn scene(shading: Shading) -> Scene {
             Texture { origin: (8, 32), ..solid("BLUE", 3, 16, 32) },
         ],
         world,
+        parts: Default::default(),
         sprites: vec![Sprite {
             pos: sprite_pos,
             views: vec![SpriteView { texture: 2, mirrored: false }],

@@ -168,6 +168,14 @@ pub struct Sky {
     pub texture: u32,
 }
 
+/// Where world triangles come from (sectors, polygons, actors), for export node names.
+#[derive(Clone, Debug, Default)]
+pub struct Parts {
+    pub names: Vec<String>,
+    /// Per world triangle, an index into `names`; empty: the whole world is one part.
+    pub of_triangle: Vec<u32>,
+}
+
 /// Facts about the level for `info`, in the format's own terms.
 #[derive(Clone, Debug, Default)]
 pub struct LevelFacts {
@@ -194,6 +202,8 @@ pub struct Scene {
     pub textures: Vec<Texture>,
     /// Triangle list (three vertices a triangle), opaque and masked surfaces.
     pub world: Vec<WorldVertex>,
+    /// Source names of the world triangles (export).
+    pub parts: Parts,
     pub sprites: Vec<Sprite>,
     pub sky: Option<Sky>,
     pub markers: Vec<Marker>,

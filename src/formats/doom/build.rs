@@ -12,8 +12,8 @@ use glam::{DVec2, DVec3, Vec3};
 
 use crate::formats::Result;
 use crate::scene::{
-    vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Scene, Shading, Sky, Sprite,
-    SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, WorldVertex,
+    vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene, Shading, Sky,
+    Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, WorldVertex,
 };
 
 use super::animation::{active_anims, DoomAnimator, SceneCycle};
@@ -356,6 +356,11 @@ pub fn build_level_scene(
     };
     let animator = DoomAnimator::new(cycles, lights, b.textures.len(), scroll_lines + 1);
 
+    // Light slots are sector numbers, so each triangle's sector is its light slot.
+    let parts = Parts {
+        names: (0..map.sectors.len()).map(|i| format!("sector {i}")).collect(),
+        of_triangle: b.world.chunks_exact(3).map(|t| t[0].light).collect(),
+    };
     Ok(Scene {
         name: map.name.clone(),
         format: "Doom".into(),
@@ -370,6 +375,7 @@ pub fn build_level_scene(
         near: 1.0,
         textures: b.textures,
         world: b.world,
+        parts,
         sprites,
         sky: Some(Sky { texture: sky }),
         markers,
