@@ -4,11 +4,13 @@
 //! builder) → `scene` (neutral level description) → `render` (wgpu) → `app` (window, camera)
 //! and `cli`.
 
+pub mod align;
 pub mod app;
 pub mod cli;
 pub mod compare;
 pub mod demo;
 pub mod demo_level;
+pub mod export;
 pub mod formats;
 pub mod loader;
 pub mod render;

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 /// Where a shot was taken, in the format's native terms.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShotMeta {
     pub file: String,
     pub map: String,
@@ -20,6 +20,30 @@ pub struct ShotMeta {
     pub fov: f64,
     pub mode: String,
     pub tic: u32,
+    /// Things/sprites drawn (shots without the key: true).
+    pub things: bool,
+    /// Sky drawn as sky (shots without the key: true).
+    pub sky: bool,
+    /// Triangle edges drawn (shots without the key: false).
+    pub wireframe: bool,
+}
+
+impl Default for ShotMeta {
+    fn default() -> Self {
+        ShotMeta {
+            file: String::new(),
+            map: String::new(),
+            camera: [0.0; 3],
+            angle: 0.0,
+            pitch: 0.0,
+            fov: 0.0,
+            mode: String::new(),
+            tic: 0,
+            things: true,
+            sky: true,
+            wireframe: false,
+        }
+    }
 }
 
 const PREFIX: &str = "mapscope.";
@@ -36,6 +60,9 @@ impl ShotMeta {
             ("fov".into(), format!("{}", self.fov)),
             ("mode".into(), self.mode.clone()),
             ("tic".into(), format!("{}", self.tic)),
+            ("things".into(), format!("{}", self.things)),
+            ("sky".into(), format!("{}", self.sky)),
+            ("wireframe".into(), format!("{}", self.wireframe)),
         ]
     }
 
@@ -67,6 +94,9 @@ impl ShotMeta {
                 "fov" => meta.fov = v.parse().unwrap_or(90.0),
                 "mode" => meta.mode = v.to_string(),
                 "tic" => meta.tic = v.parse().unwrap_or(0),
+                "things" => meta.things = v != "false",
+                "sky" => meta.sky = v != "false",
+                "wireframe" => meta.wireframe = v == "true",
                 _ => {}
             }
         }
@@ -115,6 +145,9 @@ mod tests {
             fov: 90.0,
             mode: "faithful".into(),
             tic: 100,
+            things: false,
+            sky: true,
+            wireframe: true,
         };
         save_png(&path, &image::RgbaImage::new(4, 3), Some(&meta)).unwrap();
         assert_eq!(ShotMeta::read(&path).unwrap(), meta);

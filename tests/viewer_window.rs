@@ -1,11 +1,14 @@
 //! The windowed viewer under Xvfb, driven by xdotool: it opens Freedoom E1M1, F12 writes a
-//! screenshot with the camera in its metadata, and held movement keys move that camera.
+//! screenshot with the camera in its metadata, and held movement keys move that camera;
+//! `--from-shot` reopens a shot's camera; the bookmark key (B) prints a `mapscope render`
+//! command line that draws the same frame as an F12 shot.
 //!
 //! Needs `Xvfb` and `xdotool` (Debian: `xvfb`, `xdotool`), Mesa's Vulkan driver and Freedoom;
 //! without them the test fails and says what to install.
 
 mod support;
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -13,7 +16,7 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use mapscope::shot::ShotMeta;
-use support::{freedoom1, image_stats, TempDir};
+use support::{freedoom1, image_stats, mapscope, success, TempDir};
 
 /// Longest wait for anything (X server, window, screenshot).
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -163,11 +166,13 @@ fn pngs(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-struct Session<'a> {
+/// A running viewer on its own Xvfb display. Dropping it stops the viewer, then Xvfb.
+struct Viewer {
+    viewer: Killed,
+    _xvfb: Killed,
     display: String,
     window: String,
-    shots: &'a Path,
-    viewer: &'a mut Killed,
+    shots: PathBuf,
     logs: (PathBuf, PathBuf),
 }
 
@@ -180,7 +185,58 @@ fn viewer_output(logs: &(PathBuf, PathBuf)) -> String {
     )
 }
 
-impl Session<'_> {
+impl Viewer {
+    /// Starts Xvfb and `mapscope ARGS --shot-dir TMP/shots`, waits for the window and focuses
+    /// it.
+    fn start(tmp: &TempDir, args: &[OsString]) -> Viewer {
+        require_tool("Xvfb", "xvfb");
+        require_tool("xdotool", "xdotool");
+        let shots = tmp.join("shots");
+        std::fs::create_dir_all(&shots).unwrap();
+        let (xvfb, display) = start_xvfb(&tmp.join("xvfb.log"));
+        let logs = (tmp.join("viewer.out"), tmp.join("viewer.err"));
+        let child = Command::new(env!("CARGO_BIN_EXE_mapscope"))
+            .args(args)
+            .arg("--shot-dir")
+            .arg(&shots)
+            .env("DISPLAY", &display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(File::create(&logs.0).unwrap())
+            .stderr(File::create(&logs.1).unwrap())
+            .spawn()
+            .expect("starting the viewer");
+        let mut viewer = Killed { name: "mapscope viewer", child };
+
+        // The window appears (its title starts with "mapscope").
+        let mut exited = None;
+        let id = wait_for(
+            "the viewer window (xdotool search --name mapscope)",
+            || {
+                if let Some(st) = viewer.exited() {
+                    exited = Some(st);
+                    return Some(None);
+                }
+                let out = xdotool(&display, &["search", "--onlyvisible", "--name", "^mapscope"])?;
+                out.lines().next().map(|l| Some(l.trim().to_string()))
+            },
+            || viewer_output(&logs),
+        );
+        let window = id.unwrap_or_else(|| {
+            panic!(
+                "the viewer exited ({exited:?}) before showing a window\n{}",
+                viewer_output(&logs)
+            )
+        });
+        // No window manager runs: give the window the input focus directly.
+        xdotool_ok(&display, &["windowfocus", "--sync", &window]);
+        xdotool_ok(&display, &["mousemove", "--window", &window, "640", "360"]);
+        // Let it draw a first frame.
+        sleep(Duration::from_millis(500));
+        Viewer { viewer, _xvfb: xvfb, display, window, shots, logs }
+    }
+
     fn viewer_output(&self) -> String {
         viewer_output(&self.logs)
     }
@@ -191,14 +247,19 @@ impl Session<'_> {
         }
     }
 
+    /// Taps `key` in the viewer window.
+    fn key(&mut self, key: &str) {
+        self.assert_running();
+        xdotool_ok(&self.display, &["key", "--window", &self.window, key]);
+    }
+
     /// Presses F12 and returns the new screenshot and its metadata.
     fn screenshot(&mut self) -> (PathBuf, ShotMeta) {
-        self.assert_running();
-        let before = pngs(self.shots);
-        xdotool_ok(&self.display, &["key", "--window", &self.window, "F12"]);
-        let shots = self.shots;
+        let before = pngs(&self.shots);
+        self.key("F12");
+        let shots = &self.shots;
         let logs = self.logs.clone();
-        let viewer = &mut *self.viewer;
+        let viewer = &mut self.viewer;
         let mut exited = None;
         let found = wait_for(
             "the F12 screenshot",
@@ -221,6 +282,22 @@ impl Session<'_> {
         }
     }
 
+    /// Presses B and returns the command line it printed.
+    fn bookmark(&mut self) -> String {
+        let path = self.logs.0.clone();
+        let stdout = || std::fs::read_to_string(&path).unwrap_or_default();
+        let lines = |s: String| -> Vec<String> {
+            s.lines().filter(|l| l.starts_with("mapscope render ")).map(String::from).collect()
+        };
+        let before = lines(stdout()).len();
+        self.key("b");
+        wait_for(
+            "the bookmark command line on stdout",
+            || lines(stdout()).get(before).cloned(),
+            || self.viewer_output(),
+        )
+    }
+
     fn hold(&mut self, key: &str, time: Duration) {
         self.assert_running();
         xdotool_ok(&self.display, &["keydown", "--window", &self.window, key]);
@@ -231,72 +308,20 @@ impl Session<'_> {
     }
 }
 
+fn os(args: &[&str]) -> Vec<OsString> {
+    args.iter().map(OsString::from).collect()
+}
+
 #[test]
 fn viewer_screenshots_follow_the_camera_under_xvfb() {
-    require_tool("Xvfb", "xvfb");
-    require_tool("xdotool", "xdotool");
     let wad = freedoom1();
     let tmp = TempDir::new("viewer");
-    let shots = tmp.join("shots");
-    std::fs::create_dir_all(&shots).unwrap();
-
-    let (_xvfb, display) = start_xvfb(&tmp.join("xvfb.log"));
-    let logs = (tmp.join("viewer.out"), tmp.join("viewer.err"));
-    let child = Command::new(env!("CARGO_BIN_EXE_mapscope"))
-        .arg(&wad)
-        .args(["--map", "E1M1", "--shot-dir"])
-        .arg(&shots)
-        .env("DISPLAY", &display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(File::create(&logs.0).unwrap())
-        .stderr(File::create(&logs.1).unwrap())
-        .spawn()
-        .expect("starting the viewer");
-    let mut viewer = Killed { name: "mapscope viewer", child };
-    let mut session = Session {
-        display: display.clone(),
-        window: String::new(),
-        shots: &shots,
-        viewer: &mut viewer,
-        logs,
-    };
-
-    // The window appears (its title starts with "mapscope").
-    let window = {
-        let s = &mut session;
-        let display = s.display.clone();
-        let logs = s.logs.clone();
-        let viewer = &mut *s.viewer;
-        let mut exited = None;
-        let id = wait_for(
-            "the viewer window (xdotool search --name mapscope)",
-            || {
-                if let Some(st) = viewer.exited() {
-                    exited = Some(st);
-                    return Some(None);
-                }
-                let out = xdotool(&display, &["search", "--onlyvisible", "--name", "^mapscope"])?;
-                out.lines().next().map(|l| Some(l.trim().to_string()))
-            },
-            || viewer_output(&logs),
-        );
-        id.unwrap_or_else(|| {
-            panic!(
-                "the viewer exited ({exited:?}) before showing a window\n{}",
-                viewer_output(&logs)
-            )
-        })
-    };
-    session.window = window.clone();
+    let mut args = vec![wad.into_os_string()];
+    args.extend(os(&["--map", "E1M1"]));
+    let mut session = Viewer::start(&tmp, &args);
+    let (display, window) = (session.display.clone(), session.window.clone());
     let title = xdotool(&display, &["getwindowname", &window]).unwrap_or_default();
     assert!(title.contains("E1M1") && title.contains("freedoom1.wad"), "window title {title:?}");
-    // No window manager runs: give the window the input focus directly.
-    xdotool_ok(&display, &["windowfocus", "--sync", &window]);
-    xdotool_ok(&display, &["mousemove", "--window", &window, "640", "360"]);
-    // Let it draw a first frame.
-    sleep(Duration::from_millis(500));
 
     let (first, a) = session.screenshot();
     assert_eq!(a.map, "E1M1");
@@ -335,7 +360,7 @@ fn viewer_screenshots_follow_the_camera_under_xvfb() {
     );
 
     // R returns to the spawn point.
-    xdotool_ok(&display, &["key", "--window", &window, "r"]);
+    session.key("r");
     sleep(Duration::from_millis(300));
     let (_, d) = session.screenshot();
     assert_eq!(d.camera, a.camera, "R should return to the spawn point");
@@ -344,5 +369,147 @@ fn viewer_screenshots_follow_the_camera_under_xvfb() {
         a.camera, b.camera, c.camera, d.camera
     );
     session.assert_running();
-    // The guards stop the viewer, then Xvfb.
+    // The guard stops the viewer, then Xvfb.
+}
+
+/// `mapscope --from-shot` opens at the camera, level and view of a `render` PNG, and
+/// `render --from-shot` draws an F12 shot again.
+#[test]
+fn from_shot_reopens_the_camera_of_a_render() {
+    let wad = freedoom1();
+    let tmp = TempDir::new("viewer-from-shot");
+    let shot = tmp.join("render.png");
+    let mut args = vec![OsString::from("render"), wad.into_os_string()];
+    args.extend(os(&["--map", "E1M1", "--camera", "-96.5,352.25,60", "--angle", "37.25"]));
+    args.extend(os(&["--pitch", "-7.5", "--fov", "75", "--tic", "20", "--no-things", "-o"]));
+    args.push(shot.clone().into_os_string());
+    let out = mapscope(&args);
+    success(&out, "mapscope render");
+    let rendered = ShotMeta::read(&shot).unwrap();
+
+    // No level file on the command line: it comes from the shot.
+    let mut args = vec![OsString::from("--from-shot"), shot.clone().into_os_string()];
+    args.push("--freeze".into());
+    let mut session = Viewer::start(&tmp, &args);
+    let (f12, m) = session.screenshot();
+    assert_eq!(m.file, rendered.file);
+    assert_eq!(m.map, "E1M1");
+    for i in 0..3 {
+        assert!(
+            (m.camera[i] - rendered.camera[i]).abs() < 1e-9,
+            "{:?} vs {:?}",
+            m.camera,
+            rendered.camera
+        );
+    }
+    assert!((m.angle - 37.25).abs() < 1e-9, "angle {}", m.angle);
+    assert!((m.pitch + 7.5).abs() < 1e-9, "pitch {}", m.pitch);
+    assert_eq!((m.fov, m.mode.as_str(), m.tic), (75.0, "faithful", 20));
+    assert_eq!((m.things, m.sky, m.wireframe), (false, true, false), "toggles");
+    drop(session);
+
+    // And `render --from-shot` of the F12 shot draws the same picture at the shot's size.
+    let again = tmp.join("again.png");
+    let out = mapscope([
+        OsString::from("render"),
+        "--from-shot".into(),
+        f12.clone().into_os_string(),
+        "-o".into(),
+        again.clone().into_os_string(),
+    ]);
+    success(&out, "mapscope render --from-shot");
+    let (a, b) = (image::open(&f12).unwrap().to_rgba8(), image::open(&again).unwrap().to_rgba8());
+    assert_eq!(a.dimensions(), b.dimensions());
+    assert_identical(&a, &b, "render --from-shot of the F12 shot");
+}
+
+/// Splits a command line printed by the bookmark key (words, single-quoted where needed).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut quoted, mut any) = (false, false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            '\\' if !quoted => {
+                if let Some(n) = chars.next() {
+                    word.push(n);
+                }
+            }
+            ' ' if !quoted => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+fn assert_identical(a: &image::RgbaImage, b: &image::RgbaImage, what: &str) {
+    let report = mapscope::compare::compare_images(a, b, &Default::default()).unwrap();
+    assert_eq!(report.identical_share, 1.0, "{what}: not the same picture\n{report}");
+}
+
+/// Runs a bookmark line (with its output redirected to `out`) and returns the image.
+fn run_bookmark(line: &str, out: &Path) -> image::RgbaImage {
+    let mut words = shell_words(line);
+    assert_eq!(&words[..2], ["mapscope", "render"], "{line}");
+    let o = words.iter().position(|w| w == "-o").expect("-o in the bookmark");
+    words[o + 1] = out.display().to_string();
+    let result = mapscope(&words[1..]);
+    success(&result, line);
+    image::open(out).unwrap().to_rgba8()
+}
+
+/// B prints a `mapscope render` line that draws exactly the F12 shot of the same view, at
+/// the game's resolution (with a reference laid over the window, which F12 leaves out) and
+/// at the window's size.
+#[test]
+fn bookmark_renders_the_same_frame_as_f12() {
+    let wad = freedoom1();
+    let tmp = TempDir::new("viewer-bookmark");
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/doom-reference/freedoom1_e1m1_start.png");
+    let mut args = vec![wad.into_os_string()];
+    args.extend(os(&["--map", "E1M1", "--tic", "100", "--freeze", "--reference"]));
+    args.push(reference.into_os_string());
+    let mut session = Viewer::start(&tmp, &args);
+    session.hold("w", Duration::from_millis(400));
+    session.hold("a", Duration::from_millis(300));
+
+    // A 320x200 reference of a Doom frame switches the view to Doom's 320x200 at 90 degrees.
+    let line = session.bookmark();
+    let (f12, meta) = session.screenshot();
+    eprintln!("bookmark: {line}");
+    assert!(line.contains(" --size 320x200 ") && line.contains(" --fov 90 "), "{line}");
+    assert!(line.contains(" --tic 100 ") && line.contains(" --map E1M1 "), "{line}");
+    let c = meta.camera;
+    assert!(line.contains(&format!(" --camera {},{},{} ", c[0], c[1], c[2])), "{line} vs {c:?}");
+    let shot = image::open(&f12).unwrap().to_rgba8();
+    assert_eq!(shot.dimensions(), (320, 200));
+    assert_identical(&shot, &run_bookmark(&line, &tmp.join("bookmark-game.png")), "game res");
+
+    // The difference view is on screen now; F12 still saves the 3D view alone. F2 goes back
+    // to the window's size.
+    session.key("v");
+    session.key("F2");
+    sleep(Duration::from_millis(500));
+    let line = session.bookmark();
+    let (f12, _) = session.screenshot();
+    let shot = image::open(&f12).unwrap().to_rgba8();
+    assert!(shot.width() > 320, "window-sized shot expected: {:?}", shot.dimensions());
+    let size = format!(" --size {}x{} ", shot.width(), shot.height());
+    assert!(line.contains(&size), "{line}");
+    assert_identical(&shot, &run_bookmark(&line, &tmp.join("bookmark-window.png")), "window");
+    session.assert_running();
 }

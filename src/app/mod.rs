@@ -1,9 +1,14 @@
 //! The interactive viewer: a winit window showing the scene, a fly camera, an egui overlay,
-//! F12 screenshots.
+//! F12 screenshots, a reference screenshot laid over the view, camera bookmarks.
 
+mod bookmark;
+mod compare_view;
 mod fly_camera;
+pub mod game_view;
 mod overlay;
+pub mod reference;
 mod viewer;
 
+pub use bookmark::{shell_quote, Bookmark};
 pub use fly_camera::{FlyCamera, MoveKeys};
-pub use viewer::run_viewer;
+pub use viewer::{run_viewer, ViewerOptions};

@@ -1,3 +1,5 @@
+use super::compare_view::ReferenceView;
+use super::reference::RefMode;
 use crate::render::{RenderMode, ViewSettings};
 
 /// What the overlay shows this frame.
@@ -12,12 +14,32 @@ pub struct OverlayInfo<'a> {
     pub captured: bool,
     pub message: Option<&'a str>,
     pub error: Option<&'a str>,
+    /// The game's screen for this format, e.g. "320x200 at 90°, shown 4:3"; `None` when
+    /// the format has no known screen.
+    pub game_screen: Option<String>,
+    /// Size of the rendered frame.
+    pub frame_size: (u32, u32),
 }
 
-/// Draws the overlay panel; toggles edit `view` in place. Returns true if the user asked to
-/// cycle to the next map.
-pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, view: &mut ViewSettings) -> bool {
-    let mut next_map = false;
+/// What the overlay lets the user change.
+pub struct Controls<'a> {
+    pub view: &'a mut ViewSettings,
+    pub game_res: &'a mut bool,
+    pub frozen: &'a mut bool,
+    pub reference: Option<&'a mut ReferenceView>,
+}
+
+/// Buttons pressed this frame.
+#[derive(Default)]
+pub struct Actions {
+    pub next_map: bool,
+    pub bookmark: bool,
+}
+
+/// Draws the overlay panel; toggles edit `controls` in place.
+pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>) -> Actions {
+    let mut actions = Actions::default();
+    let Controls { view, game_res, frozen, reference } = controls;
     egui::Window::new("mapscope").default_pos([8.0, 8.0]).resizable(false).collapsible(true).show(
         ctx,
         |ui| {
@@ -36,8 +58,30 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, view: &mut ViewSettings
             if ui.checkbox(&mut faithful, "faithful (M)").changed() {
                 view.mode = if faithful { RenderMode::Faithful } else { RenderMode::Smooth };
             }
-            if ui.button("next map (N)").clicked() {
-                next_map = true;
+            let game_label = match &info.game_screen {
+                Some(s) => format!("game resolution (F2): {s}"),
+                None => "game resolution (F2): unknown for this format".to_string(),
+            };
+            ui.checkbox(game_res, game_label);
+            ui.label(format!(
+                "frame {}x{}  fov {}°",
+                info.frame_size.0, info.frame_size.1, view.fov_deg
+            ));
+            ui.checkbox(frozen, "freeze animation (F)");
+            ui.horizontal(|ui| {
+                if ui.button("next map (N)").clicked() {
+                    actions.next_map = true;
+                }
+                if ui.button("bookmark (B)").clicked() {
+                    actions.bookmark = true;
+                }
+            });
+            ui.separator();
+            match reference {
+                Some(r) => reference_section(ui, r),
+                None => {
+                    ui.label("no reference: drop a PNG on the window or use --reference");
+                }
             }
             ui.separator();
             ui.label(if info.captured {
@@ -54,5 +98,26 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, view: &mut ViewSettings
             }
         },
     );
-    next_map
+    actions
+}
+
+fn reference_section(ui: &mut egui::Ui, r: &mut ReferenceView) {
+    let (w, h) = r.size();
+    ui.label(format!("reference {} ({w}x{h})", r.file_name()));
+    ui.checkbox(&mut r.visible, "show reference (H)");
+    ui.horizontal(|ui| {
+        ui.label("view (V):");
+        for mode in RefMode::ALL {
+            ui.radio_value(&mut r.blend.mode, mode, mode.label());
+        }
+    });
+    ui.add(egui::Slider::new(&mut r.blend.opacity, 0.0..=1.0).text("opacity [ ]"));
+    ui.add(egui::Slider::new(&mut r.blend.wipe, 0.0..=1.0).text("wipe , ."));
+    ui.add(egui::Slider::new(&mut r.blend.tolerance, 0..=64).text("tolerance"));
+    if r.visible {
+        ui.label(r.figures());
+        ui.label(format!("compared at {w}x{h} in {:.1} ms", r.compare_ms));
+    } else {
+        ui.label("figures paused while the reference is hidden");
+    }
 }

@@ -11,7 +11,11 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Window, WindowId};
 
-use super::overlay::{self, OverlayInfo};
+use super::bookmark::{self, Bookmark};
+use super::compare_view::ReferenceView;
+use super::game_view::{self, GameView};
+use super::overlay::{self, Controls, OverlayInfo};
+use super::reference;
 use super::{FlyCamera, MoveKeys};
 use crate::cli::{CameraArgs, ViewArgs};
 use crate::loader::{self, LevelSource, OpenOptions};
@@ -19,13 +23,26 @@ use crate::render::{Gpu, Presenter, RenderMode, SceneRenderer, ViewSettings};
 use crate::scene::{FrameState, Scene};
 use crate::shot::{self, ShotMeta};
 
+/// Viewer settings beyond the level, the camera and the view.
+#[derive(Clone, Debug, Default)]
+pub struct ViewerOptions {
+    /// Folder for F12 screenshots (default: the current folder).
+    pub shot_dir: Option<PathBuf>,
+    /// A screenshot of the game to lay over the view.
+    pub reference: Option<PathBuf>,
+    /// Start at the game's own resolution and field of view.
+    pub game_res: bool,
+    /// Start with the animation clock stopped at `--tic`.
+    pub freeze: bool,
+}
+
 /// Opens the viewer window on `files` and runs until it is closed.
 pub fn run_viewer(
     files: Vec<PathBuf>,
     options: OpenOptions,
     camera: CameraArgs,
     view: ViewArgs,
-    shot_dir: Option<PathBuf>,
+    extra: ViewerOptions,
 ) -> Result<()> {
     let source = loader::open(&files, &options)?;
     let maps = source.maps();
@@ -34,6 +51,7 @@ pub fn run_viewer(
     let map_index = maps.iter().position(|m| *m == scene.name).unwrap_or(0);
     let fly = FlyCamera::new(pose, level_size(&scene));
     let settings = view.settings(1280, 720)?;
+    let reference = extra.reference.as_deref().map(ReferenceView::load).transpose()?;
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
     let mut app = App {
         files,
@@ -50,13 +68,23 @@ pub fn run_viewer(
         last: Instant::now(),
         frame_ms: 0.0,
         start_tic: camera.tic,
-        shot_dir: shot_dir.unwrap_or_else(|| PathBuf::from(".")),
+        frozen: extra.freeze,
+        user_fov: settings.fov_deg,
+        game_res: extra.game_res,
+        reference: None,
+        cursor: (0.0, 0.0),
+        dragging_wipe: false,
+        display_rect: [0.0, 0.0, 1.0, 1.0],
+        shot_dir: extra.shot_dir.unwrap_or_else(|| PathBuf::from(".")),
         message: None,
         error: None,
         win: None,
         fatal: None,
         show_overlay: true,
     };
+    if let Some(r) = reference {
+        app.set_reference(r);
+    }
     event_loop.run_app(&mut app).context("running the window")?;
     match app.fatal {
         Some(e) => Err(e),
@@ -79,6 +107,45 @@ struct WindowState {
     egui_state: egui_winit::State,
     egui_renderer: egui_wgpu::Renderer,
     frame_state: FrameState,
+    /// The composed frame (view and reference) shown when a reference is visible.
+    composite: Option<(wgpu::Texture, wgpu::TextureView, (u32, u32))>,
+}
+
+impl WindowState {
+    /// Uploads `image` into the composite texture (recreated when the size changes).
+    fn upload_composite(&mut self, image: &image::RgbaImage) {
+        let size = image.dimensions();
+        if self.composite.as_ref().is_none_or(|c| c.2 != size) {
+            let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("reference composite"),
+                size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: crate::render::SCENE_FORMAT,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            });
+            let view = texture.create_view(&Default::default());
+            self.composite = Some((texture, view, size));
+        }
+        let (texture, _, _) = self.composite.as_ref().expect("created above");
+        self.gpu.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            image.as_raw(),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4 * size.0),
+                rows_per_image: Some(size.1),
+            },
+            wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+        );
+    }
 }
 
 struct App {
@@ -97,6 +164,19 @@ struct App {
     last: Instant,
     frame_ms: f64,
     start_tic: u32,
+    /// The animation clock is stopped at `start_tic`.
+    frozen: bool,
+    /// The field of view asked for (used outside game resolution).
+    user_fov: f64,
+    /// Render at the game's own resolution and field of view (where known).
+    game_res: bool,
+    reference: Option<ReferenceView>,
+    /// Pointer position in window pixels.
+    cursor: (f64, f64),
+    /// The wipe divider follows the pointer.
+    dragging_wipe: bool,
+    /// Where the frame was last shown in the window: x, y, width, height in pixels.
+    display_rect: [f32; 4],
     shot_dir: PathBuf,
     message: Option<String>,
     error: Option<String>,
@@ -173,6 +253,7 @@ impl App {
             egui_state,
             egui_renderer,
             frame_state,
+            composite: None,
         });
         Ok(())
     }
@@ -231,8 +312,97 @@ impl App {
     }
 
     fn tic(&self) -> u32 {
+        if self.frozen {
+            return self.start_tic;
+        }
         let rate = self.scene.animator.tic_rate();
         self.start_tic + (self.start.elapsed().as_secs_f64() * rate) as u32
+    }
+
+    /// Stops or restarts the animation clock where it is.
+    fn set_frozen(&mut self, on: bool) {
+        if on != self.frozen {
+            self.start_tic = self.tic();
+            self.start = Instant::now();
+            self.frozen = on;
+        }
+    }
+
+    /// The game's screen for the current format.
+    fn game(&self) -> Option<GameView> {
+        game_view::game_view(&self.scene.format)
+    }
+
+    /// Frame size, field of view and where the frame goes in a `width` x `height` window:
+    /// the game's screen (shown at its display aspect) in game resolution mode, else the
+    /// window itself.
+    fn layout(&self, width: u32, height: u32) -> ((u32, u32), f64, [f32; 4]) {
+        match self.game().filter(|_| self.game_res) {
+            Some(g) => (
+                (g.width, g.height),
+                g.fov_deg,
+                game_view::fit_rect(width, height, g.display_aspect),
+            ),
+            None => ((width, height), self.user_fov, [0.0, 0.0, width as f32, height as f32]),
+        }
+    }
+
+    fn set_reference(&mut self, r: ReferenceView) {
+        let (w, h) = r.size();
+        let mut message = format!("reference {} ({w}x{h})", r.path.display());
+        if let Some(g) = self.game().filter(|g| r.matches_game(g)) {
+            if !self.game_res {
+                self.game_res = true;
+                message.push_str(&format!("; game resolution {}x{} on", g.width, g.height));
+            }
+        }
+        self.message = Some(message);
+        self.reference = Some(r);
+    }
+
+    fn load_reference(&mut self, path: &std::path::Path) {
+        match ReferenceView::load(path) {
+            Ok(r) => self.set_reference(r),
+            Err(e) => self.error = Some(format!("reference: {e:#}")),
+        }
+    }
+
+    /// Prints (and copies, where a clipboard tool exists) the `mapscope render` command line
+    /// for the current view.
+    fn bookmark(&mut self) {
+        let native = self.scene.axes.to_native_f64(self.fly.pose.pos);
+        let name = format!("mapscope-{}-bookmark.png", sanitize(&self.scene.name));
+        let line = Bookmark {
+            files: &self.files,
+            options: &self.options,
+            map: &self.scene.name,
+            camera: native.to_array(),
+            angle: self.scene.axes.yaw_to_native(self.fly.pose.yaw),
+            pitch: self.fly.pose.pitch.to_degrees(),
+            view: &self.view,
+            tic: self.tic(),
+        }
+        .command_line(&name);
+        println!("{line}");
+        self.message = Some(match bookmark::copy_to_clipboard(&line) {
+            Some(tool) => format!("bookmark printed and copied ({tool})"),
+            None => "bookmark printed to stdout (no clipboard tool found)".to_string(),
+        });
+    }
+
+    /// The wipe divider's x in window pixels, when the wipe view is on.
+    fn wipe_x(&self) -> Option<f64> {
+        let r = self.reference.as_ref().filter(|r| r.is_wipe())?;
+        let [x, _, w, _] = self.display_rect;
+        let col = reference::wipe_column(r.blend.wipe, self.view.width.max(1));
+        Some(x as f64 + col as f64 * w as f64 / self.view.width.max(1) as f64)
+    }
+
+    fn drag_wipe_to(&mut self, x: f64) {
+        let [rx, _, rw, _] = self.display_rect;
+        if let Some(r) = &mut self.reference {
+            r.blend.wipe = (((x - rx as f64) / rw.max(1.0) as f64) as f32).clamp(0.0, 1.0);
+        }
     }
 
     fn set_captured(&mut self, on: bool) {
@@ -272,6 +442,9 @@ impl App {
                 fov: self.view.fov_deg,
                 mode: format!("{:?}", self.view.mode).to_lowercase(),
                 tic: self.tic(),
+                things: self.view.show_sprites,
+                sky: self.view.show_sky,
+                wireframe: self.view.wireframe,
             };
             let name = format!("mapscope-{}-{}.png", sanitize(&self.scene.name), timestamp());
             let path = self.shot_dir.join(name);
@@ -319,6 +492,37 @@ impl App {
             KeyCode::KeyP => self.cycle_map(-1),
             KeyCode::KeyR => self.fly.pose = self.scene.spawn,
             KeyCode::F1 => self.show_overlay = !self.show_overlay,
+            KeyCode::KeyB => self.bookmark(),
+            KeyCode::F2 => {
+                self.game_res = !self.game_res;
+                if self.game_res && self.game().is_none() {
+                    self.message =
+                        Some(format!("no game resolution known for {}", self.scene.format));
+                }
+            }
+            KeyCode::KeyF => self.set_frozen(!self.frozen),
+            _ => {}
+        }
+        let fine = self.keys.fast;
+        let Some(r) = &mut self.reference else { return };
+        match code {
+            KeyCode::KeyV => {
+                r.visible = true;
+                r.cycle_mode();
+                self.message = Some(format!("reference view: {}", r.mode_label()));
+            }
+            KeyCode::KeyH => {
+                r.visible = !r.visible;
+                self.message = Some(format!("reference view: {}", r.mode_label()));
+            }
+            KeyCode::BracketLeft => r.nudge_opacity(-0.1),
+            KeyCode::BracketRight => r.nudge_opacity(0.1),
+            // Shift: one frame column at a time.
+            KeyCode::Comma | KeyCode::Period => {
+                let sign = if code == KeyCode::Comma { -1.0 } else { 1.0 };
+                let step = if fine { 1.0 / self.view.width.max(1) as f32 } else { 1.0 / 32.0 };
+                r.nudge_wipe(sign * step);
+            }
             _ => {}
         }
     }
@@ -331,12 +535,28 @@ impl App {
         self.fly.update(self.keys, dt);
         let tic = self.tic();
         let native = self.scene.axes.to_native_f64(self.fly.pose.pos);
+        let Some((cw, ch)) = self.win.as_ref().map(|w| (w.config.width, w.config.height)) else {
+            return Ok(());
+        };
+        let ((fw, fh), fov, rect) = self.layout(cw, ch);
+        let game = self.game();
+        self.view.width = fw;
+        self.view.height = fh;
+        self.view.fov_deg = fov;
+        self.display_rect = rect;
+        let wipe_x = self.wipe_x();
         let Some(w) = &mut self.win else { return Ok(()) };
         self.scene.animator.state_at(tic, &mut w.frame_state);
         w.renderer.set_state(&w.frame_state);
-        self.view.width = w.config.width;
-        self.view.height = w.config.height;
         w.renderer.render(&w.gpu, &self.fly.pose, &self.view);
+        // With a reference shown, the frame is read back and composed on the CPU.
+        let mut composed = false;
+        if let Some(r) = self.reference.as_mut().filter(|r| r.visible) {
+            let image = w.renderer.read_image(&w.gpu)?;
+            let picture = r.process(&image, game.as_ref());
+            w.upload_composite(&picture);
+            composed = true;
+        }
 
         let frame = match w.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(f)
@@ -361,14 +581,38 @@ impl App {
             captured: self.captured,
             message: self.message.as_deref(),
             error: self.error.as_deref(),
+            game_screen: game.map(|g| {
+                let aspect = if (g.display_aspect - 4.0 / 3.0).abs() < 1e-9 {
+                    "4:3".to_string()
+                } else {
+                    format!("{:.3}", g.display_aspect)
+                };
+                format!("{}x{} at {}°, shown {aspect}", g.width, g.height, g.fov_deg)
+            }),
+            frame_size: (fw, fh),
         };
         let raw = w.egui_state.take_egui_input(&w.window);
-        let mut next_map = false;
+        let mut actions = overlay::Actions::default();
         let show = self.show_overlay;
-        let view = &mut self.view;
+        let mut frozen = self.frozen;
+        let (view, game_res, reference) = (&mut self.view, &mut self.game_res, &mut self.reference);
         let output = w.egui_ctx.run_pass(raw, |ctx| {
+            if let Some(x) = wipe_x {
+                let ppp = ctx.pixels_per_point();
+                let x = x as f32 / ppp;
+                let (top, bottom) = (rect[1] / ppp, (rect[1] + rect[3]) / ppp);
+                let painter = ctx.layer_painter(egui::LayerId::background());
+                let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 255, 255));
+                painter.line_segment([egui::pos2(x, top), egui::pos2(x, bottom)], stroke);
+            }
             if show {
-                next_map |= overlay::draw(ctx, &info, view);
+                let controls = Controls {
+                    view: &mut *view,
+                    game_res: &mut *game_res,
+                    frozen: &mut frozen,
+                    reference: reference.as_mut(),
+                };
+                actions = overlay::draw(ctx, &info, controls);
             }
         });
         w.egui_state.handle_platform_output(&w.window, output.platform_output);
@@ -408,8 +652,11 @@ impl App {
                     ..Default::default()
                 })
                 .forget_lifetime();
-            if let (Some(src), Some(size)) = (w.renderer.color_view(), w.renderer.target_size()) {
-                let rect = [0.0, 0.0, w.config.width as f32, w.config.height as f32];
+            let source = match (&w.composite, composed) {
+                (Some((_, view, size)), true) => Some((view, *size)),
+                _ => w.renderer.color_view().zip(w.renderer.target_size()),
+            };
+            if let Some((src, size)) = source {
                 w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, src, size, rect);
             }
             w.egui_renderer.render(&mut pass, &jobs, &screen);
@@ -422,8 +669,12 @@ impl App {
         }
         // Applied above; egui insists deltas are consumed explicitly.
         textures_delta.clear();
-        if next_map {
+        self.set_frozen(frozen);
+        if actions.next_map {
             self.cycle_map(1);
+        }
+        if actions.bookmark {
+            self.bookmark();
         }
         Ok(())
     }
@@ -453,12 +704,30 @@ impl ApplicationHandler for App {
                 w.config.height = size.height.max(1);
                 w.surface.configure(&w.gpu.device, &w.config);
             }
+            WindowEvent::CursorMoved { position, .. } => {
+                self.cursor = (position.x, position.y);
+                if self.dragging_wipe {
+                    self.drag_wipe_to(position.x);
+                }
+            }
+            WindowEvent::MouseInput {
+                state: ElementState::Released,
+                button: MouseButton::Left,
+                ..
+            } => self.dragging_wipe = false,
             WindowEvent::MouseInput {
                 state: ElementState::Pressed,
                 button: MouseButton::Left,
                 ..
             } if !egui_used && !self.captured && !w.egui_ctx.egui_wants_pointer_input() => {
-                self.set_captured(true);
+                // Near the wipe divider a click drags it; elsewhere it captures the mouse.
+                match self.wipe_x() {
+                    Some(x) if (self.cursor.0 - x).abs() <= 12.0 => {
+                        self.dragging_wipe = true;
+                        self.drag_wipe_to(self.cursor.0);
+                    }
+                    _ => self.set_captured(true),
+                }
             }
             WindowEvent::MouseWheel { delta, .. } if !egui_used => {
                 let notches = match delta {
@@ -478,6 +747,8 @@ impl ApplicationHandler for App {
                 self.keys = MoveKeys::default();
                 self.set_captured(false);
             }
+            // A PNG is a reference screenshot; anything else a level.
+            WindowEvent::DroppedFile(path) if is_png(&path) => self.load_reference(&path),
             WindowEvent::DroppedFile(path) => self.load(vec![path], None),
             WindowEvent::RedrawRequested => {
                 if let Err(e) = self.redraw() {
@@ -501,6 +772,14 @@ impl ApplicationHandler for App {
             w.window.request_redraw();
         }
     }
+}
+
+/// Whether `path` is a PNG file (by its signature).
+fn is_png(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+        && head == *b"\x89PNG\r\n\x1a\n"
 }
 
 fn sanitize(s: &str) -> String {

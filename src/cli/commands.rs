@@ -1,18 +1,27 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::camera_args::parse_size;
-use super::{CompareArgs, InfoArgs, ListArgs, OpenArgs, RenderArgs};
+use super::{CompareArgs, ExportArgs, InfoArgs, ListArgs, OpenArgs, RenderArgs};
 use crate::compare;
 use crate::loader::{self, map_info, MapInfo};
 use crate::render::{self, Gpu};
 use crate::shot::{self, ShotMeta};
 
-pub fn render(a: RenderArgs) -> Result<ExitCode> {
-    let (w, h) = parse_size(&a.size)?;
+pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
+    let mut size = a.size.clone();
+    if let Some(shot) = &a.from_shot {
+        super::from_shot::apply(shot, &mut a.files, &mut a.camera, &mut a.view)?;
+        if size.is_none() {
+            let (w, h) = image::image_dimensions(shot)
+                .with_context(|| format!("{}: reading the image size", shot.display()))?;
+            size = Some(format!("{w}x{h}"));
+        }
+    }
+    let (w, h) = parse_size(size.as_deref().unwrap_or("320x200"))?;
     let view = a.view.settings(w, h)?;
     let source = loader::open(&a.files, &a.load.options())?;
     let mut scene = source.build(a.camera.map.as_deref())?;
@@ -29,6 +38,9 @@ pub fn render(a: RenderArgs) -> Result<ExitCode> {
         fov: view.fov_deg,
         mode: format!("{:?}", view.mode).to_lowercase(),
         tic: a.camera.tic,
+        things: view.show_sprites,
+        sky: view.show_sky,
+        wireframe: view.wireframe,
     };
     shot::save_png(&a.output, &image, Some(&meta))?;
     println!("{}", a.output.display());
@@ -36,6 +48,9 @@ pub fn render(a: RenderArgs) -> Result<ExitCode> {
 }
 
 pub fn compare(a: CompareArgs) -> Result<ExitCode> {
+    if a.align {
+        return compare_align(a);
+    }
     let img_a = compare::load_png(&a.a)?;
     let img_b = compare::load_png(&a.b)?;
     let mask = a.mask.as_deref().map(compare::load_png).transpose()?;
@@ -63,6 +78,99 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
     Ok(if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
+/// `compare --align`: re-renders A's level around A's camera against the reference B.
+fn compare_align(a: CompareArgs) -> Result<ExitCode> {
+    use crate::align::{align, AlignOptions, NativeCamera};
+    let meta = ShotMeta::read(&a.a).with_context(|| {
+        format!("{}: --align needs a mapscope render or shot (its camera metadata)", a.a.display())
+    })?;
+    let reference = compare::load_png(&a.b)?;
+    let files: Vec<PathBuf> = meta.file.split(';').map(PathBuf::from).collect();
+    let source = loader::open(&files, &a.load.options())?;
+    let mut scene = source.build(Some(&meta.map))?;
+    let view = render::ViewSettings {
+        width: reference.width(),
+        height: reference.height(),
+        fov_deg: meta.fov,
+        mode: meta.mode.parse().map_err(anyhow::Error::msg)?,
+        ..Default::default()
+    };
+    let start = NativeCamera { pos: meta.camera, angle: meta.angle, pitch: meta.pitch };
+    let opts = AlignOptions::for_units(crate::export::mesh::units_per_metre(&scene.format));
+    let gpu = Gpu::headless()?;
+    let r = align(&gpu, &mut scene, &view, meta.tic, &reference, start, &opts)?;
+    let b = r.best;
+    let command = format!(
+        "mapscope render {} --map {} --camera={},{},{} --angle {} --pitch {} --fov {} --mode {} \
+         --size {}x{} --tic {}",
+        files
+            .iter()
+            .map(|f| crate::app::shell_quote(&f.display().to_string()))
+            .collect::<Vec<_>>()
+            .join(" "),
+        crate::app::shell_quote(&meta.map),
+        b.pos[0],
+        b.pos[1],
+        b.pos[2],
+        b.angle,
+        b.pitch,
+        meta.fov,
+        meta.mode,
+        view.width,
+        view.height,
+        meta.tic
+    );
+    if let Some(path) = &a.aligned_output {
+        let pose = b.pose(&scene);
+        let image = render::render_headless(&gpu, &mut scene, &pose, &view, meta.tic)?;
+        let shot = ShotMeta { camera: b.pos, angle: b.angle, pitch: b.pitch, ..meta.clone() };
+        shot::save_png(path, &image, Some(&shot))?;
+    }
+    if a.json {
+        let cam = |c: &NativeCamera| json!({ "camera": c.pos, "angle": c.angle, "pitch": c.pitch });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "start": cam(&r.start),
+                "start_identical_share": r.start_report.identical_share,
+                "best": cam(&b),
+                "best_identical_share": r.best_report.identical_share,
+                "best_psnr_db": finite(r.best_report.psnr_db),
+                "renders": r.renders,
+                "command": command,
+            }))?
+        );
+    } else {
+        println!("start: identical {:.2}%", 100.0 * r.start_report.identical_share);
+        println!("best ({} renders): {}", r.renders, r.best_report);
+        println!(
+            "camera {},{},{} angle {} pitch {}",
+            b.pos[0], b.pos[1], b.pos[2], b.angle, b.pitch
+        );
+        println!("{command}");
+    }
+    let thresholds = compare::Thresholds {
+        min_identical: a.min_identical,
+        min_within: a.min_within,
+        max_mae: a.max_mae,
+        min_psnr: a.min_psnr,
+    };
+    let failed = thresholds.check(&r.best_report);
+    for f in &failed {
+        eprintln!("threshold not met: {f}");
+    }
+    Ok(if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// JSON has no infinity: identical images report PSNR as null.
+fn finite(v: f64) -> serde_json::Value {
+    if v.is_finite() {
+        json!(v)
+    } else {
+        serde_json::Value::Null
+    }
+}
+
 pub fn info(a: InfoArgs) -> Result<ExitCode> {
     let source = loader::open(&a.files, &a.load.options())?;
     let maps = source.maps();
@@ -76,6 +184,25 @@ pub fn info(a: InfoArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+pub fn export(a: ExportArgs) -> Result<ExitCode> {
+    use crate::export::{ExportFormat, ExportOptions, LightMode, SpriteMode};
+    let obj = match a.format.as_deref() {
+        Some(f) => f == "obj",
+        None => a.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")),
+    };
+    let opts = ExportOptions {
+        format: if obj { ExportFormat::Obj } else { ExportFormat::Glb },
+        light: if a.light == "unlit" { LightMode::Unlit } else { LightMode::Baked },
+        sprites: if a.sprites == "skip" { SpriteMode::Skip } else { SpriteMode::Quads },
+    };
+    let source = loader::open(&a.files, &a.load.options())?;
+    let scene = source.build(a.map.as_deref())?;
+    for path in crate::export::export(&scene, &a.output, &opts)? {
+        println!("{}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn list(a: ListArgs) -> Result<ExitCode> {
     let source = loader::open(&a.files, &a.load.options())?;
     for m in source.maps() {
@@ -84,9 +211,18 @@ pub fn list(a: ListArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn view(a: OpenArgs) -> Result<ExitCode> {
+pub fn view(mut a: OpenArgs) -> Result<ExitCode> {
+    if let Some(shot) = &a.from_shot {
+        super::from_shot::apply(shot, &mut a.files, &mut a.camera, &mut a.view)?;
+    }
     let files = if a.files.is_empty() { vec![crate::demo::demo_wad_path()?] } else { a.files };
-    crate::app::run_viewer(files, a.load.options(), a.camera, a.view, a.shot_dir)?;
+    let extra = crate::app::ViewerOptions {
+        shot_dir: a.shot_dir,
+        reference: a.reference,
+        game_res: a.game_res,
+        freeze: a.freeze,
+    };
+    crate::app::run_viewer(files, a.load.options(), a.camera, a.view, extra)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,6 +3,7 @@
 
 mod camera_args;
 mod commands;
+mod from_shot;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +41,18 @@ pub struct OpenArgs {
     /// Folder for F12 screenshots (default: the current folder).
     #[arg(long)]
     pub shot_dir: Option<PathBuf>,
+    /// A screenshot of the game to lay over the view (overlay, difference, wipe).
+    #[arg(long)]
+    pub reference: Option<PathBuf>,
+    /// Start at the game's own resolution and field of view (F2 toggles).
+    #[arg(long)]
+    pub game_res: bool,
+    /// Start with the animation clock stopped at --tic (F toggles).
+    #[arg(long)]
+    pub freeze: bool,
+    /// Open at the camera stored in a mapscope PNG (files and map too, unless given).
+    #[arg(long)]
+    pub from_shot: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -52,12 +65,38 @@ pub enum Command {
     Info(InfoArgs),
     /// List the maps in a file.
     List(ListArgs),
+    /// Write a level as binary glTF 2.0 (.glb) or OBJ + MTL + PNG textures.
+    Export(ExportArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Level file(s).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+    /// Map name (default: the first).
+    #[arg(long)]
+    pub map: Option<String>,
+    /// Output file (.glb or .obj).
+    #[arg(short = 'o', long = "output", required = true)]
+    pub output: PathBuf,
+    /// Output format (default: from the output's extension).
+    #[arg(long, value_parser = ["glb", "obj"])]
+    pub format: Option<String>,
+    /// Light: bake each surface's light level into vertex colours, or leave textures unlit.
+    #[arg(long, default_value = "baked", value_parser = ["baked", "unlit"])]
+    pub light: String,
+    /// Billboards (things, objects): as fixed quads across their facing, or left out.
+    #[arg(long, default_value = "quads", value_parser = ["quads", "skip"])]
+    pub sprites: String,
 }
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
-    /// Level file(s).
-    #[arg(required = true)]
+    /// Level file(s) (may be left out with --from-shot).
+    #[arg(required_unless_present = "from_shot")]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub load: LoadArgs,
@@ -65,12 +104,16 @@ pub struct RenderArgs {
     pub camera: CameraArgs,
     #[command(flatten)]
     pub view: ViewArgs,
-    /// Image size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "320x200")]
-    pub size: String,
+    /// Image size, WIDTHxHEIGHT [default: 320x200; with --from-shot: the shot's size].
+    #[arg(long)]
+    pub size: Option<String>,
     /// Output PNG.
     #[arg(short = 'o', long = "output", default_value = "render.png")]
     pub output: PathBuf,
+    /// Take files, map, camera, field of view, mode, tic and size from a mapscope PNG's
+    /// metadata; options given beside it win.
+    #[arg(long)]
+    pub from_shot: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -103,6 +146,15 @@ pub struct CompareArgs {
     /// Exit 1 if the PSNR (dB) is below this.
     #[arg(long)]
     pub min_psnr: Option<f64>,
+    /// Search small camera offsets around A's camera (from its mapscope metadata) for the
+    /// render that matches B best, and print that camera.
+    #[arg(long)]
+    pub align: bool,
+    /// With --align: write the best render here (with its camera in the PNG metadata).
+    #[arg(long, requires = "align")]
+    pub aligned_output: Option<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
 }
 
 #[derive(Args, Debug)]
@@ -150,6 +202,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Compare(a)) => commands::compare(a),
         Some(Command::Info(a)) => commands::info(a),
         Some(Command::List(a)) => commands::list(a),
+        Some(Command::Export(a)) => commands::export(a),
         None => commands::view(cli.view),
     }
 }

@@ -1,0 +1,63 @@
+//! `--from-shot shot.png`: the camera, level and view stored in a mapscope PNG's metadata
+//! fill in whatever the command line leaves out.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use super::{CameraArgs, ViewArgs};
+use crate::shot::ShotMeta;
+
+/// Fills `files` (when empty), the map, camera, angle, pitch (unless given, or `--look-at`
+/// is), the tic (when 0), the field of view and mode (always: the shot's) and the toggles
+/// (things or sky off, wireframe on, when the shot had them so) from `shot`.
+pub fn apply(
+    shot: &Path,
+    files: &mut Vec<PathBuf>,
+    camera: &mut CameraArgs,
+    view: &mut ViewArgs,
+) -> Result<ShotMeta> {
+    let meta = ShotMeta::read(shot)?;
+    if files.is_empty() {
+        *files = meta
+            .file
+            .split(';')
+            .filter(|f| !f.is_empty())
+            .map(|f| locate(Path::new(f), shot))
+            .collect();
+        anyhow::ensure!(!files.is_empty(), "{}: the metadata names no level file", shot.display());
+    }
+    if camera.map.is_none() && !meta.map.is_empty() {
+        camera.map = Some(meta.map.clone());
+    }
+    if camera.look_at.is_none() {
+        let c = meta.camera;
+        camera.camera.get_or_insert_with(|| format!("{},{},{}", c[0], c[1], c[2]));
+        camera.angle.get_or_insert(meta.angle);
+        camera.pitch.get_or_insert(meta.pitch);
+    }
+    if camera.tic == 0 {
+        camera.tic = meta.tic;
+    }
+    if meta.fov > 0.0 {
+        view.fov = meta.fov;
+    }
+    if let Ok(mode) = meta.mode.parse() {
+        view.mode = mode;
+    }
+    view.no_things |= !meta.things;
+    view.no_sky |= !meta.sky;
+    view.wireframe |= meta.wireframe;
+    Ok(meta)
+}
+
+/// A file named in a shot: as written when it exists, else beside the shot.
+fn locate(file: &Path, shot: &Path) -> PathBuf {
+    if file.exists() || file.is_absolute() {
+        return file.to_path_buf();
+    }
+    match shot.parent() {
+        Some(dir) if dir.join(file).exists() => dir.join(file),
+        _ => file.to_path_buf(),
+    }
+}
