@@ -11,6 +11,8 @@
 // The opaque pass's colour and keys (key.x = palette index + 1, 0 = nothing drawn).
 @group(1) @binding(2) var opaque_color: texture_2d<f32>;
 @group(1) @binding(3) var opaque_keys: texture_2d<u32>;
+// The opaque pass's depth (read-only in the collect pass).
+@group(1) @binding(4) var opaque_depth: texture_depth_2d;
 
 fn pack_rgba8(c: vec4<f32>) -> u32 {
     let v = vec4<u32>(round(clamp(c, vec4<f32>(0.0), vec4<f32>(1.0)) * 255.0));

@@ -142,7 +142,7 @@ fn fs_sprite(in: WorldOut) -> FragOut {
     // Keep the quad's far edges on the last texel instead of wrapping to the first.
     s.uv = clamp(s.uv, vec2<f32>(0.0), vec2<f32>(f32(info.width) - 0.001, f32(info.height) - 0.001));
     s.contrast = 0;
-    return FragOut(shade(s), vec4<u32>(0u));
+    return FragOut(shade(s), surface_key(s));
 }
 
 @fragment
@@ -154,6 +154,11 @@ fn fs_wire(in: WorldOut) -> FragOut {
 // the resolve pass blends the lists back to front.
 @fragment
 fn fs_translucent(in: WorldOut) {
+    // A shader that writes storage runs before the depth test, so test by hand against the
+    // opaque depth (reverse Z: nearer is greater).
+    if in.clip.z <= textureLoad(opaque_depth, vec2<i32>(in.clip.xy), 0) {
+        discard;
+    }
     let s = surface_from(in, in.flags & 15u);
     let t = translucent(s);
     push_fragment(in.clip.xy, in.depth, t);

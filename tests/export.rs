@@ -144,3 +144,19 @@ fn obj_export_writes_mtl_and_textures_that_it_references() {
         assert!(printed.contains(&l[7..]));
     }
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    // As `mapscope list x | head -0`: the reader is gone before anything is written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mapscope"))
+        .args(["list", freedoom1().to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {err}", out.status);
+    assert!(!err.contains("panicked"), "{err}");
+}

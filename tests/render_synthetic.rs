@@ -220,6 +220,8 @@ fn translucent_layers_blend_far_to_near_whatever_the_draw_order() {
                                         // The near pane comes first in the buffer, so arrival order is the wrong order.
     s.world.extend(window(300.0, 4));
     s.world.extend(window(400.0, 3));
+    // Behind the opaque wall: hidden, whatever the shader writes before the depth test.
+    s.world.extend(window(600.0, 3));
     let img = render(&mut s, &ViewSettings::default());
     // Green wall, then red at 50%, then blue at 50%.
     let a = 128.0 / 255.0;

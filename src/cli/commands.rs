@@ -43,7 +43,7 @@ pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
         wireframe: view.wireframe,
     };
     shot::save_png(&a.output, &image, Some(&meta))?;
-    println!("{}", a.output.display());
+    outln!("{}", a.output.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -68,9 +68,9 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
     };
     let failed = thresholds.check(&report);
     if a.json {
-        println!("{}", report.to_json());
+        outln!("{}", report.to_json());
     } else {
-        println!("{report}");
+        outln!("{report}");
     }
     for f in &failed {
         eprintln!("threshold not met: {f}");
@@ -128,7 +128,7 @@ fn compare_align(a: CompareArgs) -> Result<ExitCode> {
     }
     if a.json {
         let cam = |c: &NativeCamera| json!({ "camera": c.pos, "angle": c.angle, "pitch": c.pitch });
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&json!({
                 "start": cam(&r.start),
@@ -141,13 +141,10 @@ fn compare_align(a: CompareArgs) -> Result<ExitCode> {
             }))?
         );
     } else {
-        println!("start: identical {:.2}%", 100.0 * r.start_report.identical_share);
-        println!("best ({} renders): {}", r.renders, r.best_report);
-        println!(
-            "camera {},{},{} angle {} pitch {}",
-            b.pos[0], b.pos[1], b.pos[2], b.angle, b.pitch
-        );
-        println!("{command}");
+        outln!("start: identical {:.2}%", 100.0 * r.start_report.identical_share);
+        outln!("best ({} renders): {}", r.renders, r.best_report);
+        outln!("camera {},{},{} angle {} pitch {}", b.pos[0], b.pos[1], b.pos[2], b.angle, b.pitch);
+        outln!("{command}");
     }
     let thresholds = compare::Thresholds {
         min_identical: a.min_identical,
@@ -177,7 +174,7 @@ pub fn info(a: InfoArgs) -> Result<ExitCode> {
     let scene = source.build(a.map.as_deref())?;
     let info = map_info(&scene);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&info_json(&info, &maps, source.format()))?);
+        outln!("{}", serde_json::to_string_pretty(&info_json(&info, &maps, source.format()))?);
     } else {
         print_info(&info, &maps);
     }
@@ -198,7 +195,7 @@ pub fn export(a: ExportArgs) -> Result<ExitCode> {
     let source = loader::open(&a.files, &a.load.options())?;
     let scene = source.build(a.map.as_deref())?;
     for path in crate::export::export(&scene, &a.output, &opts)? {
-        println!("{}", path.display());
+        outln!("{}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -206,7 +203,7 @@ pub fn export(a: ExportArgs) -> Result<ExitCode> {
 pub fn list(a: ListArgs) -> Result<ExitCode> {
     let source = loader::open(&a.files, &a.load.options())?;
     for m in source.maps() {
-        println!("{m}");
+        outln!("{m}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -247,21 +244,21 @@ fn info_json(info: &MapInfo, maps: &[String], format: &str) -> serde_json::Value
 }
 
 fn print_info(info: &MapInfo, maps: &[String]) {
-    println!("format: {}", info.format);
-    println!("maps ({}): {}", maps.len(), maps.join(" "));
-    println!("map: {}", info.map);
+    outln!("format: {}", info.format);
+    outln!("maps ({}): {}", maps.len(), maps.join(" "));
+    outln!("map: {}", info.map);
     for (k, v) in &info.counts {
-        println!("  {k}: {v}");
+        outln!("  {k}: {v}");
     }
-    println!("  triangles: {}", info.triangles);
+    outln!("  triangles: {}", info.triangles);
     if let Some((lo, hi)) = info.bounds {
-        println!("bounds: ({}, {}, {}) .. ({}, {}, {})", lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+        outln!("bounds: ({}, {}, {}) .. ({}, {}, {})", lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
     }
     if let Some((p, a)) = info.spawn {
-        println!("spawn: ({}, {}, {}) angle {a}", p[0], p[1], p[2]);
+        outln!("spawn: ({}, {}, {}) angle {a}", p[0], p[1], p[2]);
     }
-    println!("textures used ({}): {}", info.textures_used.len(), info.textures_used.join(" "));
+    outln!("textures used ({}): {}", info.textures_used.len(), info.textures_used.join(" "));
     for n in &info.notes {
-        println!("note: {n}");
+        outln!("note: {n}");
     }
 }

@@ -446,7 +446,11 @@ impl SceneRenderer {
                 | wgpu::TextureUsages::TEXTURE_BINDING,
             "scene colour",
         );
-        let depth = make(DEPTH_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT, "scene depth");
+        let depth = make(
+            DEPTH_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            "scene depth",
+        );
         let keys = make(
             KEY_FORMAT,
             wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,

@@ -70,6 +70,7 @@ impl TranslucentPass {
                 storage(1),
                 texture(2, wgpu::TextureSampleType::Float { filterable: false }),
                 texture(3, wgpu::TextureSampleType::Uint),
+                texture(4, wgpu::TextureSampleType::Depth),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -160,10 +161,8 @@ impl TranslucentPass {
                 color_attachments: &[],
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                     view: targets.depth_view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    }),
+                    // Read-only: the shader reads the same depth as a texture.
+                    depth_ops: None,
                     stencil_ops: None,
                 }),
                 timestamp_writes: None,
@@ -232,6 +231,10 @@ impl TranslucentPass {
                 wgpu::BindGroupEntry {
                     binding: 3,
                     resource: wgpu::BindingResource::TextureView(targets.keys_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: wgpu::BindingResource::TextureView(targets.depth_view),
                 },
             ],
         });
