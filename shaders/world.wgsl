@@ -145,6 +145,23 @@ fn fs_sprite(in: WorldOut) -> FragOut {
     return FragOut(shade(s), surface_key(s));
 }
 
+// Markers: a diamond of fixed size on screen around each marker, so entities stay findable
+// at any distance; depth tested so walls hide them.
+@vertex
+fn vs_marker(@builtin(vertex_index) vi: u32, @location(0) pos: vec3<f32>) -> @builtin(position) vec4<f32> {
+    let corner = array<vec2<f32>, 6>(vec2<f32>(0.0, 1.0), vec2<f32>(-1.0, 0.0), vec2<f32>(1.0, 0.0),
+                                     vec2<f32>(1.0, 0.0), vec2<f32>(-1.0, 0.0), vec2<f32>(0.0, -1.0));
+    let c = frame.view_proj * vec4<f32>(pos, 1.0);
+    let radius_px = 5.0;
+    let d = corner[vi % 6u] * radius_px * 2.0 / frame.screen.xy * c.w;
+    return vec4<f32>(c.xy + d, c.z, c.w);
+}
+
+@fragment
+fn fs_marker() -> FragOut {
+    return FragOut(vec4<f32>(1.0, 0.85, 0.1, 1.0), vec4<u32>(0u));
+}
+
 @fragment
 fn fs_wire(in: WorldOut) -> FragOut {
     return FragOut(vec4<f32>(0.2, 1.0, 0.3, 1.0), vec4<u32>(0u));

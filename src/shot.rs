@@ -26,6 +26,8 @@ pub struct ShotMeta {
     pub sky: bool,
     /// Triangle edges drawn (shots without the key: false).
     pub wireframe: bool,
+    /// Markers drawn (shots without the key: false).
+    pub markers: bool,
 }
 
 impl Default for ShotMeta {
@@ -42,6 +44,7 @@ impl Default for ShotMeta {
             things: true,
             sky: true,
             wireframe: false,
+            markers: false,
         }
     }
 }
@@ -63,6 +66,7 @@ impl ShotMeta {
             ("things".into(), format!("{}", self.things)),
             ("sky".into(), format!("{}", self.sky)),
             ("wireframe".into(), format!("{}", self.wireframe)),
+            ("markers".into(), format!("{}", self.markers)),
         ]
     }
 
@@ -97,6 +101,7 @@ impl ShotMeta {
                 "things" => meta.things = v != "false",
                 "sky" => meta.sky = v != "false",
                 "wireframe" => meta.wireframe = v == "true",
+                "markers" => meta.markers = v == "true",
                 _ => {}
             }
         }
@@ -148,6 +153,7 @@ mod tests {
             things: false,
             sky: true,
             wireframe: true,
+            markers: true,
         };
         save_png(&path, &image::RgbaImage::new(4, 3), Some(&meta)).unwrap();
         assert_eq!(ShotMeta::read(&path).unwrap(), meta);

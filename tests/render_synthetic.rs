@@ -234,3 +234,20 @@ fn translucent_layers_blend_far_to_near_whatever_the_draw_order() {
     // Outside the panes the opaque wall is untouched.
     assert_eq!(img.get_pixel(100, 95).0, [0, 255, 0, 255]);
 }
+
+#[test]
+fn markers_show_as_fixed_size_diamonds_when_asked() {
+    let mut s = scene(Shading::Unlit);
+    s.sprites.clear();
+    // Straight ahead at eye height, in front of the wall.
+    let pos = Axes::ZUpRightHanded.to_viewer(Vec3::new(300.0, 0.0, 41.0));
+    s.markers.push(mapscope::scene::Marker { pos, label: "entity".into() });
+    let marker = [255, 217, 26, 255];
+    let shown = render(&mut s, &ViewSettings { show_markers: true, ..Default::default() });
+    assert_eq!(shown.get_pixel(160, 100).0, marker);
+    // About 5 px across each way, whatever the distance.
+    assert_eq!(shown.get_pixel(163, 100).0, marker);
+    assert_ne!(shown.get_pixel(168, 100).0, marker);
+    let hidden = render(&mut s, &ViewSettings::default());
+    assert_eq!(hidden.get_pixel(160, 100).0, [0, 255, 0, 255]);
+}

@@ -66,6 +66,9 @@ impl Bookmark<'_> {
         if v.wireframe {
             args.push("--wireframe".into());
         }
+        if v.show_markers {
+            args.push("--markers".into());
+        }
         args.extend(["-o".into(), output.to_string()]);
         args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")
     }
@@ -157,6 +160,7 @@ mod tests {
             show_sprites: false,
             show_sky: true,
             wireframe: false,
+            show_markers: false,
         };
         let files = [PathBuf::from("/nonexistent/dir with space/doom.wad")];
         let b = Bookmark {

@@ -50,7 +50,8 @@ pub fn run_viewer(
     let pose = camera.resolve(&scene)?;
     let map_index = maps.iter().position(|m| *m == scene.name).unwrap_or(0);
     let fly = FlyCamera::new(pose, level_size(&scene));
-    let settings = view.settings(1280, 720)?;
+    let mut settings = view.settings(1280, 720)?;
+    settings.show_markers = !view.no_markers;
     let reference = extra.reference.as_deref().map(ReferenceView::load).transpose()?;
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
     let mut app = App {
@@ -445,6 +446,7 @@ impl App {
                 things: self.view.show_sprites,
                 sky: self.view.show_sky,
                 wireframe: self.view.wireframe,
+                markers: self.view.show_markers,
             };
             let name = format!("mapscope-{}-{}.png", sanitize(&self.scene.name), timestamp());
             let path = self.shot_dir.join(name);
@@ -482,6 +484,7 @@ impl App {
             KeyCode::KeyT => self.view.show_sprites = !self.view.show_sprites,
             KeyCode::KeyK => self.view.show_sky = !self.view.show_sky,
             KeyCode::KeyG => self.view.wireframe = !self.view.wireframe,
+            KeyCode::KeyX => self.view.show_markers = !self.view.show_markers,
             KeyCode::KeyM => {
                 self.view.mode = match self.view.mode {
                     RenderMode::Faithful => RenderMode::Smooth,

@@ -46,6 +46,13 @@ pub struct ViewArgs {
     /// Overlay the triangle edges.
     #[arg(long)]
     pub wireframe: bool,
+    /// Show entities, cameras and other records as markers (the viewer shows them unless
+    /// --no-markers).
+    #[arg(long, conflicts_with = "no_markers")]
+    pub markers: bool,
+    /// Viewer: start with markers hidden.
+    #[arg(long)]
+    pub no_markers: bool,
 }
 
 impl Default for ViewArgs {
@@ -56,6 +63,8 @@ impl Default for ViewArgs {
             no_things: false,
             no_sky: false,
             wireframe: false,
+            markers: false,
+            no_markers: false,
         }
     }
 }
@@ -73,6 +82,7 @@ impl ViewArgs {
             show_sprites: !self.no_things,
             show_sky: !self.no_sky,
             wireframe: self.wireframe,
+            show_markers: self.markers,
         })
     }
 }

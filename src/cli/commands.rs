@@ -41,6 +41,7 @@ pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
         things: view.show_sprites,
         sky: view.show_sky,
         wireframe: view.wireframe,
+        markers: view.show_markers,
     };
     shot::save_png(&a.output, &image, Some(&meta))?;
     outln!("{}", a.output.display());

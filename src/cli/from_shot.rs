@@ -48,6 +48,7 @@ pub fn apply(
     view.no_things |= !meta.things;
     view.no_sky |= !meta.sky;
     view.wireframe |= meta.wireframe;
+    view.markers |= meta.markers;
     Ok(meta)
 }
 

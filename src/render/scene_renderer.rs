@@ -67,6 +67,10 @@ pub struct SceneRenderer {
     world_pipeline: wgpu::RenderPipeline,
     sprite_pipeline: wgpu::RenderPipeline,
     wire_pipeline: wgpu::RenderPipeline,
+    /// Entities, cameras and unknown records: fixed-size diamonds at their positions.
+    marker_pipeline: wgpu::RenderPipeline,
+    markers: wgpu::Buffer,
+    marker_count: u32,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     meta: wgpu::Buffer,
@@ -174,6 +178,19 @@ impl SceneRenderer {
         let sprite_pipeline =
             make_pipeline(device, &pipeline_layout, &module, PipelineKind::Sprite);
         let wire_pipeline = make_pipeline(device, &pipeline_layout, &module, PipelineKind::Wire);
+        let marker_pipeline =
+            make_pipeline(device, &pipeline_layout, &module, PipelineKind::Marker);
+        let mut marker_positions: Vec<[f32; 3]> =
+            scene.markers.iter().map(|m| m.pos.to_array()).collect();
+        let marker_count = marker_positions.len() as u32;
+        if marker_positions.is_empty() {
+            marker_positions.push([0.0; 3]);
+        }
+        let markers = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("markers"),
+            contents: bytemuck::cast_slice(&marker_positions),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
 
         let spans = matches!(scene.shading, Shading::DoomColormap { .. })
             .then(|| SpanPass::new(device, &module, &layout));
@@ -194,6 +211,9 @@ impl SceneRenderer {
             world_pipeline,
             sprite_pipeline,
             wire_pipeline,
+            marker_pipeline,
+            markers,
+            marker_count,
             layout,
             uniform,
             meta,
@@ -324,6 +344,12 @@ impl SceneRenderer {
             if view.show_sprites && self.sprite_count > 0 {
                 pass.set_pipeline(&self.sprite_pipeline);
                 pass.draw(0..6, 0..self.sprite_count);
+                draws += 1;
+            }
+            if view.show_markers && self.marker_count > 0 {
+                pass.set_pipeline(&self.marker_pipeline);
+                pass.set_vertex_buffer(0, self.markers.slice(..));
+                pass.draw(0..6, 0..self.marker_count);
                 draws += 1;
             }
             if view.wireframe {
@@ -646,6 +672,7 @@ enum PipelineKind {
     World,
     Sprite,
     Wire,
+    Marker,
 }
 
 fn make_pipeline(
@@ -668,6 +695,16 @@ fn make_pipeline(
         PipelineKind::Wire => {
             ("vs_world", "fs_wire", vec![Some(world_layout)], wgpu::PrimitiveTopology::LineList)
         }
+        PipelineKind::Marker => (
+            "vs_marker",
+            "fs_marker",
+            vec![Some(wgpu::VertexBufferLayout {
+                array_stride: 12,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &MARKER_ATTRS,
+            })],
+            wgpu::PrimitiveTopology::TriangleList,
+        ),
     };
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(vs),
@@ -690,8 +727,8 @@ fn make_pipeline(
         },
         depth_stencil: Some(wgpu::DepthStencilState {
             format: DEPTH_FORMAT,
-            depth_write_enabled: Some(kind != PipelineKind::Wire),
-            depth_compare: Some(if kind == PipelineKind::Wire {
+            depth_write_enabled: Some(kind == PipelineKind::World || kind == PipelineKind::Sprite),
+            depth_compare: Some(if matches!(kind, PipelineKind::Wire | PipelineKind::Marker) {
                 wgpu::CompareFunction::GreaterEqual
             } else {
                 wgpu::CompareFunction::Greater
@@ -710,6 +747,9 @@ fn make_pipeline(
         cache: None,
     })
 }
+
+/// Marker instances: a viewer-space position each.
+const MARKER_ATTRS: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Float32x3];
 
 /// `WorldVertex` as the world vertex shader reads it.
 fn world_vertex_layout() -> wgpu::VertexBufferLayout<'static> {

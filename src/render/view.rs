@@ -29,6 +29,8 @@ pub struct ViewSettings {
     pub show_sprites: bool,
     pub show_sky: bool,
     pub wireframe: bool,
+    /// Draw the scene's markers (entities, cameras, unknown records).
+    pub show_markers: bool,
 }
 
 impl Default for ViewSettings {
@@ -41,6 +43,7 @@ impl Default for ViewSettings {
             show_sprites: true,
             show_sky: true,
             wireframe: false,
+            show_markers: false,
         }
     }
 }
