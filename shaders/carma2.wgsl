@@ -1,11 +1,19 @@
-// Shading family for carma2: replaced by the format's own file (this is the unlit family).
+// Carmageddon 2 (BRender materials). Texels come straight from the pixelmap: 8-bit ones through
+// the palette, RGB565 / ARGB4444 as direct colour. `s.shade.x` is the face brightness the
+// scene builder worked out (1.0 for unlit materials, which show the texel as stored).
+// Z-transparency materials set `masked`: index-0 / alpha-0 texels are not drawn. Textures
+// with partial alpha reach `translucent` and blend by their alpha.
+
+fn carma2_texel(s: SurfaceIn) -> Texel {
+    return fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+}
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
-    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    let t = carma2_texel(s);
     if t.transparent && s.masked {
         discard;
     }
-    return vec4<f32>(t.rgba.rgb, 1.0);
+    return vec4<f32>(t.rgba.rgb * s.shade.x, 1.0);
 }
 
 fn surface_key(s: SurfaceIn) -> vec4<u32> {
@@ -13,13 +21,14 @@ fn surface_key(s: SurfaceIn) -> vec4<u32> {
 }
 
 fn translucent(s: SurfaceIn) -> Translucent {
-    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
-    if t.transparent && s.masked {
+    let t = carma2_texel(s);
+    if t.rgba.a <= 0.0 {
         discard;
     }
-    return Translucent(t.index, 0u, t.rgba);
+    return Translucent(t.index, 0u, vec4<f32>(t.rgba.rgb * s.shade.x, t.rgba.a));
 }
 
+// No index blending: translucent texels blend by alpha.
 fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {
     return src;
 }

@@ -1,17 +1,82 @@
-// Shading family for saturn: replaced by the format's own file (this is the unlit family).
+// Saturn Quake: 4-bit texels through per-texture 16-colour rgb555 palettes, lit by per-vertex
+// light indices whose signed (r, g, b) offsets are added in 5-bit space and clamped, as the
+// VDP1 Gouraud adder does. Tables (scene_meta at meta_offs.y): 18 words, offsets + 16 packed
+// as r | g << 8 | b << 16. `s.surface`: corner k's light index at bits 5k..5k+5, bit 20 = u
+// mirrored, bit 21 = v mirrored. `s.shade.rgb`: the offsets + 16, interpolated per triangle.
+
+const SAT_FLIP_H: u32 = 1048576u;
+const SAT_FLIP_V: u32 = 2097152u;
+const SAT_TEXTURE_SIZE: f32 = 64.0;
+// Sky texels per full turn of view angle, horizontally and vertically.
+const SAT_SKY_TEXELS_PER_TURN: f32 = 512.0;
+const SAT_TURN: f32 = 6.28318530718;
+
+fn sat_offsets(index: u32) -> vec3<f32> {
+    let w = scene_meta[frame.meta_offs.y + min(index, 17u)];
+    return vec3<f32>(f32(w & 255u), f32((w >> 8u) & 255u), f32((w >> 16u) & 255u)) - 16.0;
+}
+
+// The palette holds (v << 3) | (v >> 2), so the top five bits of each byte are the channel.
+fn sat_texel5(t: Texel) -> vec3<i32> {
+    return vec3<i32>(round(t.rgba.rgb * 255.0)) >> vec3<u32>(3u);
+}
+
+fn sat_expand(v: vec3<i32>) -> vec3<f32> {
+    let u = vec3<u32>(clamp(v, vec3<i32>(0), vec3<i32>(31)));
+    return vec3<f32>((u << vec3<u32>(3u)) | (u >> vec3<u32>(2u))) / 255.0;
+}
+
+// The VDP1 steps Gouraud values down the quad's left and right edges and then along each
+// span: bilinear in the quad's own coordinates, in whole 5-bit steps.
+fn sat_gouraud(s: SurfaceIn) -> vec3<i32> {
+    var p = clamp(s.uv / SAT_TEXTURE_SIZE, vec2<f32>(0.0), vec2<f32>(1.0));
+    if (s.surface & SAT_FLIP_H) != 0u {
+        p.x = 1.0 - p.x;
+    }
+    if (s.surface & SAT_FLIP_V) != 0u {
+        p.y = 1.0 - p.y;
+    }
+    let c0 = sat_offsets(s.surface & 31u);
+    let c1 = sat_offsets((s.surface >> 5u) & 31u);
+    let c2 = sat_offsets((s.surface >> 10u) & 31u);
+    let c3 = sat_offsets((s.surface >> 15u) & 31u);
+    let v = mix(mix(c0, c1, p.x), mix(c3, c2, p.x), p.y);
+    return vec3<i32>(floor(v + 0.5));
+}
+
+// The sky is a background scroll on the Saturn: texels follow the view direction of the
+// pixel, not the sky plane's surface.
+fn sat_sky(s: SurfaceIn) -> vec4<f32> {
+    let focal = frame.screen.z;
+    let azimuth = frame.center.z - atan((s.frag.x - frame.center.x) / focal);
+    let elevation = frame.center.w - atan((s.frag.y - frame.center.y) / focal);
+    let x = i32(floor(azimuth / SAT_TURN * SAT_SKY_TEXELS_PER_TURN));
+    let y = i32(floor(-elevation / SAT_TURN * SAT_SKY_TEXELS_PER_TURN));
+    return vec4<f32>(fetch(s.tex, x, y).rgba.rgb, 1.0);
+}
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
+    // With the sky turned off (viewer key K) sky planes show the frame as a plain texture.
+    if s.kind == KIND_SKY && has_flag(FLAG_SKY) {
+        return sat_sky(s);
+    }
     let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }
-    return vec4<f32>(t.rgba.rgb, 1.0);
+    if has_flag(FLAG_FAITHFUL) {
+        return vec4<f32>(sat_expand(sat_texel5(t) + sat_gouraud(s)), 1.0);
+    }
+    // Smooth: the triangle-interpolated offsets, not quantised, on the 8-bit colour.
+    let offsets = s.shade.rgb * 255.0 - 16.0;
+    return vec4<f32>(clamp(t.rgba.rgb + offsets * (8.0 / 255.0), vec3<f32>(0.0), vec3<f32>(1.0)), 1.0);
 }
 
 fn surface_key(s: SurfaceIn) -> vec4<u32> {
     return vec4<u32>(0u);
 }
 
+// Saturn Quake levels have no translucent surfaces; this only satisfies the family contract.
 fn translucent(s: SurfaceIn) -> Translucent {
     let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {

@@ -312,8 +312,16 @@ fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()
 }
 
+/// The viewer tests run one at a time: three software-rendered windows at once on a small
+/// machine slow frames down until a short key press can fall between two frames.
+fn one_viewer_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static VIEWER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    VIEWER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn viewer_screenshots_follow_the_camera_under_xvfb() {
+    let _one_at_a_time = one_viewer_at_a_time();
     let wad = freedoom1();
     let tmp = TempDir::new("viewer");
     let mut args = vec![wad.into_os_string()];
@@ -376,6 +384,7 @@ fn viewer_screenshots_follow_the_camera_under_xvfb() {
 /// `render --from-shot` draws an F12 shot again.
 #[test]
 fn from_shot_reopens_the_camera_of_a_render() {
+    let _one_at_a_time = one_viewer_at_a_time();
     let wad = freedoom1();
     let tmp = TempDir::new("viewer-from-shot");
     let shot = tmp.join("render.png");
@@ -476,6 +485,7 @@ fn run_bookmark(line: &str, out: &Path) -> image::RgbaImage {
 /// at the window's size.
 #[test]
 fn bookmark_renders_the_same_frame_as_f12() {
+    let _one_at_a_time = one_viewer_at_a_time();
     let wad = freedoom1();
     let tmp = TempDir::new("viewer-bookmark");
     let reference = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -9,7 +9,7 @@ use crate::scene::{Scene, Texels, Texture};
 pub fn rgba(scene: &Scene, t: &Texture) -> image::RgbaImage {
     let (w, h) = (t.width.max(1), t.height.max(1));
     let pixels = (0..t.texel_count())
-        .map(|i| match &t.texels {
+        .flat_map(|i| match &t.texels {
             Texels::Indexed { index, opaque } => {
                 let idx = index.get(i).copied().unwrap_or(0) as usize + t.palette as usize;
                 let [r, g, b] = scene.palette.get(idx).copied().unwrap_or([0, 0, 0]);
@@ -18,7 +18,6 @@ pub fn rgba(scene: &Scene, t: &Texture) -> image::RgbaImage {
             }
             Texels::Rgba(px) => px.get(i).copied().unwrap_or([0; 4]),
         })
-        .flatten()
         .collect();
     image::RgbaImage::from_raw(w, h, pixels).unwrap_or_else(|| image::RgbaImage::new(w, h))
 }

@@ -1,8 +1,12 @@
 //! Pure parsers: bytes in, each game's own structures out. No GPU, no rendering decisions.
 
+pub mod carma2;
 pub mod doom;
 mod error;
+pub mod marathon;
 mod reader;
+pub mod saturn;
+pub mod saucer;
 
 pub use error::{FormatError, Result};
 pub use reader::Reader;

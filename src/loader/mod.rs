@@ -7,7 +7,11 @@ use anyhow::{bail, Context, Result};
 
 use crate::scene::Scene;
 
+mod carma2_source;
 mod doom_source;
+mod marathon_source;
+mod saturn_source;
+mod saucer_source;
 
 /// Facts about one map for `info`, in the format's native terms.
 #[derive(Clone, Debug, Default)]
@@ -48,8 +52,13 @@ type Open = fn(&[PathBuf], &OpenOptions) -> Result<Box<dyn LevelSource>>;
 
 /// Formats in the order they are asked; `head` is the first 16 bytes of the first path
 /// (empty for a folder).
-const DETECTORS: &[(&str, Detect, Open)] =
-    &[("Doom IWAD/PWAD", doom_source::detect, doom_source::open)];
+const DETECTORS: &[(&str, Detect, Open)] = &[
+    ("Doom IWAD/PWAD", doom_source::detect, doom_source::open),
+    ("Marathon scenario wad", marathon_source::detect, marathon_source::open),
+    ("Carmageddon 2 TWT/ACT/DAT", carma2_source::detect, carma2_source::open),
+    ("Saturn Quake .LEV", saturn_source::detect, saturn_source::open),
+    ("Saucerman pak/wad/map/game folder", saucer_source::detect, saucer_source::open),
+];
 
 /// Opens `paths` (the first decides the format; Doom takes extra PWADs after the IWAD).
 pub fn open(paths: &[PathBuf], opts: &OpenOptions) -> Result<Box<dyn LevelSource>> {

@@ -10,6 +10,11 @@ pub enum Axes {
     ZUpRightHanded,
     /// Already Y up, right-handed.
     YUp,
+    /// X right, Y up, Z forward, left-handed (Saturn Quake): viewer = (x, y, -z).
+    YUpLeftHanded,
+    /// X east, Y south (down the overhead map), Z up, left-handed (Marathon): viewer =
+    /// (x, z, y); native facing angles run from +X towards +Y.
+    ZUpLeftHanded,
 }
 
 impl Axes {
@@ -17,6 +22,8 @@ impl Axes {
         match self {
             Axes::ZUpRightHanded => Vec3::new(p.x, p.z, -p.y),
             Axes::YUp => p,
+            Axes::YUpLeftHanded => Vec3::new(p.x, p.y, -p.z),
+            Axes::ZUpLeftHanded => Vec3::new(p.x, p.z, p.y),
         }
     }
 
@@ -24,6 +31,8 @@ impl Axes {
         match self {
             Axes::ZUpRightHanded => Vec3::new(v.x, -v.z, v.y),
             Axes::YUp => v,
+            Axes::YUpLeftHanded => Vec3::new(v.x, v.y, -v.z),
+            Axes::ZUpLeftHanded => Vec3::new(v.x, v.z, v.y),
         }
     }
 
@@ -32,6 +41,8 @@ impl Axes {
         match self {
             Axes::ZUpRightHanded => DVec3::new(p.x, p.z, -p.y),
             Axes::YUp => p,
+            Axes::YUpLeftHanded => DVec3::new(p.x, p.y, -p.z),
+            Axes::ZUpLeftHanded => DVec3::new(p.x, p.z, p.y),
         }
     }
 
@@ -40,16 +51,24 @@ impl Axes {
         match self {
             Axes::ZUpRightHanded => DVec3::new(v.x, -v.z, v.y),
             Axes::YUp => v,
+            Axes::YUpLeftHanded => DVec3::new(v.x, v.y, -v.z),
+            Axes::ZUpLeftHanded => DVec3::new(v.x, v.z, v.y),
         }
     }
 
     /// Viewer yaw (radians, 0 = looking along +X, counter-clockwise seen from above)
     /// for a native facing angle in degrees.
     pub fn yaw_to_viewer(self, native_degrees: f64) -> f64 {
-        native_degrees.to_radians()
+        match self {
+            Axes::ZUpLeftHanded => -native_degrees.to_radians(),
+            _ => native_degrees.to_radians(),
+        }
     }
 
     pub fn yaw_to_native(self, viewer_radians: f64) -> f64 {
-        viewer_radians.to_degrees().rem_euclid(360.0)
+        match self {
+            Axes::ZUpLeftHanded => (-viewer_radians.to_degrees()).rem_euclid(360.0),
+            _ => viewer_radians.to_degrees().rem_euclid(360.0),
+        }
     }
 }

@@ -1,0 +1,390 @@
+//! Builds the neutral [`Scene`] of a level: floors and ceilings of the convex polygons at
+//! their initial heights, wall panels of every side type, liquid surfaces, landscapes,
+//! billboards for monsters, scenery and items, markers for the other objects, the spawn
+//! camera and the animator. Geometry stays in native map units (1024 to the world unit); only
+//! the axes are swapped into the viewer's ([`Axes::ZUpLeftHanded`]).
+//!
+//! Winding: each triangle is turned to face into its polygon (walls), up (floors, liquid top)
+//! or down (ceilings, liquid underside), so back-face culling shows each surface from the
+//! side the engine draws it.
+
+use glam::{DVec3, Vec3};
+
+use super::animator::{MarathonAnimator, ScrollKind};
+use super::definitions::{self, transfer, Descriptor};
+use super::level::Level;
+use super::lights::LightSim;
+use super::map::{object_kind, Point, OBJECT_HANGS_FROM_CEILING};
+use super::panels::{side_panels, SideHeights};
+use super::shapes::ShapesFile;
+use super::summary::LevelSummary;
+use super::textures::TextureSet;
+use crate::scene::{
+    vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, LutFamily, Marker, Parts, Scene,
+    Shading, Sprite, SpriteView, SurfaceKind, WorldVertex,
+};
+
+/// Eye height above the floor (0.8 world units, about where the engine puts the camera).
+pub const EYE_HEIGHT: f64 = 819.0;
+/// Facing units in a full turn.
+const FACING_UNITS: f64 = 512.0;
+const AXES: Axes = Axes::ZUpLeftHanded;
+
+/// Builds level `level` with textures from `shapes` (flat colours when None).
+pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String]) -> Scene {
+    let mut b = Builder {
+        level,
+        lights_at_start: level.light_sim(),
+        textures: TextureSet::new(shapes),
+        anim: MarathonAnimator::new(level),
+        world: Vec::new(),
+        part_of_triangle: Vec::new(),
+    };
+    for p in 0..level.polygons.len() {
+        b.polygon_surfaces(p);
+    }
+    for s in 0..level.sides.len() {
+        b.side_walls(s);
+    }
+    let (sprites, markers) = b.objects();
+    let spawn = spawn(level);
+
+    let mut facts = facts(level);
+    facts.notes.extend(notes.iter().cloned());
+    facts.notes.extend(level.notes.iter().cloned());
+    facts.notes.extend(b.textures.notes.iter().cloned());
+    let Builder { textures, mut anim, world, part_of_triangle, .. } = b;
+    anim.set_texture_count(textures.textures.len());
+    let tables = textures.tables();
+    Scene {
+        name: level.name.clone(),
+        format: "Marathon".into(),
+        axes: AXES,
+        palette: textures.palette,
+        shading: Shading::Lut { family: LutFamily::Marathon, tables },
+        clear: ClearColor::default(),
+        near: 16.0,
+        textures: textures.textures,
+        world,
+        parts: Parts {
+            names: (0..level.polygons.len()).map(|p| format!("polygon {p}")).collect(),
+            of_triangle: part_of_triangle,
+        },
+        sprites,
+        sky: None,
+        markers,
+        spawn,
+        animator: Box::new(anim),
+        facts,
+    }
+}
+
+struct Builder<'l, 's> {
+    level: &'l Level,
+    /// Light intensities at tick 0 (liquid heights follow their control light).
+    lights_at_start: LightSim,
+    textures: TextureSet<'s>,
+    anim: MarathonAnimator,
+    world: Vec<WorldVertex>,
+    part_of_triangle: Vec<u32>,
+}
+
+/// What one surface is drawn with.
+#[derive(Clone, Copy)]
+struct Look {
+    texture: u32,
+    light: u32,
+    flags: u32,
+}
+
+fn viewer(x: f64, y: f64, z: f64) -> [f32; 3] {
+    AXES.to_viewer(Vec3::new(x as f32, y as f32, z as f32)).to_array()
+}
+
+impl Builder<'_, '_> {
+    /// Light slot, kind and flags of a surface with `mode`; landscapes are full bright.
+    fn look(&mut self, d: Descriptor, mode: u16, light: i16, delta: i32, horizontal: bool) -> Look {
+        let texture = self.textures.surface(d);
+        let landscape = transfer::is_landscape(mode);
+        let kind = if landscape {
+            SurfaceKind::Sky
+        } else if horizontal {
+            SurfaceKind::Flat
+        } else {
+            SurfaceKind::Wall
+        };
+        let light = if landscape { 0 } else { self.anim.light_slot(light, delta) };
+        let scroll = self
+            .anim
+            .scroll_slot(mode, if horizontal { ScrollKind::Flat } else { ScrollKind::Wall });
+        let masked = self.textures.masked.get(texture as usize).copied().unwrap_or(false);
+        let param = i8::try_from(mode).unwrap_or(0);
+        Look { texture, light, flags: vertex_flags::pack(kind, masked, param, scroll) }
+    }
+
+    fn push_triangle(
+        &mut self,
+        part: usize,
+        tri: [([f32; 3], [f32; 2]); 3],
+        look: Look,
+        facing: Vec3,
+    ) {
+        let [a, b, c] = tri.map(|(p, _)| Vec3::from(p));
+        let tri =
+            if (b - a).cross(c - a).dot(facing) < 0.0 { [tri[0], tri[2], tri[1]] } else { tri };
+        for (pos, uv) in tri {
+            self.world.push(WorldVertex {
+                pos,
+                uv,
+                texture: look.texture,
+                light: look.light,
+                flags: look.flags,
+                surface: part as u32 + 1,
+                shade: [0; 4],
+            });
+        }
+        self.part_of_triangle.push(part as u32);
+    }
+
+    /// A horizontal convex polygon at height `z`, facing up or down; texture coordinates in
+    /// world units: storage line from y, position in the line from x.
+    fn plane(&mut self, part: usize, ring: &[Point], z: i16, origin: Point, look: Look, up: bool) {
+        let corner = |p: &Point| {
+            let uv = [(p.y as f32) + origin.y as f32, (p.x as f32) + origin.x as f32];
+            (viewer(p.x as f64, p.y as f64, z as f64), uv)
+        };
+        let facing = if up { Vec3::Y } else { Vec3::NEG_Y };
+        for k in 1..ring.len().saturating_sub(1) {
+            self.push_triangle(
+                part,
+                [corner(&ring[0]), corner(&ring[k]), corner(&ring[k + 1])],
+                look,
+                facing,
+            );
+        }
+    }
+
+    fn polygon_surfaces(&mut self, p: usize) {
+        let level = self.level;
+        let Some(ring) = level.polygon_vertices(p) else { return };
+        let poly = &level.polygons[p];
+        let (floor, ceiling) = (level.floor[p], level.ceiling[p]);
+        if ceiling > floor {
+            let look = self.look(
+                Descriptor(poly.floor_texture),
+                poly.floor_transfer_mode,
+                poly.floor_light,
+                0,
+                true,
+            );
+            self.plane(p, &ring, floor, poly.floor_origin, look, true);
+            let look = self.look(
+                Descriptor(poly.ceiling_texture),
+                poly.ceiling_transfer_mode,
+                poly.ceiling_light,
+                0,
+                true,
+            );
+            self.plane(p, &ring, ceiling, poly.ceiling_origin, look, false);
+        }
+        if let Some(m) = level.polygon_media(p) {
+            let height = level.media_height(m, &self.lights_at_start);
+            if height > floor {
+                let d = definitions::media_texture(m.kind).unwrap_or(Descriptor(m.texture));
+                let look = self.look(d, m.transfer_mode, poly.media_light, 0, true);
+                let top = height.min(ceiling);
+                self.plane(p, &ring, top, m.origin, look, true);
+                self.plane(p, &ring, top, m.origin, look, false);
+            }
+        }
+    }
+
+    fn side_walls(&mut self, s: usize) {
+        let level = self.level;
+        let Some((p, l)) = level.side_owners[s] else { return };
+        // Sides of polygons that are not drawn are not drawn either.
+        if !level.polygon_ok[p] {
+            return;
+        }
+        let line = &level.lines[l];
+        let (Some(e0), Some(e1)) =
+            (level.endpoint(line.endpoints[0]), level.endpoint(line.endpoints[1]))
+        else {
+            return;
+        };
+        let forward = line.clockwise_polygon as usize == p;
+        let (a, b) = if forward { (e0, e1) } else { (e1, e0) };
+        let other = if forward { line.counterclockwise_polygon } else { line.clockwise_polygon };
+        let (floor, ceiling) = (level.floor[p], level.ceiling[p]);
+        let (adjacent_floor, adjacent_ceiling) =
+            match usize::try_from(other).ok().filter(|&o| o < level.polygons.len()) {
+                Some(o) => (floor.max(level.floor[o]), ceiling.min(level.ceiling[o])),
+                None => (floor, ceiling),
+            };
+        let side = &level.sides[s];
+        let h = SideHeights { floor, ceiling, adjacent_floor, adjacent_ceiling };
+        let centre = polygon_centre(level, p);
+        let length = ((b.x as f64 - a.x as f64).hypot(b.y as f64 - a.y as f64)) as f32;
+        for panel in side_panels(side, h) {
+            let t = panel.texture(side);
+            let slot = panel.slot as usize;
+            let look = self.look(
+                Descriptor(t.texture),
+                side.transfer_modes[slot],
+                level.side_lights[s][slot],
+                side.ambient_delta,
+                false,
+            );
+            let corner = |q: &Point, s_along: f32, z: i16| {
+                let u = s_along + t.x0 as f32;
+                let v = (panel.top as f32 + t.y0 as f32) - z as f32;
+                (viewer(q.x as f64, q.y as f64, z as f64), [u, v])
+            };
+            let (a0, b0) = (corner(&a, 0.0, panel.bottom), corner(&b, length, panel.bottom));
+            let (b1, a1) = (corner(&b, length, panel.top), corner(&a, 0.0, panel.top));
+            let mid = Vec3::from(viewer(
+                (a.x as f64 + b.x as f64) / 2.0,
+                (a.y as f64 + b.y as f64) / 2.0,
+                panel.bottom as f64,
+            ));
+            let inward = Vec3::new(centre[0], mid.y, centre[2]) - mid;
+            self.push_triangle(p, [a0, b0, b1], look, inward);
+            self.push_triangle(p, [a0, b1, a1], look, inward);
+        }
+    }
+
+    fn objects(&mut self) -> (Vec<Sprite>, Vec<Marker>) {
+        let level = self.level;
+        let mut sprites = Vec::new();
+        let mut markers = Vec::new();
+        for (i, o) in level.objects.iter().enumerate() {
+            let poly = usize::try_from(o.polygon).ok().filter(|&p| p < level.polygons.len());
+            let z = match poly {
+                Some(p) if o.flags & OBJECT_HANGS_FROM_CEILING != 0 => level.ceiling[p] - o.z,
+                Some(p) => level.floor[p] + o.z,
+                None => o.z,
+            };
+            let pos = Vec3::from(viewer(o.x as f64, o.y as f64, z as f64));
+            let sequence = match o.kind {
+                object_kind::SCENERY => definitions::scenery_sequence(o.index).map(|d| (d, 1.0)),
+                object_kind::ITEM => definitions::item_sequence(o.index).map(|d| (d, 1.0)),
+                object_kind::MONSTER => definitions::monster_sequence(o.index),
+                _ => None,
+            };
+            let label = object_label(o.kind, o.index);
+            let shape = sequence.and_then(|(d, size)| Some((self.textures.sprite(d)?, size)));
+            match shape {
+                Some((shape, size)) => {
+                    let light =
+                        poly.map_or(0, |p| self.anim.light_slot(level.polygons[p].floor_light, 0));
+                    sprites.push(Sprite {
+                        pos,
+                        views: vec![SpriteView {
+                            texture: shape.texture,
+                            mirrored: shape.mirrored,
+                        }],
+                        facing: AXES.yaw_to_viewer(o.facing as f64 * 360.0 / FACING_UNITS) as f32,
+                        scale: shape.scale * size,
+                        light,
+                        fullbright: false,
+                        label,
+                    });
+                }
+                None => markers.push(Marker { pos, label: format!("object {i}: {label}") }),
+            }
+        }
+        (sprites, markers)
+    }
+}
+
+fn object_label(kind: u16, index: i16) -> String {
+    let what = match kind {
+        object_kind::MONSTER => "monster",
+        object_kind::SCENERY => "scenery",
+        object_kind::ITEM => "item",
+        object_kind::PLAYER => "player start",
+        4 => "goal",
+        5 => "sound source",
+        _ => "object",
+    };
+    format!("{what} {index}")
+}
+
+fn polygon_centre(level: &Level, p: usize) -> [f32; 3] {
+    let ring = level.polygon_vertices(p).unwrap_or_default();
+    let n = ring.len().max(1) as f64;
+    let x = ring.iter().map(|q| q.x as f64).sum::<f64>() / n;
+    let y = ring.iter().map(|q| q.y as f64).sum::<f64>() / n;
+    viewer(x, y, level.floor[p] as f64)
+}
+
+/// The first player start at eye height, facing its stored angle; else the first polygon's
+/// centre.
+fn spawn(level: &Level) -> CameraPose {
+    let start = level.objects.iter().find(|o| o.kind == object_kind::PLAYER);
+    let (x, y, floor, facing) = match start {
+        Some(o) => {
+            let floor = usize::try_from(o.polygon)
+                .ok()
+                .and_then(|p| level.floor.get(p))
+                .copied()
+                .unwrap_or(0);
+            (o.x as f64, o.y as f64, floor as f64 + o.z as f64, o.facing as f64)
+        }
+        None => {
+            let c = (0..level.polygons.len()).find_map(|p| level.polygon_vertices(p).map(|_| p));
+            match c {
+                Some(p) => {
+                    let v = polygon_centre(level, p);
+                    (v[0] as f64, v[2] as f64, v[1] as f64, 0.0)
+                }
+                None => (0.0, 0.0, 0.0, 0.0),
+            }
+        }
+    };
+    CameraPose {
+        pos: AXES.to_viewer_f64(DVec3::new(x, y, floor + EYE_HEIGHT)),
+        yaw: AXES.yaw_to_viewer(facing * 360.0 / FACING_UNITS),
+        pitch: 0.0,
+    }
+}
+
+fn facts(level: &Level) -> LevelFacts {
+    let s = LevelSummary::of(level);
+    let n = |v: usize| v as u64;
+    let mut counts = vec![
+        ("endpoints".to_string(), n(level.endpoints.len())),
+        ("lines".into(), n(level.lines.len())),
+        ("sides".into(), n(level.sides.len())),
+        ("polygons".into(), n(level.polygons.len())),
+        ("lights".into(), n(level.lights.len())),
+        ("objects".into(), n(level.objects.len())),
+        ("platforms".into(), n(level.platforms.len())),
+        ("media".into(), n(level.media.len())),
+        ("annotations".into(), n(level.annotations.len())),
+        ("solid_lines".into(), n(s.solid_lines)),
+        ("transparent_lines".into(), n(s.transparent_lines)),
+        ("landscape_polygons".into(), n(s.landscape_polygons.len())),
+    ];
+    for (name, k) in ["full", "high", "low", "composite", "split"].iter().zip(s.side_types) {
+        counts.push((format!("{name}_sides"), n(k)));
+    }
+    let mut used: Vec<u16> = s
+        .wall_panels_by_texture
+        .keys()
+        .chain(s.floor_polygons_by_texture.keys())
+        .chain(s.ceiling_polygons_by_texture.keys())
+        .copied()
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    LevelFacts {
+        counts,
+        textures_used: used.iter().map(|d| format!("0x{d:04X}")).collect(),
+        notes: vec![format!(
+            "chunks: {}; data version {}",
+            level.chunk_tags.join(" "),
+            level.data_version
+        )],
+    }
+}

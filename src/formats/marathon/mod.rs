@@ -1,0 +1,28 @@
+//! Marathon 1, 2 and Infinity: scenario wads (plain, MacBinary II or AppleSingle), their
+//! levels, the Shapes file, and the scene builder.
+//!
+//! Entry points: [`Wad::parse`], [`Level::load`], [`level_names`], [`ShapesFile::parse`].
+
+pub mod animator;
+pub mod build;
+pub mod container;
+pub mod definitions;
+pub mod level;
+pub mod lights;
+pub mod map;
+pub mod panels;
+pub mod shapes;
+pub mod summary;
+pub mod textures;
+pub mod wad;
+pub mod writer;
+
+pub use level::{level_names, Level};
+pub use shapes::ShapesFile;
+pub use wad::Wad;
+
+/// One world unit in map units (distances and heights).
+pub const WORLD_ONE: i32 = 1024;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,421 @@
+//! Writer-built Marathon fixtures for what the shared ones leave out: every side type, the
+//! animated transfer modes (slide, static, landscape), item billboards, wad versions 0..4,
+//! MacBinary II and AppleSingle wrappers, finding the Shapes file beside the map, and flat
+//! colours without one. Renders go through the binary and are checked at pixels.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use mapscope::formats::marathon::lights::{OldLight, FIXED_ONE};
+use mapscope::formats::marathon::map::{MapObject, Point, SideTexture};
+use mapscope::formats::marathon::writer::{self, *};
+use mapscope::formats::marathon::{level_names, Level, Wad};
+use support::TempDir;
+
+const RED: [u8; 3] = [255, 0, 0];
+const GREEN: [u8; 3] = [0, 255, 0];
+const BLUE: [u8; 3] = [0, 0, 255];
+const YELLOW: [u8; 3] = [255, 255, 0];
+const CYAN: [u8; 3] = [0, 255, 255];
+const MAGENTA: [u8; 3] = [255, 0, 255];
+const GREY: [u8; 3] = [128, 128, 128];
+const ORANGE: [u8; 3] = [255, 128, 0];
+const WHITE: [u8; 3] = [255, 255, 255];
+const SKY: [u8; 3] = [96, 160, 255];
+const PURPLE: [u8; 3] = [160, 32, 240];
+
+/// Wall textures: frame k of collection 17 (walls 1).
+mod tex {
+    pub const RED: u16 = 0x1100;
+    pub const GREEN: u16 = 0x1101;
+    pub const BLUE: u16 = 0x1102;
+    pub const YELLOW: u16 = 0x1103;
+    pub const STRIPES: u16 = 0x1104;
+    pub const GREY: u16 = 0x1105;
+    pub const ORANGE: u16 = 0x1106;
+    pub const WHITE: u16 = 0x1107;
+    pub const LANDSCAPE: u16 = 0x1B00;
+}
+
+fn shapes_file() -> Vec<u8> {
+    let colours = [
+        [0, 0, 0],
+        WHITE,
+        [0, 0, 0],
+        RED,
+        GREEN,
+        BLUE,
+        YELLOW,
+        CYAN,
+        MAGENTA,
+        GREY,
+        ORANGE,
+        PURPLE,
+    ];
+    let wall = |v| BitmapSpec::uniform(128, 128, v);
+    let mut stripes = BitmapSpec::uniform(128, 128, 7);
+    for y in 0..128 {
+        for x in 64..128 {
+            stripes.pixels[y * 128 + x] = 8;
+        }
+    }
+    let mut diamond = BitmapSpec::uniform(32, 32, 0);
+    for y in 0..32i32 {
+        for x in 0..32i32 {
+            if (x - 16).abs() + (y - 16).abs() < 14 {
+                diamond.pixels[(y * 32 + x) as usize] = 11;
+            }
+        }
+    }
+    diamond.rle = true;
+    // The fighter (monster 9 stands in sequence 7 of collection 9, colour table 1): the same
+    // diamond, whose colour 11 is orange in table 1.
+    let fighter = diamond.clone();
+    let mut fighter_clut_1 = colours;
+    fighter_clut_1[11] = ORANGE;
+    writer::shapes(&[
+        CollectionSpec {
+            index: 7,
+            kind: 2,
+            tables: vec![color_table(&colours, &[11])],
+            bitmaps: vec![diamond],
+            sequences: vec![0],
+            pixels_to_world: 16,
+        },
+        CollectionSpec {
+            index: 9,
+            kind: 2,
+            tables: vec![color_table(&colours, &[]), color_table(&fighter_clut_1, &[])],
+            bitmaps: vec![fighter],
+            sequences: vec![0; 8],
+            pixels_to_world: 16,
+        },
+        CollectionSpec {
+            index: 17,
+            kind: 1,
+            tables: vec![color_table(&colours, &[])],
+            bitmaps: vec![wall(3), wall(4), wall(5), wall(6), stripes, wall(9), wall(10), wall(1)],
+            sequences: vec![],
+            pixels_to_world: 0,
+        },
+        CollectionSpec {
+            index: 27,
+            kind: 1,
+            tables: vec![color_table(&[[0, 0, 0], WHITE, [0, 0, 0], SKY], &[])],
+            bitmaps: vec![BitmapSpec::uniform(64, 128, 3)],
+            sequences: vec![],
+            pixels_to_world: 0,
+        },
+    ])
+}
+
+fn p(x: i16, y: i16) -> Point {
+    Point { x, y }
+}
+
+fn square(x0: i16, y0: i16, x1: i16, y1: i16) -> Vec<Point> {
+    vec![p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1)]
+}
+
+fn room(
+    vertices: Vec<Point>,
+    floor: i16,
+    ceiling: i16,
+    sides: Vec<Option<SideSpec>>,
+) -> RoomPolygon {
+    RoomPolygon {
+        vertices,
+        floor,
+        ceiling,
+        floor_texture: tex::ORANGE,
+        ceiling_texture: tex::WHITE,
+        floor_light: 0,
+        ceiling_light: 0,
+        floor_transfer_mode: 0,
+        ceiling_transfer_mode: 0,
+        kind: 0,
+        media: -1,
+        sides,
+    }
+}
+
+/// Room A (0..4096 square, floor 0, ceiling 4096) with a split side east, a high side south,
+/// a low side west and a sliding full wall north; its ceiling is static.
+fn rooms() -> Vec<RoomPolygon> {
+    let wall = |t| Some(SideSpec::full(t, 0));
+    let mut split = SideSpec::full(tex::RED, 0);
+    split.kind = 4;
+    split.secondary = SideTexture { x0: 0, y0: 0, texture: tex::BLUE };
+    let mut high = SideSpec::full(tex::YELLOW, 0);
+    high.kind = 1;
+    let mut low = SideSpec::full(tex::GREEN, 0);
+    low.kind = 2;
+    let mut slide = SideSpec::full(tex::STRIPES, 0);
+    slide.transfer_modes[0] = 15;
+    let mut landscape = SideSpec::full(tex::LANDSCAPE, 0);
+    landscape.transfer_modes[0] = 9;
+    let mut composite = SideSpec::full(tex::GREY, 0);
+    composite.kind = 3;
+    let mut a = room(
+        square(0, 0, 4096, 4096),
+        0,
+        4096,
+        vec![Some(slide), Some(split), Some(high), Some(low)],
+    );
+    a.ceiling_transfer_mode = 7;
+    // A dim floor light: the item standing on it keeps its self-luminescent colour.
+    a.floor_light = 1;
+    vec![
+        a,
+        room(
+            square(4096, 0, 6144, 4096),
+            1024,
+            3072,
+            vec![wall(tex::GREY), wall(tex::GREEN), wall(tex::GREY), None],
+        ),
+        room(
+            square(0, 4096, 4096, 6144),
+            0,
+            3072,
+            vec![None, wall(tex::GREY), Some(composite), wall(tex::GREY)],
+        ),
+        room(
+            square(-2048, 0, 0, 4096),
+            1024,
+            4096,
+            vec![wall(tex::GREY), None, wall(tex::GREY), Some(landscape)],
+        ),
+    ]
+}
+
+const LEVEL_NAME: &str = "Writer Room";
+
+/// The level's chunks for data version 1 (Marathon 2) or 0 (Marathon 1 records).
+fn level(data_version: u16) -> LevelChunks {
+    let r = Room::build(&rooms());
+    let mut polygons = r.polygons.clone();
+    let item =
+        MapObject { kind: 2, index: 1, facing: 0, polygon: 0, x: 1024, y: 2048, z: 0, flags: 0 };
+    let player =
+        MapObject { kind: 3, index: 0, facing: 0, polygon: 0, x: 2048, y: 2048, z: 0, flags: 0 };
+    let fighter =
+        MapObject { kind: 0, index: 9, facing: 0, polygon: 0, x: 3072, y: 2048, z: 0, flags: 0 };
+    let objects = objs(&[player, item, fighter]);
+    let mut chunks = if data_version == 0 {
+        for poly in &mut polygons {
+            poly.media = 0;
+            poly.media_light = 0;
+        }
+        let old = OldLight {
+            flags: 0,
+            kind: 0,
+            mode: 1,
+            phase: 0,
+            minimum_intensity: FIXED_ONE,
+            maximum_intensity: FIXED_ONE,
+            period: 60,
+        };
+        let dim =
+            OldLight { minimum_intensity: FIXED_ONE / 4, maximum_intensity: FIXED_ONE / 4, ..old };
+        vec![(*b"EPNT", epnt(&r.endpoints)), (*b"LINS", lins(&r.lines))]
+            .into_iter()
+            .chain([(*b"SIDS", sids(&r.sides)), (*b"POLY", poly(&polygons))])
+            .chain([(*b"NAME", {
+                let mut n = LEVEL_NAME.as_bytes().to_vec();
+                n.resize(64, 0);
+                n
+            })])
+            .chain([(*b"LITE", old_lite(&[old, dim])), (*b"OBJS", objects)])
+            .collect::<Vec<_>>()
+    } else {
+        vec![
+            (*b"PNTS", pnts(&r.endpoints)),
+            (*b"LINS", lins(&r.lines)),
+            (*b"SIDS", sids(&r.sides)),
+            (*b"POLY", poly(&polygons)),
+            (*b"LITE", lite(&[constant_light(1.0), constant_light(0.25)])),
+            (*b"OBJS", objects),
+            (*b"Minf", minf(LEVEL_NAME, 0)),
+        ]
+    };
+    if data_version == 0 {
+        chunks.push((*b"p\x8cth", Vec::new()));
+    }
+    LevelChunks { name: LEVEL_NAME.into(), chunks }
+}
+
+struct Files {
+    _dir: TempDir,
+    map: PathBuf,
+    shapes: PathBuf,
+}
+
+/// Writes the map (in `wrap`: "plain", "macbinary" or "applesingle") and Shapes to a folder.
+fn write_files(version: u16, data_version: u16, wrap: &str, shapes_name: &str) -> Files {
+    let dir = TempDir::new("marathon-writer");
+    let w = wad(version, data_version, "Writer", &[level(data_version)]);
+    let bytes = match wrap {
+        "macbinary" => macbinary("Map", b"sce2", &w),
+        "applesingle" => applesingle("Map", &w),
+        _ => w,
+    };
+    let map = dir.join("Map.sceA");
+    std::fs::write(&map, bytes).unwrap();
+    let shapes = dir.join(shapes_name);
+    std::fs::write(&shapes, shapes_file()).unwrap();
+    Files { _dir: dir, map, shapes }
+}
+
+fn render(
+    map: &Path,
+    shapes: Option<&Path>,
+    camera: &str,
+    look_at: &str,
+    tic: u32,
+    name: &str,
+) -> image::RgbaImage {
+    let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/marathon-probes");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let out = out_dir.join(format!("writer_{name}.png"));
+    let mut args: Vec<String> = vec!["render".into(), map.display().to_string()];
+    if let Some(s) = shapes {
+        args.extend(["--shapes".into(), s.display().to_string()]);
+    }
+    args.extend(
+        ["--camera", camera, "--look-at", look_at, "--fov", "90", "--size", "320x240", "--tic"]
+            .map(String::from),
+    );
+    args.extend([tic.to_string(), "-o".into(), out.display().to_string()]);
+    support::success(&support::mapscope(&args), &format!("render {name}"));
+    image::open(&out).unwrap().to_rgba8()
+}
+
+fn rgb(img: &image::RgbaImage, x: u32, y: u32) -> [u8; 3] {
+    let p = img.get_pixel(x, y).0;
+    [p[0], p[1], p[2]]
+}
+
+const EYE: &str = "2048,2048,2048";
+
+/// Checks the side-type views of the room; `label` names the variant. `lower` is the channel
+/// value of the panels lit by the floor light (Marathon 1 guesses that light for low sides
+/// and the lower panel of split sides; its 0.25 with the headlight 2 WU away gives 96).
+fn check_sides(map: &Path, shapes: Option<&Path>, label: &str, lower: u8) {
+    // East: split side, primary above the opening, secondary below, the far wall between.
+    let img = render(map, shapes, EYE, "4096,2048,2048", 0, &format!("{label}_split"));
+    assert_eq!(rgb(&img, 160, 20), RED, "{label}: split upper panel");
+    assert_eq!(rgb(&img, 160, 220), [0, 0, lower], "{label}: split lower panel");
+    assert_eq!(rgb(&img, 160, 120), GREEN, "{label}: far wall through the split opening");
+    // South: high side over an opening onto a composite (drawn as full) wall.
+    let img = render(map, shapes, EYE, "2048,4096,2048", 0, &format!("{label}_high"));
+    assert_eq!(rgb(&img, 160, 20), YELLOW, "{label}: high side");
+    assert_eq!(rgb(&img, 160, 120), GREY, "{label}: composite far wall");
+    // West: low side under an opening onto a landscape wall.
+    let img = render(map, shapes, EYE, "0,2048,2048", 0, &format!("{label}_low"));
+    assert_eq!(rgb(&img, 160, 220), [0, lower, 0], "{label}: low side");
+    assert_eq!(rgb(&img, 160, 100), SKY, "{label}: landscape wall at full brightness");
+}
+
+#[test]
+fn side_types_render_their_panels() {
+    let f = write_files(4, 1, "plain", "Shapes.shpA");
+    check_sides(&f.map, Some(&f.shapes), "v4", 255);
+}
+
+#[test]
+fn horizontal_slide_moves_half_a_texture_in_128_ticks() {
+    let f = write_files(4, 1, "plain", "Shapes.shpA");
+    // The wall point 2304 units along the wall: u = 256 at tic 0 (cyan half), 768 at 128.
+    let at0 = render(&f.map, Some(&f.shapes), EYE, "2304,0,2048", 0, "slide_0");
+    let at128 = render(&f.map, Some(&f.shapes), EYE, "2304,0,2048", 128, "slide_128");
+    assert_eq!(rgb(&at0, 160, 120), CYAN);
+    assert_eq!(rgb(&at128, 160, 120), MAGENTA);
+}
+
+#[test]
+fn static_ceiling_is_noise_that_changes_every_tick() {
+    let f = write_files(4, 1, "plain", "Shapes.shpA");
+    let a = render(&f.map, Some(&f.shapes), EYE, "2048,1900,4096", 0, "static_0");
+    let b = render(&f.map, Some(&f.shapes), EYE, "2048,1900,4096", 1, "static_1");
+    let block: Vec<[u8; 3]> = (150..170)
+        .flat_map(|x| (110..130).map(move |y| (x, y)))
+        .map(|(x, y)| rgb(&a, x, y))
+        .collect();
+    let distinct: std::collections::HashSet<_> = block.iter().collect();
+    assert!(distinct.len() >= 8, "static shows {} colours", distinct.len());
+    let changed = (150..170).filter(|&x| rgb(&a, x, 120) != rgb(&b, x, 120)).count();
+    assert!(changed >= 10, "only {changed} of 20 static pixels changed between ticks");
+}
+
+#[test]
+fn item_billboard_uses_its_sequence_and_self_luminescent_colour() {
+    let f = write_files(4, 1, "plain", "Shapes.shpA");
+    // The item stands at (1024, 2048); its diamond is 32 texels at 16 units each, origin at
+    // its bottom centre, so its middle is 256 units up.
+    let img = render(&f.map, Some(&f.shapes), "2048,2048,256", "1024,2048,256", 0, "item");
+    assert_eq!(rgb(&img, 160, 120), PURPLE);
+}
+
+#[test]
+fn monster_billboard_uses_its_colour_table() {
+    let f = write_files(4, 1, "plain", "Shapes.shpA");
+    // Monster 9 (major fighter) at (3072, 2048): its standing sequence in colour table 1. The
+    // dim floor light and the headlight 1 WU away give (0.375 + 0.125) = table 128 of 255.
+    let img = render(&f.map, Some(&f.shapes), "2048,2048,256", "3072,2048,256", 0, "monster");
+    assert_eq!(rgb(&img, 160, 120), [128, 64, 0]);
+}
+
+#[test]
+fn every_wad_version_and_wrapper_loads_the_same_level() {
+    for (version, data_version) in [(0, 0), (1, 1), (2, 1), (3, 2), (4, 2)] {
+        for wrap in ["plain", "macbinary", "applesingle"] {
+            let f = write_files(version, data_version, wrap, "Shapes.shpA");
+            let bytes = std::fs::read(&f.map).unwrap();
+            let wad = Wad::parse("Map.sceA", &bytes).expect("writer wad parses");
+            assert_eq!(wad.fork.container.name(), wrap);
+            assert_eq!(wad.checksum_matches(), Some(true));
+            assert_eq!(level_names(&wad), vec![LEVEL_NAME.to_string()], "v{version} {wrap}");
+            let level = Level::load(&wad, 0).unwrap();
+            assert_eq!(level.polygons.len(), 4);
+            assert!(level.notes.is_empty(), "{:?}", level.notes);
+            assert!(level.polygons.iter().all(|p| p.media == -1), "v{version}: no media");
+            let list =
+                support::success(&support::mapscope(["list".as_ref(), f.map.as_os_str()]), "list");
+            assert_eq!(list.trim(), LEVEL_NAME);
+            let img = render(
+                &f.map,
+                Some(&f.shapes),
+                EYE,
+                "4096,2048,2048",
+                0,
+                &format!("v{version}_{wrap}"),
+            );
+            assert_eq!(rgb(&img, 160, 20), RED, "v{version} {wrap}");
+            assert_eq!(rgb(&img, 160, 120), GREEN, "v{version} {wrap}");
+        }
+    }
+}
+
+#[test]
+fn marathon_1_records_render_every_side_type() {
+    let f = write_files(0, 0, "plain", "Shapes.shpA");
+    check_sides(&f.map, Some(&f.shapes), "v0", 96);
+}
+
+#[test]
+fn shapes_beside_the_map_are_found_and_missing_shapes_give_flat_colours() {
+    let f = write_files(4, 1, "plain", "Shapes");
+    let img = render(&f.map, None, EYE, "4096,2048,2048", 0, "beside");
+    assert_eq!(rgb(&img, 160, 20), RED, "Shapes beside the map");
+    std::fs::remove_file(&f.shapes).unwrap();
+    let info = support::success(
+        &support::mapscope(["info".as_ref(), "--json".as_ref(), f.map.as_os_str()]),
+        "info",
+    );
+    assert!(info.contains("flat colours"), "{info}");
+    let img = render(&f.map, None, EYE, "4096,2048,2048", 0, "flat");
+    let (upper, far) = (rgb(&img, 160, 20), rgb(&img, 160, 120));
+    assert_ne!(upper, far, "different textures get different flat colours");
+    assert_ne!(upper, [0, 0, 0]);
+}
