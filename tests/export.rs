@@ -160,3 +160,39 @@ fn output_into_a_closed_pipe_ends_quietly() {
     assert!(out.status.success(), "{:?}: {err}", out.status);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A level of every other format: the shared fixtures export as valid glTF with node names
+/// from the source.
+#[test]
+fn one_level_of_every_format_exports_as_valid_glb() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
+    let f = |p: &str| fixtures.join(p).to_str().unwrap().to_string();
+    let cases: [(&str, Vec<String>, &str); 4] = [
+        ("saucer", vec![f("saucer/Saucerdata.pak"), "--map".into(), "TESTA".into()], "terrain"),
+        ("saturn", vec![f("saturn/test_room.lev")], "plane 0"),
+        (
+            "marathon",
+            vec![f("marathon/M2Map.sceA"), "--shapes".into(), f("marathon/Shapes.shpA")],
+            "polygon 0",
+        ),
+        ("carma2", vec![f("carma2/TRACK.TWT")], "WALL8"),
+    ];
+    let dir = TempDir::new("export-formats");
+    for (name, args, node) in cases {
+        let out = dir.join(&format!("{name}.glb"));
+        let mut all = vec!["export".to_string()];
+        all.extend(args);
+        all.extend(["-o".to_string(), out.to_str().unwrap().to_string()]);
+        success(&mapscope(&all), &format!("export {name}"));
+        let summary = validate(&out);
+        assert_eq!(summary["errors"], 0, "{name}: {summary}");
+        let doc = glb_json(&std::fs::read(&out).unwrap());
+        let names: Vec<&str> =
+            doc["nodes"].as_array().unwrap().iter().filter_map(|n| n["name"].as_str()).collect();
+        assert!(
+            names.iter().any(|n| n.contains(node)),
+            "{name}: no node like {node:?} in {names:?}"
+        );
+        assert!(doc["images"].as_array().is_some_and(|i| !i.is_empty()), "{name}: no textures");
+    }
+}

@@ -93,7 +93,8 @@ pub fn units_per_metre(format: &str) -> f64 {
 fn light_factor(format: &str, value: u32) -> Option<f32> {
     match format {
         "Doom" => Some(value.min(255) as f32 / 255.0),
-        "Marathon" => Some(value.min(65535) as f32 / 65535.0),
+        // 16.16 fixed-point intensity.
+        "Marathon" => Some(value.min(65536) as f32 / 65536.0),
         _ => None,
     }
 }
