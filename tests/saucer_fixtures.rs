@@ -303,3 +303,47 @@ fn cli_render_matches_a_blend_probe() {
     let bad = check_pixels(&img, probe);
     assert!(bad.is_empty(), "{bad:?}");
 }
+
+#[test]
+fn renamed_package_is_found_when_its_levels_come_after_a_megabyte_of_other_data() {
+    use std::io::{Read, Write};
+    // Real packages put bitmaps and sounds first: the level names are past the first MiB of
+    // local headers, only the central directory at the end lists them early.
+    let dir = TempDir::new("saucer-big-renamed");
+    let path = dir.join("game-data.bin");
+    let mut source =
+        zip::ZipArchive::new(std::fs::File::open(fixtures().join("Saucerdata.pak")).unwrap())
+            .unwrap();
+    let mut out = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+    let stored = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored);
+    out.start_file("Bitmaps/FILLER.bin", stored).unwrap();
+    let mut x = 0x1234_5678u32;
+    let filler: Vec<u8> = (0..(3 << 19))
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect();
+    out.write_all(&filler).unwrap();
+    for i in 0..source.len() {
+        let mut member = source.by_index(i).unwrap();
+        if member.is_dir() {
+            continue;
+        }
+        let name = member.name().to_string();
+        let mut bytes = Vec::new();
+        member.read_to_end(&mut bytes).unwrap();
+        out.start_file(name, stored).unwrap();
+        out.write_all(&bytes).unwrap();
+    }
+    out.finish().unwrap();
+    let v: Value = serde_json::from_str(&success(
+        &mapscope(["info".as_ref(), "--json".as_ref(), path.as_os_str()]),
+        "info",
+    ))
+    .unwrap();
+    assert_eq!(v["map"], "TESTA");
+}

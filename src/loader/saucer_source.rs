@@ -15,7 +15,9 @@ use crate::formats::saucer::{build_scene, Pak, SaucerLevel};
 use crate::scene::Scene;
 
 const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
-/// How far into a zip to look for the game's `LEVELS/` folder when the name does not say.
+/// How much of a zip's start and end to search for the game's `LEVELS/` folder when the name
+/// does not say: member names sit in the local headers (start) and in the central directory
+/// (end), so a package whose first megabyte is bitmaps and sounds is still found by its end.
 const ZIP_SNIFF: u64 = 1 << 20;
 
 pub fn detect(path: &Path, head: &[u8]) -> bool {
@@ -25,7 +27,7 @@ pub fn detect(path: &Path, head: &[u8]) -> bool {
     if head.starts_with(b"SUCK") {
         return true;
     }
-    if head.starts_with(ZIP_MAGIC) {
+    if head.starts_with(ZIP_MAGIC) || has_ext(path, "pak") {
         return has_ext(path, "pak") || holds_levels(path);
     }
     has_ext(path, "wad")
@@ -196,9 +198,20 @@ fn game_package(dir: &Path) -> Option<PathBuf> {
     find_child(dir, |p| p.is_file() && has_ext(p, "pak") && holds_levels(p))
 }
 
-/// A zip whose first megabyte names the game's `LEVELS/` folder.
+/// A zip that names the game's `LEVELS/` folder (any case) in its first or last megabyte.
 fn holds_levels(path: &Path) -> bool {
-    sniff(path, ZIP_SNIFF).is_ok_and(|b| b.starts_with(ZIP_MAGIC) && contains(&b, b"LEVELS/"))
+    let names_levels = |b: &[u8]| contains(&b.to_ascii_uppercase(), b"LEVELS/");
+    sniff(path, ZIP_SNIFF).is_ok_and(|b| b.starts_with(ZIP_MAGIC) && names_levels(&b))
+        || sniff_tail(path, ZIP_SNIFF).is_ok_and(|b| names_levels(&b))
+}
+
+fn sniff_tail(path: &Path, n: u64) -> Result<Vec<u8>> {
+    let mut f = fs::File::open(path)?;
+    let len = f.metadata()?.len();
+    f.seek(SeekFrom::Start(len.saturating_sub(n)))?;
+    let mut out = Vec::new();
+    f.take(n).read_to_end(&mut out)?;
+    Ok(out)
 }
 
 fn find_child(dir: &Path, pred: impl Fn(&Path) -> bool) -> Option<PathBuf> {
