@@ -441,22 +441,55 @@ fn quirk_archives_match() {
     let f = facts("quirks/BADLEN.TWT");
     let files = track("quirks/BADLEN.TWT");
     let lib = &files.library;
+    let names: Vec<&str> = lib.files.iter().map(|r| r.name.as_str()).collect();
+    let want: Vec<&str> =
+        f["entries"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(names, want, "BADLEN entries");
     assert_eq!(u64::from(lib.length_mismatches), f["length_word_mismatches"].as_u64().unwrap());
+    let act = &f["BADLEN.ACT"];
     let (_, h) = &lib.hierarchies[0];
-    assert_eq!(h.actors[0].name, f["BADLEN.ACT"]["root"].as_str().unwrap());
+    let root = &h.actors[0];
+    assert_eq!(root.name, act["root"].as_str().unwrap());
+    assert_eq!(u64::from(root.actor_type), act["root_type"].as_u64().unwrap(), "BADLEN root type");
+    assert_eq!(root.material.as_deref(), opt_str(&act["root_material"]), "BADLEN root material");
+    assert_eq!(root.model.as_deref(), opt_str(&act["root_model"]), "BADLEN root model");
     let children: Vec<&str> = h.actors[1..].iter().map(|a| a.name.as_str()).collect();
-    let want: Vec<&str> = f["BADLEN.ACT"]["children"]
+    let want: Vec<&str> =
+        act["children"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(children, want);
+    let mut types = lib.file("BADLEN.ACT").unwrap().record_types.clone();
+    types.sort();
+    let want: Vec<u32> = act["record_types"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|v| v.as_str().unwrap())
+        .map(|v| v.as_u64().unwrap() as u32)
         .collect();
-    assert_eq!(children, want);
-    let m = lib.models.get("BLQUAD").unwrap();
-    assert_eq!(m.material_names, vec!["BL_MAT".to_string()]);
-    let mat = lib.materials.get("BL_MAT").unwrap();
-    assert_eq!(mat.image.as_deref(), Some("PROBE565"));
-    assert_eq!(u64::from(mat.flags), f["BADLEN.MAT"]["flags"].as_u64().unwrap());
+    assert_eq!(types, want, "BADLEN.ACT record types");
+    let fd = &f["BADLEN.DAT"];
+    let model = lib.models.get(fd["name"].as_str().unwrap()).unwrap();
+    assert_eq!(model.vertices.len() as u64, fd["vertices"].as_u64().unwrap(), "BADLEN.DAT");
+    assert_eq!(model.faces.len() as u64, fd["faces"].as_u64().unwrap(), "BADLEN.DAT");
+    let want: Vec<String> = fd["material_names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(model.material_names, want);
+    let fm = &f["BADLEN.MAT"];
+    let mat = lib.materials.get(fm["name"].as_str().unwrap()).unwrap();
+    assert_eq!(u64::from(mat.record), fm["record"].as_u64().unwrap(), "BADLEN.MAT record");
+    assert_eq!(u64::from(mat.flags), fm["flags"].as_u64().unwrap());
+    assert_eq!(mat.image.as_deref(), opt_str(&fm["image"]));
+    assert_eq!(u64::from(mat.index_base), fm["index_base"].as_u64().unwrap(), "BADLEN.MAT");
+    assert_eq!(u64::from(mat.index_range), fm["index_range"].as_u64().unwrap(), "BADLEN.MAT");
+    assert_eq!(mat.shade_table.as_deref(), opt_str(&fm["tables"]["0x1f"]));
+    let fp = &f["PROBE565.PIX"];
+    let pix = lib.pixelmaps.get(fp["name"].as_str().unwrap()).unwrap();
+    assert_eq!(u64::from(pix.record), fp["record"].as_u64().unwrap(), "BADLEN PROBE565.PIX");
+    assert_eq!(pix.mip_offset.is_some(), fp["mip_offset_present"].as_bool().unwrap());
+    check_pixelmap(pix, fp, "BADLEN PROBE565.PIX");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -610,11 +643,12 @@ fn cli_info_list_and_render() {
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["format"], "Carmageddon 2");
     assert_eq!(v["maps"], serde_json::json!(["TRACK.ACT"]));
-    assert_eq!(v["counts"]["faces"], 86);
-    assert_eq!(v["counts"]["faces_visible"], 84);
-    assert_eq!(v["counts"]["actors"], 32);
+    let level = facts("level");
+    assert_eq!(v["counts"]["faces"], level["triangles"]);
+    assert_eq!(v["counts"]["faces_visible"], level["triangles_visible"]);
+    assert_eq!(v["counts"]["actors"], facts("TRACK.ACT")["actor_count"]);
     let lo = f32s(&v["bounds"]["min"]);
-    close(&lo, &f32s(&facts("level")["world_bounds_visible"][0]), "info bounds");
+    close(&lo, &f32s(&level["world_bounds_visible"][0]), "info bounds");
 
     let out = success(&mapscope(["list".as_ref(), twt.as_os_str()]), "list");
     assert_eq!(out.trim(), "TRACK.ACT");

@@ -11,6 +11,7 @@ use mapscope::formats::marathon::lights::LightSim;
 use mapscope::formats::marathon::map::SideType;
 use mapscope::formats::marathon::summary::LevelSummary;
 use mapscope::formats::marathon::{level_names, Level, ShapesFile, Wad};
+use mapscope::formats::FormatError;
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
@@ -352,24 +353,32 @@ fn level_1_door_starts_closed_and_tick_zero_lights_match() {
     assert_eq!(level.polygons[4].ceiling_height, 3072);
 }
 
-/// Loads everything a corrupt file offers; returns the errors met (each must name the file
-/// and an offset) and how many levels or bitmaps still loaded.
-fn load_all(name: &str, bytes: &[u8]) -> (Vec<String>, usize) {
-    let mut errors = Vec::new();
+/// What loading a corrupt file reported: a parse error, or a note kept by a level that
+/// loaded in part (notes name the structure, and an offset where the library gives one; the
+/// file is the one being loaded).
+enum Problem {
+    Error(FormatError),
+    Note { level: usize, text: String },
+}
+
+/// Loads everything a corrupt file offers; returns the errors and notes met and how many
+/// levels or bitmaps still loaded.
+fn load_all(name: &str, bytes: &[u8]) -> (Vec<Problem>, usize) {
+    let mut problems = Vec::new();
     let mut loaded = 0;
     if name.ends_with(".shpA") {
         match ShapesFile::parse(name, bytes) {
-            Err(e) => errors.push(e.to_string()),
+            Err(e) => problems.push(Problem::Error(e)),
             Ok(shapes) => {
                 for i in shapes.present() {
                     match shapes.collection(i) {
-                        Err(e) => errors.push(e.to_string()),
+                        Err(e) => problems.push(Problem::Error(e)),
                         Ok(None) => {}
                         Ok(Some(c)) => {
                             for b in 0..c.bitmap_count() {
                                 match c.bitmap(b) {
                                     Ok(_) => loaded += 1,
-                                    Err(e) => errors.push(e.to_string()),
+                                    Err(e) => problems.push(Problem::Error(e)),
                                 }
                             }
                         }
@@ -377,10 +386,10 @@ fn load_all(name: &str, bytes: &[u8]) -> (Vec<String>, usize) {
                 }
             }
         }
-        return (errors, loaded);
+        return (problems, loaded);
     }
     match Wad::parse(name, bytes) {
-        Err(e) => errors.push(e.to_string()),
+        Err(e) => problems.push(Problem::Error(e)),
         Ok(wad) => {
             let _ = level_names(&wad);
             for i in 0..wad.entries.len() {
@@ -388,16 +397,51 @@ fn load_all(name: &str, bytes: &[u8]) -> (Vec<String>, usize) {
                     Ok(level) => {
                         loaded += 1;
                         // Loaded in part: what was skipped is reported as notes.
-                        errors.extend(
-                            level.notes.iter().map(|n| format!("{name}: note at offset -: {n}")),
+                        problems.extend(
+                            level.notes.iter().map(|n| Problem::Note { level: i, text: n.clone() }),
                         );
                     }
-                    Err(e) => errors.push(e.to_string()),
+                    Err(e) => problems.push(Problem::Error(e)),
                 }
             }
         }
     }
-    (errors, loaded)
+    (problems, loaded)
+}
+
+/// Checks one problem reported for corrupt file `name` (`size` bytes) and returns its text.
+fn check_problem(path: &str, name: &str, size: usize, p: &Problem) -> String {
+    match p {
+        Problem::Error(e) => {
+            let text = e.to_string();
+            assert_eq!(e.file, name, "{path}: error naming another file: {text}");
+            assert!(!e.structure.is_empty(), "{path}: error without structure: {text}");
+            let head = format!("{name}: {} at offset {} ", e.structure, e.offset);
+            assert!(text.starts_with(&head), "{path}: error text without {head:?}: {text}");
+            assert!(!e.message.is_empty(), "{path}: error without message: {text}");
+            text
+        }
+        Problem::Note { level, text } => {
+            // "<structure>: <what was skipped>", the structure naming where.
+            let (structure, what) = text.split_once(": ").unwrap_or(("", ""));
+            assert!(
+                !structure.trim().is_empty() && !what.trim().is_empty(),
+                "{path} level {level}: note without structure: {text:?}"
+            );
+            if let Some(rest) = structure.split(" at offset ").nth(1) {
+                let offset: u64 = rest
+                    .split_whitespace()
+                    .next()
+                    .and_then(|o| o.parse().ok())
+                    .unwrap_or_else(|| panic!("{path}: note offset not a number: {text:?}"));
+                assert!(
+                    offset <= size as u64,
+                    "{path} level {level}: note offset {offset} past the {size}-byte file: {text:?}"
+                );
+            }
+            format!("{name}: level {level}: {text}")
+        }
+    }
 }
 
 #[test]
@@ -409,13 +453,11 @@ fn corrupt_files_fail_cleanly_or_load_in_part() {
         let path = c["path"].as_str().unwrap();
         let name = Path::new(path).file_name().unwrap().to_str().unwrap();
         let bytes = read(path);
-        let (errors, loaded) = load_all(name, &bytes);
-        assert!(!errors.is_empty(), "{path} ({}): no error reported", c["breaks"]);
-        for err in &errors {
-            assert!(err.starts_with(&format!("{name}: ")), "{path}: error without file: {err}");
-            assert!(err.contains(" at offset "), "{path}: error without offset: {err}");
-        }
-        eprintln!("{path}: {loaded} parts loaded; {}", errors.join(" | "));
+        let (problems, loaded) = load_all(name, &bytes);
+        assert!(!problems.is_empty(), "{path} ({}): no error reported", c["breaks"]);
+        let texts: Vec<String> =
+            problems.iter().map(|p| check_problem(path, name, bytes.len(), p)).collect();
+        eprintln!("{path}: {loaded} parts loaded; {}", texts.join(" | "));
     }
 }
 

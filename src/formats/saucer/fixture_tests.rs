@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::geometry::block_heights;
+use super::map::{MapFile, MAP_SIGNATURE};
 use super::map_items::{rotation, GRID};
 use super::model::read_model;
 use super::pak::Pak;
@@ -34,6 +35,20 @@ fn level(name: &str) -> SaucerLevel {
 }
 
 const LEVELS: [&str; 2] = ["TESTA", "TESTB"];
+
+/// (model name, cell) of each model instance the map facts list as not resolved.
+fn unresolved_instances(map_facts: &Value) -> Vec<(String, [u64; 2])> {
+    map_facts["model_instances"]
+        .as_array()
+        .expect("model_instances")
+        .iter()
+        .filter(|i| !i["resolved"].as_bool().expect("resolved"))
+        .map(|i| {
+            let model = i["model"].as_str().expect("model name").to_string();
+            (model, [i["cell"][0].as_u64().unwrap(), i["cell"][1].as_u64().unwrap()])
+        })
+        .collect()
+}
 
 #[test]
 fn package_members_levels_and_loading_screen() {
@@ -110,10 +125,18 @@ fn wad_header_blocks_and_tables() {
         assert_eq!(json!(w.unknown_names.len()), e["unknown_name_count"]);
         assert_eq!(json!(w.unknown_data_values), e["unknown_data_value_count"]);
         assert_eq!(json!(w.bytes_after_packed), e["bytes_after_packed_block"]);
-        // TESTA's GHOST instance names a model the WAD lacks; nothing else is amiss.
-        let expected_notes = if name == "TESTA" { 1 } else { 0 };
-        assert_eq!(l.notes.len(), expected_notes, "{name}: {:?}", l.notes);
-        assert!(l.notes.iter().all(|n| n.contains("GHOST")), "{:?}", l.notes);
+        // Each model instance expected.json leaves unresolved (its model is not in the WAD)
+        // is dropped with a note naming its model and cell; nothing else is amiss.
+        let unresolved = unresolved_instances(&all["facts"][format!("maps/{name}.map")]);
+        assert_eq!(l.notes.len(), unresolved.len(), "{name}: {:?} vs {unresolved:?}", l.notes);
+        for (model, cell) in &unresolved {
+            let at = format!("at [{}, {}]", cell[0], cell[1]);
+            assert!(
+                l.notes.iter().any(|n| n.contains(&format!("model {model} ")) && n.contains(&at)),
+                "{name}: no note for {model} {at}: {:?}",
+                l.notes
+            );
+        }
     }
 }
 
@@ -202,7 +225,17 @@ fn map_header_lists_and_items() {
         let l = level(name);
         let m = &l.map;
         let h = &m.header;
-        assert_eq!(json!("SUCK"), e["signature"]);
+        // The header struct keeps no signature (the parser refuses any other): the file's
+        // first four bytes are the one the parser accepts, and with one byte changed the
+        // parser refuses it naming the signature.
+        let signature = e["signature"].as_str().expect("signature");
+        assert_eq!(json!(std::str::from_utf8(MAP_SIGNATURE).unwrap()), e["signature"]);
+        let bytes = read(&format!("maps/{name}.map"));
+        assert_eq!(&bytes[..4], signature.as_bytes(), "{name}");
+        let mut wrong = bytes.clone();
+        wrong[3] ^= 0x20;
+        let err = MapFile::parse("wrong.map", &wrong).err().expect("wrong signature refused");
+        assert!(err.message.contains("signature") && err.offset == 0, "{err}");
         assert_eq!(json!(h.version), e["version"]);
         assert_eq!(json!(h.texture_defs), e["texture_def_count"], "{name}");
         assert_eq!(json!(h.block_defs), e["block_def_count"]);
