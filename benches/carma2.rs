@@ -5,6 +5,8 @@
 //! `cargo bench --bench carma2` (release). Options after `--`: `--runs N` (parse/build repeats,
 //! default 5), `--frames N` (default 100), `--quick` (1 run, 20 frames; for a smoke test).
 
+#[path = "harness/mod.rs"]
+mod harness;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
@@ -24,42 +26,7 @@ use mapscope::formats::carma2::{build_scene, Entry, Subject, TrackFiles};
 use mapscope::render::{Gpu, SceneRenderer, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
 
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-struct Args {
-    runs: usize,
-    frames: usize,
-}
-
-fn args() -> Args {
-    let mut a = Args { runs: 5, frames: 100 };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut num = |what: &str| -> usize {
-            it.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{what} needs a number"))
-        };
-        match arg.as_str() {
-            "--runs" => a.runs = num("--runs").max(1),
-            "--frames" => a.frames = num("--frames").max(1),
-            "--quick" => {
-                a.runs = 1;
-                a.frames = 20;
-            }
-            // `cargo bench` passes `--bench`; filters are not supported.
-            _ => {}
-        }
-    }
-    a
-}
+use harness::{ms, Args, FrameStats};
 
 /// A ground of `n x n` quads, 10 units each, UVs repeating every quad.
 fn grid(n: u16) -> Model {
@@ -183,21 +150,15 @@ fn large_track(dir: &Path) -> PathBuf {
 /// Median read + parse and build times of `path` over `runs`, printed; returns the last scene.
 fn parse_and_build(label: &str, path: &Path, runs: usize) -> Scene {
     let entry = if label.contains("loose") { Entry::Actors } else { Entry::Archive };
-    let (mut parse, mut build) = (Vec::new(), Vec::new());
-    let mut last = None;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let files = TrackFiles::open(path, entry).expect("opens");
-        parse.push(t.elapsed());
-        let t = Instant::now();
-        let map = files.maps().first().cloned().expect("a map");
-        let (scene, _) = build_scene(&files.library, Subject::Track(&map), None).expect("builds");
-        build.push(t.elapsed());
-        last = Some(scene);
-    }
-    let scene = last.expect("at least one run");
+    let (scene, p, b) = harness::parse_and_build(
+        runs,
+        || TrackFiles::open(path, entry).expect("opens"),
+        |files| {
+            let map = files.maps().first().cloned().expect("a map");
+            build_scene(&files.library, Subject::Track(&map), None).expect("builds").0
+        },
+    );
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    let (p, b) = (median(&mut parse), median(&mut build));
     println!(
         "{label:<28} {:>10} {:>9.2} {:>9.2} {:>9.2} {:>10} {:>9}",
         bytes,
@@ -210,8 +171,8 @@ fn parse_and_build(label: &str, path: &Path, runs: usize) -> Scene {
     scene
 }
 
-/// Median / p95 frame time at 1280x720, the camera turning slowly from the default view.
-fn frame_times(gpu: &Gpu, scene: &mut Scene, frames: usize) -> (Duration, Duration, Duration) {
+/// Upload time and frame times at 1280x720, the camera turning slowly from the default view.
+fn frame_times(gpu: &Gpu, scene: &mut Scene, frames: usize) -> (Duration, FrameStats) {
     let t = Instant::now();
     let mut renderer = SceneRenderer::new(gpu, scene).expect("uploading the scene");
     gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("GPU poll");
@@ -219,24 +180,11 @@ fn frame_times(gpu: &Gpu, scene: &mut Scene, frames: usize) -> (Duration, Durati
     let view = ViewSettings { width: 1280, height: 720, fov_deg: 60.0, ..Default::default() };
     let spawn = scene.spawn;
     let camera = |i: usize| CameraPose { yaw: spawn.yaw + 0.002 * i as f64, ..spawn };
-    for i in 0..5 {
-        renderer.render(gpu, &camera(i), &view);
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("GPU poll");
-    }
-    let mut times = Vec::with_capacity(frames);
-    for i in 0..frames {
-        let t = Instant::now();
-        renderer.render(gpu, &camera(i), &view);
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("GPU poll");
-        times.push(t.elapsed());
-    }
-    times.sort();
-    let p95 = times[(frames * 95 / 100).min(frames - 1)];
-    (upload, median(&mut times), p95)
+    (upload, harness::frame_times(gpu, &mut renderer, scene, &view, frames, camera))
 }
 
 fn main() {
-    let a = args();
+    let a = Args::parse((5, 100), Some((1, 20)));
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/carma2");
     let tmp = support::TempDir::new("carma2-bench");
     let big = large_track(tmp.path());
@@ -270,13 +218,13 @@ fn main() {
         "track", "upload ms", "median ms", "p95 ms", "fps"
     );
     for (label, mut scene) in scenes {
-        let (upload, med, p95) = frame_times(&gpu, &mut scene, a.frames);
+        let (upload, s) = frame_times(&gpu, &mut scene, a.frames);
         println!(
             "{label:<28} {:>10.1} {:>10.2} {:>10.2} {:>7.1}",
             ms(upload),
-            ms(med),
-            ms(p95),
-            1000.0 / ms(med)
+            ms(s.median),
+            ms(s.p95),
+            1000.0 / ms(s.median)
         );
     }
 }

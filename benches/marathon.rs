@@ -4,8 +4,10 @@
 //! `cargo bench --bench marathon` (release). Options after `--`: `--runs N` (parse/build
 //! repeats, default 20), `--frames N` (default 100), `--quick` (3 runs, 20 frames).
 
+#[path = "harness/mod.rs"]
+mod harness;
+
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use mapscope::formats::marathon::map::{MapObject, Point};
 use mapscope::formats::marathon::writer::{self, LevelChunks, Room, RoomPolygon, SideSpec};
@@ -13,41 +15,7 @@ use mapscope::formats::marathon::{build, level_names, Level, ShapesFile, Wad};
 use mapscope::render::{Gpu, SceneRenderer, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-struct Args {
-    runs: usize,
-    frames: usize,
-}
-
-fn args() -> Args {
-    let mut a = Args { runs: 20, frames: 100 };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut num = |what: &str| -> usize {
-            it.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{what} needs a number"))
-        };
-        match arg.as_str() {
-            "--runs" => a.runs = num("--runs").max(1),
-            "--frames" => a.frames = num("--frames").max(1),
-            "--quick" => {
-                a.runs = 3;
-                a.frames = 20;
-            }
-            _ => {}
-        }
-    }
-    a
-}
+use harness::{ms, Args, FrameStats};
 
 /// A 40x40 grid of 512-unit rooms with stepped floors, so most edges carry low sides.
 fn grid_wad() -> Vec<u8> {
@@ -102,62 +70,33 @@ fn parse_and_build(label: &str, bytes: &[u8], shapes: &ShapesFile, runs: usize) 
     let wad = Wad::parse(label, bytes).expect("wad");
     let mut scenes = Vec::new();
     for (i, name) in level_names(&wad).iter().enumerate() {
-        let (mut parse, mut build_t) = (Vec::new(), Vec::new());
-        let mut last = None;
-        for _ in 0..runs {
-            let t = Instant::now();
-            let wad = Wad::parse(label, bytes).expect("wad");
-            let level = Level::load(&wad, i).expect("level");
-            parse.push(t.elapsed());
-            let t = Instant::now();
-            last = Some(build::build_scene(&level, Some(shapes), &[]));
-            build_t.push(t.elapsed());
-        }
-        let scene = last.expect("one run");
-        let (p, b) = (median(parse), median(build_t));
-        println!(
-            "{:<28} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>8} {:>8}",
-            format!("{label} / {name}"),
-            ms(p),
-            ms(b),
-            ms(p + b),
-            scene.triangle_count(),
-            scene.sprites.len(),
-            scene.textures.len()
+        let (scene, p, b) = harness::parse_and_build(
+            runs,
+            || {
+                let wad = Wad::parse(label, bytes).expect("wad");
+                let level = Level::load(&wad, i).expect("level");
+                (wad, level)
+            },
+            |(_, level)| build::build_scene(level, Some(shapes), &[]),
         );
+        harness::print_scene_row(&format!("{label} / {name}"), 28, 3, p, b, &scene);
         scenes.push(scene);
     }
     scenes
 }
 
-fn frame_time(gpu: &Gpu, scene: &mut Scene, frames: usize) -> (Duration, Duration, Duration) {
+/// Frame times at 1280x720 from the spawn, 32 map units (1/32 WU) a frame along its facing.
+fn frame_time(gpu: &Gpu, scene: &mut Scene, frames: usize) -> FrameStats {
     let mut renderer = SceneRenderer::new(gpu, scene).expect("uploading the scene");
     let view = ViewSettings { width: 1280, height: 720, ..Default::default() };
     let spawn = scene.spawn;
     let forward = spawn.forward();
-    // 32 map units (1/32 WU) a frame along the spawn facing.
     let camera = |i: usize| CameraPose { pos: spawn.pos + forward * (32.0 * i as f64), ..spawn };
-    let mut state = scene.animator.initial();
-    for i in 0..5 {
-        renderer.render(gpu, &camera(i), &view);
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("GPU poll");
-    }
-    let mut times = Vec::with_capacity(frames);
-    for i in 0..frames {
-        let t = Instant::now();
-        scene.animator.state_at(i as u32, &mut state);
-        renderer.set_state(&state);
-        renderer.render(gpu, &camera(i), &view);
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("GPU poll");
-        times.push(t.elapsed());
-    }
-    let mean = times.iter().sum::<Duration>() / frames as u32;
-    times.sort();
-    (times[frames / 2], mean, times[(frames * 95 / 100).min(frames - 1)])
+    harness::frame_times(gpu, &mut renderer, scene, &view, frames, camera)
 }
 
 fn main() {
-    let a = args();
+    let a = Args::parse((20, 100), Some((3, 20)));
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/marathon");
     let shapes_bytes = std::fs::read(dir.join("Shapes.shpA")).expect("fixture Shapes.shpA");
     let shapes = ShapesFile::parse("Shapes.shpA", &shapes_bytes).expect("shapes");
@@ -185,13 +124,13 @@ fn main() {
     let first = scenes.remove(0);
     let last = scenes.pop().expect("grid scene");
     for (label, mut scene) in [("Probe Octagon", first), ("grid (1600 polygons)", last)] {
-        let (median, mean, p95) = frame_time(&gpu, &mut scene, a.frames);
+        let s = frame_time(&gpu, &mut scene, a.frames);
         println!(
             "{label:<28} {:>9.2} {:>9.2} {:>9.2} {:>7.1}",
-            ms(median),
-            ms(mean),
-            ms(p95),
-            1000.0 / ms(median)
+            ms(s.median),
+            ms(s.mean),
+            ms(s.p95),
+            1000.0 / ms(s.median)
         );
     }
 }

@@ -5,8 +5,10 @@
 //! repeats, default 5), `--frames N` (default 100), `--rooms N` (rooms a side of the large
 //! level, default 12), `--quick` (1 run, 20 frames).
 
+#[path = "harness/mod.rs"]
+mod harness;
+
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use glam::DVec3;
 use mapscope::formats::saturn::writer::{word, LevBuilder, QuadSpec, TileSetSpec};
@@ -14,44 +16,7 @@ use mapscope::formats::saturn::{build_scene, LevFile};
 use mapscope::render::{Gpu, RenderMode, SceneRenderer, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-struct Args {
-    runs: usize,
-    frames: usize,
-    rooms: i16,
-}
-
-fn args() -> Args {
-    let mut a = Args { runs: 5, frames: 100, rooms: 12 };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut num = |what: &str| -> usize {
-            it.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{what} needs a number"))
-        };
-        match arg.as_str() {
-            "--runs" => a.runs = num("--runs").max(1),
-            "--frames" => a.frames = num("--frames").max(1),
-            "--rooms" => a.rooms = num("--rooms").clamp(1, 40) as i16,
-            "--quick" => {
-                a.runs = 1;
-                a.frames = 20;
-            }
-            // `cargo bench` passes `--bench`; filters are not supported.
-            _ => {}
-        }
-    }
-    a
-}
+use harness::{ms, Args, FrameStats};
 
 /// `rooms` x `rooms` rooms of 512x512x256 units: floor and ceiling tile sets of 8x8 tiles with
 /// graded light, four walls of 8x4 explicit quads each, a player start in the first room.
@@ -114,56 +79,21 @@ fn large_level(rooms: i16) -> Vec<u8> {
     b.finish()
 }
 
-fn parse_and_build(name: &str, data: &[u8], runs: usize) -> (Scene, Duration, Duration) {
-    let (mut parse, mut build) = (Vec::new(), Vec::new());
-    let mut last = None;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let lev = LevFile::parse(name, data).expect("parsing");
-        parse.push(t.elapsed());
-        let t = Instant::now();
-        let scene = build_scene(&lev, name);
-        build.push(t.elapsed());
-        last = Some(scene);
-    }
-    (last.expect("at least one run"), median(parse), median(build))
-}
-
-fn frame_times(
-    gpu: &Gpu,
-    scene: &mut Scene,
-    view: &ViewSettings,
-    frames: usize,
-) -> (Duration, Duration, Duration) {
+/// Frame times from the spawn, 4 units a frame along x, turning slowly, so every frame differs.
+fn frame_times(gpu: &Gpu, scene: &mut Scene, view: &ViewSettings, frames: usize) -> FrameStats {
     let mut renderer = SceneRenderer::new(gpu, scene).expect("uploading the scene");
     let spawn = scene.spawn;
-    // 4 units a frame along the spawn facing, turning slowly, so every frame differs.
     let camera = |i: usize| CameraPose {
         pos: spawn.pos + DVec3::new(4.0 * i as f64, 0.0, 0.0),
         yaw: spawn.yaw + 0.01 * i as f64,
         pitch: 0.0,
     };
-    let mut state = scene.animator.initial();
-    for i in 0..5 {
-        renderer.render(gpu, &camera(i), view);
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("GPU poll");
-    }
-    let mut times = Vec::with_capacity(frames);
-    for i in 0..frames {
-        let t = Instant::now();
-        scene.animator.state_at(i as u32, &mut state);
-        renderer.set_state(&state);
-        renderer.render(gpu, &camera(i), view);
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("GPU poll");
-        times.push(t.elapsed());
-    }
-    let mean = times.iter().sum::<Duration>() / frames as u32;
-    times.sort();
-    (times[frames / 2], mean, times[(frames * 95 / 100).min(frames - 1)])
+    harness::frame_times(gpu, &mut renderer, scene, view, frames, camera)
 }
 
 fn main() {
-    let a = args();
+    let a = Args::parse((5, 100), Some((1, 20)));
+    let rooms = a.number("--rooms").map_or(12, |n| n.clamp(1, 40) as i16);
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/saturn");
     let mut levels: Vec<(String, Vec<u8>)> =
         ["test_room.lev", "small.lev", "amb_unknown_records.lev", "amb_poly_link_blocks.lev"]
@@ -172,7 +102,7 @@ fn main() {
                 (n.to_string(), std::fs::read(dir.join(n)).unwrap_or_else(|e| panic!("{n}: {e}")))
             })
             .collect();
-    levels.push((format!("large {0}x{0} rooms (writer)", a.rooms), large_level(a.rooms)));
+    levels.push((format!("large {0}x{0} rooms (writer)", rooms), large_level(rooms)));
 
     println!("mapscope Saturn Quake benchmark: parse/build median of {} runs", a.runs);
     println!(
@@ -181,7 +111,11 @@ fn main() {
     );
     let mut scenes = Vec::new();
     for (name, data) in &levels {
-        let (scene, p, b) = parse_and_build(name, data, a.runs);
+        let (scene, p, b) = harness::parse_and_build(
+            a.runs,
+            || LevFile::parse(name, data).expect("parsing"),
+            |lev| build_scene(lev, name),
+        );
         println!(
             "{:<34} {:>9} {:>9.2} {:>9.2} {:>9.2} {:>10}",
             name,
@@ -211,15 +145,15 @@ fn main() {
         for (mode, view) in
             [("faithful", base), ("smooth", ViewSettings { mode: RenderMode::Smooth, ..base })]
         {
-            let (median, mean, p95) = frame_times(&gpu, &mut scenes[i], &view, a.frames);
+            let s = frame_times(&gpu, &mut scenes[i], &view, a.frames);
             println!(
                 "{:<34} {:<10} {:>9.2} {:>9.2} {:>9.2} {:>7.1}",
                 levels[i].0,
                 mode,
-                ms(median),
-                ms(mean),
-                ms(p95),
-                1000.0 / ms(median)
+                ms(s.median),
+                ms(s.mean),
+                ms(s.p95),
+                1000.0 / ms(s.median)
             );
         }
     }

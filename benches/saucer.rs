@@ -5,44 +5,21 @@
 //! `cargo bench --bench saucer` (release). Options after `--`: `--runs N` (parse/build
 //! repeats, default 10), `--frames N` (default 60).
 
+#[path = "harness/mod.rs"]
+mod harness;
+
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use glam::DVec3;
 use mapscope::formats::saucer::{build_scene, Pak, SaucerLevel};
 use mapscope::render::{Gpu, SceneRenderer, ViewSettings};
 use mapscope::scene::CameraPose;
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn args() -> (usize, usize) {
-    let (mut runs, mut frames) = (10, 60);
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut num = |what: &str| -> usize {
-            it.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{what} needs a number"))
-        };
-        match arg.as_str() {
-            "--runs" => runs = num("--runs").max(1),
-            "--frames" => frames = num("--frames").max(1),
-            // `cargo bench` passes `--bench`.
-            _ => {}
-        }
-    }
-    (runs, frames)
-}
+use harness::{median, ms, Args};
 
 fn main() {
-    let (runs, frames) = args();
+    let Args { runs, frames, .. } = Args::parse((10, 60), None);
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/saucer/Saucerdata.pak");
     let bytes = std::fs::read(&path).expect("the shared Saucerman fixtures");
@@ -96,22 +73,7 @@ fn main() {
         CameraPose::looking_at(pos, pos + DVec3::new(2000.0, -150.0, -3000.0))
     };
     let view = ViewSettings { width: 1280, height: 720, ..Default::default() };
-    let mut state = scene.animator.initial();
-    for i in 0..5 {
-        renderer.render(&gpu, &camera(i), &view);
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
-    }
-    let mut times = Vec::with_capacity(frames);
-    for i in 0..frames {
-        let t = Instant::now();
-        scene.animator.state_at(i as u32, &mut state);
-        renderer.set_state(&state);
-        renderer.render(&gpu, &camera(i), &view);
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
-        times.push(t.elapsed());
-    }
-    let mean = times.iter().sum::<Duration>() / frames as u32;
-    let med = median(&mut times);
+    let stats = harness::frame_times(&gpu, &mut renderer, &mut scene, &view, frames, camera);
     println!();
     println!(
         "headless 1280x720 faithful on {}: TESTA, {} triangles, {frames} frames; upload {:.1} ms; \
@@ -119,10 +81,10 @@ fn main() {
         gpu.adapter_name(),
         scene.triangle_count(),
         ms(upload),
-        ms(med),
-        1000.0 / ms(med),
-        ms(mean),
-        ms(times[0]),
-        ms(times[frames - 1]),
+        ms(stats.median),
+        1000.0 / ms(stats.median),
+        ms(stats.mean),
+        ms(stats.min),
+        ms(stats.max),
     );
 }
