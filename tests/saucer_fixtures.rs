@@ -315,8 +315,8 @@ fn renamed_package_is_found_when_its_levels_come_after_a_megabyte_of_other_data(
         zip::ZipArchive::new(std::fs::File::open(fixtures().join("Saucerdata.pak")).unwrap())
             .unwrap();
     let mut out = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
-    let stored = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Stored);
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     out.start_file("Bitmaps/FILLER.bin", stored).unwrap();
     let mut x = 0x1234_5678u32;
     let filler: Vec<u8> = (0..(3 << 19))

@@ -45,14 +45,10 @@ impl TrackFiles {
         let main = file_name(path);
         match entry {
             Entry::Archive => {
-                let data = read(path)?;
-                let twt = Twt::from_bytes(&main, data)?;
-                library.notes.extend(twt.notes().iter().cloned());
-                for (name, bytes) in twt.files() {
-                    library.add_file(name, bytes);
-                }
+                let mut files = TrackFiles::from_archive_bytes(&main, read(path)?)?;
                 let dir = path.parent().unwrap_or(Path::new("."));
-                add_palette_beside(&mut library, dir)?;
+                add_palette_beside(&mut files.library, dir)?;
+                return Ok(files);
             }
             Entry::Actors | Entry::Models => {
                 library.add_file(&main, &read(path)?);
@@ -72,6 +68,18 @@ impl TrackFiles {
             }
         }
         Ok(TrackFiles { entry, library, main })
+    }
+
+    /// A TWT archive held in memory (`name` is used in messages); no palette is looked for
+    /// beside it.
+    pub fn from_archive_bytes(name: &str, data: Vec<u8>) -> Result<TrackFiles> {
+        let mut library = Library::default();
+        let twt = Twt::from_bytes(name, data)?;
+        library.notes.extend(twt.notes().iter().cloned());
+        for (file, bytes) in twt.files() {
+            library.add_file(file, bytes);
+        }
+        Ok(TrackFiles { entry: Entry::Archive, library, main: name.to_string() })
     }
 
     /// Map names: the ACT files of an archive, or the file given.

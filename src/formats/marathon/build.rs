@@ -260,9 +260,12 @@ impl Builder<'_, '_> {
         for (i, o) in level.objects.iter().enumerate() {
             let poly = usize::try_from(o.polygon).ok().filter(|&p| p < level.polygons.len());
             let z = match poly {
-                Some(p) if o.flags & OBJECT_HANGS_FROM_CEILING != 0 => level.ceiling[p] - o.z,
-                Some(p) => level.floor[p] + o.z,
-                None => o.z,
+                // In i32: a height and an offset at the ends of the i16 range overflow it.
+                Some(p) if o.flags & OBJECT_HANGS_FROM_CEILING != 0 => {
+                    i32::from(level.ceiling[p]) - i32::from(o.z)
+                }
+                Some(p) => i32::from(level.floor[p]) + i32::from(o.z),
+                None => i32::from(o.z),
             };
             let pos = Vec3::from(viewer(o.x as f64, o.y as f64, z as f64));
             let sequence = match o.kind {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use zip::ZipArchive;
 
-use crate::formats::{FormatError, Result, MAX_ALLOC};
+use crate::formats::{FormatError, Result};
 
 /// A level in a game folder: the WAD in `LEVELS/` and the map in `maps/` with the same base
 /// name.
@@ -91,7 +91,7 @@ impl Pak {
                     FormatError::new(&self.file, "zip member", 0, format!("{name}: {e}"))
                 })?;
                 let at = member.header_start();
-                let hint = member_size_hint(member.size());
+                let hint = member_size_hint(member.size(), member.compressed_size());
                 read_bounded(&mut member, hint).map_err(|e| {
                     FormatError::new(&self.file, "zip member", at, format!("{name}: {e}"))
                 })
@@ -112,17 +112,43 @@ fn find_name(names: &[String], name: &str) -> Option<usize> {
         .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(name)))
 }
 
-/// Capacity to reserve for a member: its declared size, but never more than the cap.
-fn member_size_hint(size: u64) -> usize {
-    (size as usize).min(MAX_ALLOC)
+/// Largest member inflated (64 MiB; the game's level files are a few MB). Keeps a zip bomb
+/// from growing a buffer anywhere near [`crate::formats::MAX_ALLOC`].
+pub const MAX_MEMBER: usize = 64 << 20;
+/// Most bytes the local-header walk keeps over all members (128 MiB).
+pub const MAX_WALKED: usize = 2 * MAX_MEMBER;
+/// Deflate's best ratio is about 1032:1; a declared size beyond that is not believed.
+const MAX_DEFLATE_RATIO: u64 = 1032;
+
+/// Capacity to reserve for a member: its declared size, but never more than its compressed
+/// bytes can inflate to, nor the member cap.
+fn member_size_hint(size: u64, compressed: u64) -> usize {
+    size.min(compressed.saturating_mul(MAX_DEFLATE_RATIO)).min(MAX_MEMBER as u64) as usize
 }
 
-/// Inflates a member, refusing more than [`MAX_ALLOC`] bytes whatever the header claims.
+/// Inflates a member, refusing more than [`MAX_MEMBER`] bytes whatever the header claims;
+/// the buffer grows at most to the cap (`read_to_end` would double past it).
 fn read_bounded(r: &mut impl Read, hint: usize) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(hint.min(64 << 20));
-    r.take(MAX_ALLOC as u64 + 1).read_to_end(&mut out)?;
-    if out.len() > MAX_ALLOC {
-        return Err(std::io::Error::other("member larger than the allocation limit"));
+    let mut out = Vec::with_capacity(hint.min(MAX_MEMBER));
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let n = match r.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if out.len() + n > MAX_MEMBER {
+            return Err(std::io::Error::other(format!(
+                "member larger than the {} MiB limit",
+                MAX_MEMBER >> 20
+            )));
+        }
+        if out.capacity() - out.len() < n {
+            let want = (out.capacity() * 2).max(out.len() + n).min(MAX_MEMBER);
+            out.reserve_exact(want - out.len());
+        }
+        out.extend_from_slice(&chunk[..n]);
     }
     Ok(out)
 }
@@ -133,6 +159,7 @@ fn walk_local_headers(file: &str, data: &[u8]) -> (Vec<(String, Vec<u8>)>, Optio
     let mut cursor = Cursor::new(data);
     let mut found = Vec::new();
     // Each member consumes at least its 30-byte header, so the walk ends.
+    let mut walked = 0usize;
     loop {
         let at = cursor.position();
         let entry = match zip::read::read_zipfile_from_stream(&mut cursor) {
@@ -148,10 +175,23 @@ fn walk_local_headers(file: &str, data: &[u8]) -> (Vec<(String, Vec<u8>)>, Optio
             }
         };
         let name = entry.name().to_string();
-        let size = entry.size();
+        let hint = member_size_hint(entry.size(), entry.compressed_size());
         let mut entry = entry;
-        match read_bounded(&mut entry, member_size_hint(size)) {
-            Ok(bytes) => found.push((name, bytes)),
+        match read_bounded(&mut entry, hint) {
+            Ok(bytes) if walked + bytes.len() > MAX_WALKED => {
+                return (
+                    found,
+                    Some(format!(
+                        "{file}: zip member {name} at offset {at}: members total more than \
+                         {} MiB; later members lost",
+                        MAX_WALKED >> 20
+                    )),
+                )
+            }
+            Ok(bytes) => {
+                walked += bytes.len();
+                found.push((name, bytes))
+            }
             Err(e) => {
                 return (
                     found,

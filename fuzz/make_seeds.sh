@@ -1,0 +1,81 @@
+#!/bin/sh
+# Builds the seed corpora in fuzz/corpus/<target>/ from the shared fixtures (corrupt ones
+# included), data/demo.wad and one Freedoom map extracted as a PWAD. The corpora are not
+# committed (several MB); run this before fuzzing. Usage: fuzz/make_seeds.sh [FIXTURES_DIR]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+fx=${1:-${MAPSCOPE_FIXTURES:-$root/../shared/fixtures}}
+out=$here/corpus
+mkdir -p "$out"
+seed() { # target file...
+    t=$1; shift
+    mkdir -p "$out/$t"
+    for f in "$@"; do [ -f "$f" ] && cp -f "$f" "$out/$t/$(basename "$f")"; done
+    chmod -R u+w "$out/$t"
+    return 0
+}
+
+# Doom: the demo level, a Freedoom map as a PWAD, and the Doom test WADs the repo keeps.
+seed doom_wad "$root/data/demo.wad" "$root"/tests/data/hostile/*.wad
+for iwad in /usr/share/games/doom/freedoom2.wad /usr/share/games/doom/freedoom1.wad; do
+    [ -f "$iwad" ] || continue
+    python3 - "$iwad" "$out/doom_wad/freedoom_$(basename "$iwad" .wad)_map.wad" <<'PY'
+import struct, sys
+src, dst = sys.argv[1], sys.argv[2]
+d = open(src, 'rb').read()
+n, off = struct.unpack_from('<ii', d, 4)
+lumps = [struct.unpack_from('<ii8s', d, off + 16 * i) for i in range(n)]
+names = [l[2].rstrip(b'\0') for l in lumps]
+# The first map marker (followed by THINGS) and its ten lumps.
+i = next(k for k in range(n - 1) if names[k + 1] == b'THINGS')
+sel = lumps[i:i + 11]
+body, dirent = b'', b''
+for pos, size, name in sel:
+    dirent += struct.pack('<ii8s', 12 + len(body), size, name)
+    body += d[pos:pos + size]
+open(dst, 'wb').write(b'PWAD' + struct.pack('<ii', len(sel), 12 + len(body)) + body + dirent)
+PY
+done
+
+# Saucerman: packages, and WAD+map pairs as saucer_wad_map takes them (split offset, the
+# WAD without its 1.3 MB lookup tables, the map).
+seed saucer_pak "$fx"/saucer/*.pak "$fx"/saucer/corrupt/*.pak
+mkdir -p "$out/saucer_wad_map"
+for wad in "$fx"/saucer/LEVELS/*.wad; do
+    base=$(basename "$wad" .wad)
+    map=$fx/saucer/maps/$base.map
+    [ -f "$map" ] || continue
+    python3 - "$wad" "$map" "$out/saucer_wad_map/$base.bin" <<'PY'
+import struct, sys
+luts = 16 * 64 * 256 + 16 * 256 * 256
+w = open(sys.argv[1], 'rb').read()[luts:]
+m = open(sys.argv[2], 'rb').read()
+open(sys.argv[3], 'wb').write(struct.pack('<I', len(w)) + w + m)
+PY
+done
+
+seed saturn_lev "$fx"/saturn/*.lev "$fx"/saturn/optional/*.lev "$fx"/saturn/corrupt/*.lev
+seed marathon_map "$fx"/marathon/M1Map.scen "$fx"/marathon/M1Map.scen.bin \
+    "$fx"/marathon/M2Map.sceA "$fx"/marathon/M2Map.sceA.as "$fx"/marathon/M2Map.sceA.bin \
+    "$fx"/marathon/corrupt/*.sce* "$fx"/marathon/corrupt/*.scen
+seed marathon_shapes "$fx"/marathon/Shapes.shpA "$fx"/marathon/corrupt/*.shpA
+seed carma2_twt "$fx"/carma2/TRACK.TWT "$fx"/carma2/quirks/*.TWT "$fx"/carma2/corrupt/*.TWT
+
+# carma2_files: first byte 0 ACT, 1 DAT, 2 MAT, 3 PIX.
+mkdir -p "$out/carma2_files"
+prefix() { printf "\\$(printf '%03o' "$1")" | cat - "$2" > "$out/carma2_files/$3"; }
+for f in "$fx"/carma2/ACTORS/*; do prefix 0 "$f" "act_$(basename "$f")"; done
+for f in "$fx"/carma2/MODELS/*; do prefix 1 "$f" "dat_$(basename "$f")"; done
+for f in "$fx"/carma2/MATERIAL/*; do prefix 2 "$f" "mat_$(basename "$f")"; done
+for f in "$fx"/carma2/PIXELMAP/* "$fx"/carma2/REG/PALETTES/*; do prefix 3 "$f" "pix_$(basename "$f")"; done
+
+seed compare_png "$fx"/saturn/*.png "$root"/tests/data/*.png \
+    "$root"/tests/data/doom-reference/freedoom1_e1m1_start.png
+# The project's own corrupt corpus, to every target (each target refuses what is not its
+# format quickly).
+for t in "$out"/*/; do
+    for f in "$root"/tests/data/hostile/*; do [ -f "$f" ] && cp "$f" "$t"; done
+done
+chmod -R u+w "$out"
+du -sh "$out"/*

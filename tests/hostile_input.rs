@@ -1,0 +1,377 @@
+//! Hostile input: every corrupt file (the shared fixtures' `corrupt/` folders and the
+//! project's own corpus in `tests/data/hostile/`, which holds the inputs fuzzing found) goes
+//! through the loader and the build of every map, and must give a clean error naming the file
+//! or load what is valid; well-formed but hostile levels (cyclic BSP trees, self-referencing
+//! actors, NaN and infinite floats, zero-area and 65535-vertex polygons, indices out of
+//! range) must build without panicking.
+
+mod support;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+use mapscope::formats::carma2::actors::{Actor, Hierarchy};
+use mapscope::formats::carma2::models::{Face, Model};
+use mapscope::formats::carma2::transform::Matrix34;
+use mapscope::formats::carma2::{self, Library, Subject, TrackFiles};
+use mapscope::formats::doom::map::{Node, NF_SUBSECTOR};
+use mapscope::formats::doom::writer::WadWriter;
+use mapscope::formats::doom::{self, MapData, Wad, WadStack};
+use mapscope::formats::marathon::{self, Level};
+use mapscope::loader::{self, OpenOptions};
+use support::mapscope;
+
+fn shared_fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures")
+}
+
+fn own_corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile")
+}
+
+/// Every file in the shared `corrupt/` folders and the project's hostile corpus.
+fn hostile_files() -> Vec<PathBuf> {
+    let mut dirs = vec![own_corpus()];
+    if let Ok(games) = std::fs::read_dir(shared_fixtures()) {
+        dirs.extend(games.filter_map(|g| g.ok()).map(|g| g.path().join("corrupt")));
+    }
+    let mut files: Vec<PathBuf> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_none_or(|e| e != "md"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Opens `path` and builds every map; `Ok(maps built)` or the first error as text.
+fn load_all(path: &Path) -> Result<usize, String> {
+    let source = loader::open(&[path.to_path_buf()], &OpenOptions::default())
+        .map_err(|e| format!("{e:#}"))?;
+    let maps = source.maps();
+    if maps.is_empty() {
+        // Formats that list nothing still report why on a default build.
+        source.build(None).map_err(|e| format!("{e:#}"))?;
+        return Ok(1);
+    }
+    let mut built = 0;
+    let mut first_error = None;
+    for m in &maps {
+        match source.build(Some(m)) {
+            Ok(_) => built += 1,
+            Err(e) => {
+                first_error.get_or_insert(format!("{e:#}"));
+            }
+        }
+    }
+    match (built, first_error) {
+        (0, Some(e)) => Err(e),
+        _ => Ok(built),
+    }
+}
+
+#[test]
+fn every_corrupt_file_fails_cleanly_or_loads_what_is_valid() {
+    let files = hostile_files();
+    assert!(files.len() >= 40, "expected the shared corrupt fixtures, found {}", files.len());
+    let mut failures = Vec::new();
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        match catch_unwind(AssertUnwindSafe(|| load_all(path))) {
+            Err(_) => failures.push(format!("{name}: panicked")),
+            Ok(Ok(_)) => {}
+            Ok(Err(message)) => {
+                // Saucerman names the folder or package; the others the file itself.
+                let parent = path.parent().unwrap().display().to_string();
+                if !message.contains(&name) && !message.contains(&parent) {
+                    failures.push(format!("{name}: error does not name the file: {message}"));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} files:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn info_on_corrupt_files_exits_with_the_message() {
+    let fx = shared_fixtures();
+    for rel in [
+        "saturn/corrupt/c06_huge_plane_count.lev",
+        "marathon/corrupt/m2_huge_wad_count.sceA",
+        "carma2/corrupt/twt_huge_count.TWT",
+        "saucer/corrupt/map_huge_counts.pak",
+    ] {
+        let path = fx.join(rel);
+        if !path.is_file() {
+            continue;
+        }
+        let out = mapscope(["info".as_ref(), path.as_os_str()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let file = path.file_name().unwrap().to_string_lossy();
+        assert!(!out.status.success(), "{rel}: info succeeded");
+        assert!(!stderr.contains("panicked"), "{rel}: info panicked: {stderr}");
+        assert!(stderr.contains(&*file), "{rel}: message does not name the file: {stderr}");
+    }
+}
+
+// ---- Doom: cyclic and out-of-range node trees ----
+
+fn demo_wad() -> Wad {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/demo.wad");
+    Wad::from_bytes("demo.wad", std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Builds the demo level after `edit` changes its map data, written back as a PWAD over it.
+fn build_edited_doom(edit: impl FnOnce(&mut MapData)) -> anyhow::Result<usize> {
+    let base = WadStack::new(vec![demo_wad()]);
+    let name = base.map_names().first().cloned().expect("demo.wad has a map");
+    let mut map = MapData::load(&base, &name).unwrap();
+    edit(&mut map);
+    let mut w = WadWriter::pwad();
+    w.map(&name, &map);
+    let stack =
+        WadStack::new(vec![demo_wad(), Wad::from_bytes("hostile.wad", w.to_bytes()).unwrap()]);
+    let scene = doom::build_scene(&stack, &name)?;
+    Ok(scene.triangle_count())
+}
+
+#[test]
+fn doom_cyclic_node_trees_build() {
+    // Every node points back at the root, and the root at itself.
+    let r = build_edited_doom(|m| {
+        let root = (m.nodes.len() - 1) as u16;
+        for n in m.nodes.iter_mut() {
+            n.children = [root, root];
+        }
+    });
+    // A clean error or a (mostly empty) level, never a hang or panic.
+    if let Err(e) = r {
+        assert!(e.to_string().contains("hostile.wad"), "{e:#}");
+    }
+    // A two-node cycle below the root.
+    let r = build_edited_doom(|m| {
+        let n = m.nodes.len();
+        if n >= 3 {
+            m.nodes[n - 1].children = [(n - 2) as u16, (n - 3) as u16];
+            m.nodes[n - 2].children = [(n - 3) as u16, (n - 1) as u16];
+            m.nodes[n - 3].children = [(n - 2) as u16, NF_SUBSECTOR];
+        }
+    });
+    if let Err(e) = r {
+        assert!(e.to_string().contains("hostile.wad"), "{e:#}");
+    }
+}
+
+#[test]
+fn doom_degenerate_partitions_and_out_of_range_children() {
+    for edit in [
+        // Zero-length partitions everywhere.
+        (|m: &mut MapData| m.nodes.iter_mut().for_each(|n| (n.dx, n.dy) = (0, 0)))
+            as fn(&mut MapData),
+        // Extreme partitions.
+        |m| {
+            m.nodes.iter_mut().for_each(|n| {
+                (n.x, n.y, n.dx, n.dy) = (i16::MIN, i16::MAX, i16::MAX, i16::MIN);
+            })
+        },
+        // Children past the end of the node and subsector lists.
+        |m| m.nodes.iter_mut().for_each(|n| n.children = [0x7FFF, NF_SUBSECTOR | 0x7FFF]),
+        // All vertices on one point: every polygon has zero area.
+        |m| m.vertices.iter_mut().for_each(|v| (v.x, v.y) = (0, 0)),
+        // No nodes at all with many subsectors.
+        |m| m.nodes.clear(),
+        // A single node whose children are both itself.
+        |m| m.nodes = vec![Node { children: [0, 0], ..m.nodes[0] }],
+    ] {
+        match build_edited_doom(edit) {
+            Ok(_) => {}
+            Err(e) => assert!(e.to_string().contains("hostile.wad"), "{e:#}"),
+        }
+    }
+}
+
+// ---- Carmageddon 2: self-referencing actors, NaN/inf floats, bad face indices ----
+
+fn track_library() -> Library {
+    let path = shared_fixtures().join("carma2/TRACK.TWT");
+    TrackFiles::from_archive_bytes("TRACK.TWT", std::fs::read(path).unwrap()).unwrap().library
+}
+
+fn actor(name: &str, parent: Option<usize>, model: Option<&str>, transform: Matrix34) -> Actor {
+    Actor {
+        name: name.into(),
+        actor_type: carma2::actors::actor_type::MODEL,
+        render_style: 0,
+        transform,
+        bounds: None,
+        model: model.map(str::to_string),
+        material: None,
+        parent,
+        depth: parent.map_or(0, |_| 1),
+    }
+}
+
+#[test]
+fn carma2_self_referencing_actors_and_non_finite_floats_build() {
+    let mut lib = track_library();
+    let model = lib.models.items().first().map(|m| m.name.clone());
+    let nan = Matrix34([[f32::NAN; 3], [f32::INFINITY; 3], [f32::NEG_INFINITY; 3], [f32::MAX; 3]]);
+    let actors = vec![
+        actor("SELF", Some(0), model.as_deref(), Matrix34::IDENTITY),
+        actor("FORWARD", Some(5), model.as_deref(), Matrix34::IDENTITY),
+        actor("NAN", Some(1), model.as_deref(), nan),
+        actor("PAST_END", Some(usize::MAX), model.as_deref(), nan),
+    ];
+    lib.hierarchies.push(("HOSTILE.ACT".into(), Hierarchy { actors }));
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        carma2::build_scene(&lib, Subject::Track("HOSTILE.ACT"), None)
+            .map(|(s, _)| s.triangle_count())
+    }));
+    assert!(r.is_ok(), "build panicked on self-referencing actors");
+}
+
+#[test]
+fn carma2_hostile_models_build() {
+    let big = u16::MAX;
+    let model = Model {
+        name: "HOSTILE".into(),
+        flags: 0,
+        vertices: vec![
+            [f32::NAN, 0.0, 0.0],
+            [f32::INFINITY, f32::NEG_INFINITY, 0.0],
+            [1e38, -1e38, 1e38],
+            [0.0, 0.0, 0.0],
+        ],
+        uvs: vec![[f32::NAN, f32::INFINITY]],
+        faces: vec![
+            Face { vertices: [0, 1, 2], smoothing: 0, flags: 0, material: 1 },
+            // Zero area: one vertex three times.
+            Face { vertices: [3, 3, 3], smoothing: 0, flags: 0, material: big },
+            Face { vertices: [0, big, 2], smoothing: 0, flags: 0, material: 0 },
+        ],
+        material_names: vec!["NO_SUCH_MATERIAL".into()],
+    };
+    let mut lib = track_library();
+    lib.add_file("HOSTILE.DAT", &carma2::writer::write_models(&[model]));
+    let nan = Matrix34([[f32::NAN; 3]; 4]);
+    let actors = vec![
+        actor("ROOT", None, Some("HOSTILE"), Matrix34::IDENTITY),
+        actor("CHILD", Some(0), Some("HOSTILE"), nan),
+    ];
+    lib.add_file("HOSTILE.ACT", &carma2::writer::write_actors(&[Hierarchy { actors }]));
+    for subject in [Subject::Track("HOSTILE.ACT"), Subject::Models("HOSTILE.DAT")] {
+        let r = catch_unwind(AssertUnwindSafe(|| carma2::build_scene(&lib, subject, None).is_ok()));
+        assert!(r.is_ok(), "build panicked on {subject:?}");
+    }
+}
+
+// ---- Marathon: 65535-vertex, zero-area and out-of-range polygons ----
+
+/// The M2 fixture with its polygons changed by `edit`, written back and loaded and built.
+fn build_edited_marathon(edit: impl FnOnce(&mut Level)) -> Result<usize, String> {
+    use mapscope::formats::marathon::writer::{self, LevelChunks};
+    let bytes = std::fs::read(shared_fixtures().join("marathon/M2Map.sceA")).unwrap();
+    let wad = marathon::Wad::parse("M2Map.sceA", &bytes).unwrap();
+    let mut level = Level::load(&wad, 0).unwrap();
+    edit(&mut level);
+    let chunks = wad.chunks(0).unwrap();
+    let level_chunks = LevelChunks {
+        name: level.name.clone(),
+        chunks: chunks
+            .iter()
+            .map(|c| {
+                let data = match &c.tag {
+                    b"POLY" => writer::poly(&level.polygons),
+                    b"PNTS" => writer::pnts(&level.endpoints),
+                    _ => c.data.to_vec(),
+                };
+                (c.tag, data)
+            })
+            .collect(),
+    };
+    let out = writer::wad(wad.header.version, wad.header.data_version, "hostile", &[level_chunks]);
+    let wad = marathon::Wad::parse("hostile.sceA", &out).map_err(|e| e.to_string())?;
+    let level = Level::load(&wad, 0).map_err(|e| e.to_string())?;
+    let shapes_bytes = std::fs::read(shared_fixtures().join("marathon/Shapes.shpA")).unwrap();
+    let shapes = marathon::ShapesFile::parse("Shapes.shpA", &shapes_bytes).ok();
+    Ok(marathon::build::build_scene(&level, shapes.as_ref(), &[]).triangle_count())
+}
+
+#[test]
+fn marathon_hostile_polygons_build_or_fail_cleanly() {
+    for edit in [
+        (|l: &mut Level| l.polygons.iter_mut().for_each(|p| p.vertex_count = u16::MAX))
+            as fn(&mut Level),
+        |l| l.polygons.iter_mut().for_each(|p| p.endpoints = [i16::MAX; 8]),
+        |l| l.polygons.iter_mut().for_each(|p| p.endpoints = [-1; 8]),
+        |l| l.polygons.iter_mut().for_each(|p| p.lines = [i16::MIN; 8]),
+        |l| l.polygons.iter_mut().for_each(|p| p.sides = [i16::MAX; 8]),
+        // Zero-area: every endpoint on one point.
+        |l| l.endpoints.iter_mut().for_each(|e| (e.x, e.y) = (7, 7)),
+        |l| {
+            l.polygons.iter_mut().for_each(|p| {
+                (p.floor_height, p.ceiling_height) = (i16::MAX, i16::MIN);
+                (p.floor_texture, p.ceiling_texture) = (u16::MAX, u16::MAX);
+                (p.floor_light, p.ceiling_light, p.media) = (i16::MAX, -1, i16::MAX);
+            })
+        },
+    ] {
+        let r = catch_unwind(AssertUnwindSafe(|| build_edited_marathon(edit)));
+        match r {
+            Err(_) => panic!("build panicked"),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => assert!(e.contains("hostile.sceA"), "{e}"),
+        }
+    }
+}
+
+// ---- Saucerman: zip bombs ----
+
+fn zip_with(members: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .large_file(true);
+    for (name, data) in members {
+        w.start_file(*name, opts).unwrap();
+        w.write_all(data).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+#[test]
+fn saucer_zip_bomb_members_are_refused() {
+    use mapscope::formats::saucer::pak::MAX_MEMBER;
+    use mapscope::formats::saucer::Pak;
+    // Found while fuzzing saucer_pak: a 300 KB package inflating a 300 MB member took 308 MB
+    // of memory (members were capped only at MAX_ALLOC, and `read_to_end` may double its
+    // buffer past that). Members are now capped at MAX_MEMBER, the buffer never grows past it.
+    let zeros = vec![0u8; MAX_MEMBER + 1];
+    let pak = zip_with(&[("LEVELS/BOMB.wad", &zeros), ("maps/BOMB.map", b"SUCK")]);
+    drop(zeros);
+    assert!(pak.len() < 1 << 20, "the bomb compresses well: {}", pak.len());
+    let pak = Pak::parse("bomb.pak", pak).unwrap();
+    let e = pak.read("LEVELS/BOMB.wad").unwrap_err().to_string();
+    assert!(e.contains("bomb.pak") && e.contains("limit"), "{e}");
+    assert_eq!(pak.read("maps/BOMB.map").unwrap(), b"SUCK");
+}
+
+#[test]
+fn compare_refuses_pngs_whose_decode_exceeds_the_cap() {
+    // Found by fuzzing compare_png: PNGs of a few dozen bytes claiming 11009 x 12288 and
+    // 14336 x 14792 RGB made the decoder allocate 387 MiB and more (the limit was 1 GiB, and
+    // the RGBA conversion allocates after it). Now 8192 pixels each way and 256 MiB.
+    for name in ["compare_rgb_11009x12288_interlaced.png", "compare_huge_decode_2.png"] {
+        let e = mapscope::compare::load_png(own_corpus().join(name)).unwrap_err();
+        assert!(e.to_string().contains(name), "{e}");
+    }
+}
