@@ -5,8 +5,6 @@
 
 mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -19,47 +17,15 @@ use mapscope::formats::carma2::surfaces::rgba_of;
 use mapscope::formats::carma2::twt::Twt;
 use mapscope::formats::carma2::{build_scene, BuildReport, Entry, Subject, TrackFiles};
 use mapscope::loader::{self, OpenOptions};
-use mapscope::render::{render_headless, Gpu, ViewSettings};
-use mapscope::scene::{CameraPose, Scene};
+use mapscope::scene::Scene;
 use serde_json::Value;
+use support::alloc_count::{peak_allocation, CountingAlloc};
+use support::probes::{colour_matches, probe_pixel, render_native};
 use support::{mapscope, success, TempDir};
 
-// ---------------------------------------------------------------------------------------------
 // Per-thread allocation accounting, so a test can check what loading one file costs.
-
-struct CountingAlloc;
-
-thread_local! {
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = LIVE.try_with(|l| {
-            let now = l.get() + layout.size();
-            l.set(now);
-            let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-        });
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        let _ = LIVE.try_with(|l| l.set(l.get().saturating_sub(layout.size())));
-        System.dealloc(ptr, layout)
-    }
-}
-
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
-
-/// Runs `f` and returns its result with the most bytes this thread had allocated at once
-/// while it ran (above what was live before).
-fn peak_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let out = f();
-    (out, PEAK.with(Cell::get) - base)
-}
 
 // ---------------------------------------------------------------------------------------------
 // Fixture access.
@@ -561,13 +527,6 @@ fn corrupt_files_fail_cleanly_or_load_what_is_valid() {
 // ---------------------------------------------------------------------------------------------
 // Probes: headless renders at each probe's camera.
 
-fn gpu() -> &'static Gpu {
-    static GPU: OnceLock<Gpu> = OnceLock::new();
-    GPU.get_or_init(|| {
-        Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)")
-    })
-}
-
 fn probe_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/carma2-probes");
     std::fs::create_dir_all(&dir).unwrap();
@@ -588,32 +547,18 @@ fn run_probe(probe: &Value) -> Vec<String> {
         let a = f32s(&probe[key]);
         DVec3::new(a[0].into(), a[1].into(), a[2].into())
     };
-    let camera = CameraPose::looking_at(
-        scene.axes.to_viewer_f64(v("camera")),
-        scene.axes.to_viewer_f64(v("look_at")),
-    );
     let (w, h) =
         (probe["size"][0].as_u64().unwrap() as u32, probe["size"][1].as_u64().unwrap() as u32);
-    let view = ViewSettings {
-        width: w,
-        height: h,
-        fov_deg: probe["fov"].as_f64().unwrap(),
-        ..Default::default()
-    };
-    let img = render_headless(gpu(), &mut scene, &camera, &view, 0).expect("render");
+    let fov = probe["fov"].as_f64().unwrap();
+    let img = render_native(&mut scene, v("camera"), v("look_at"), fov, [w, h]);
     img.save(probe_dir().join(format!("{name}.png"))).unwrap();
     let mut misses = Vec::new();
     for px in probe["pixels"].as_array().unwrap() {
         let (fx, fy) = (px["at"][0].as_f64().unwrap(), px["at"][1].as_f64().unwrap());
-        let (x, y) = ((fx * w as f64).floor() as u32, (fy * h as f64).floor() as u32);
+        let (x, y) = probe_pixel([fx, fy], w, h);
         let got = img.get_pixel(x, y).0;
         let tol = px["tolerance"].as_i64().unwrap();
-        let ok = px["rgb_any_of"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| (0..3).all(|i| (i64::from(got[i]) - c[i].as_i64().unwrap()).abs() <= tol));
-        if !ok {
+        if !colour_matches([got[0], got[1], got[2]], &px["rgb_any_of"], tol) {
             misses.push(format!(
                 "{name} at ({x},{y}): got {:?}, want any of {}",
                 &got[..3],

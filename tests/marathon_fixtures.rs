@@ -13,6 +13,7 @@ use mapscope::formats::marathon::summary::LevelSummary;
 use mapscope::formats::marathon::{level_names, Level, ShapesFile, Wad};
 use mapscope::formats::FormatError;
 use serde_json::Value;
+use support::probes::{colour_matches, probe_pixel};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/marathon")
@@ -502,19 +503,13 @@ fn render_probe(probe: &Value, out: &Path) -> image::RgbaImage {
 
 /// Checks every sample of a probe; returns the failures as text.
 fn check_probe(probe: &Value, img: &image::RgbaImage) -> Vec<String> {
-    let (w, h) = (img.width() as f64, img.height() as f64);
     let mut failures = Vec::new();
     for px in probe["pixels"].as_array().unwrap() {
         let (fx, fy) = (px["at"][0].as_f64().unwrap(), px["at"][1].as_f64().unwrap());
-        let (i, j) = ((fx * w).floor() as u32, (fy * h).floor() as u32);
-        let got = img.get_pixel(i.min(img.width() - 1), j.min(img.height() - 1)).0;
+        let (i, j) = probe_pixel([fx, fy], img.width(), img.height());
+        let got = img.get_pixel(i, j).0;
         let tol = int(&px["tolerance"]);
-        let ok = px["rgb_any_of"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| (0..3).all(|k| (got[k] as i64 - int(&c[k])).abs() <= tol));
-        if !ok {
+        if !colour_matches([got[0], got[1], got[2]], &px["rgb_any_of"], tol) {
             failures.push(format!(
                 "{} at ({fx}, {fy}) = pixel ({i}, {j}): got {:?}, want one of {} (tolerance {tol})",
                 probe["name"],

@@ -4,8 +4,6 @@
 
 mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
@@ -17,45 +15,15 @@ use mapscope::formats::saturn::level::{Chunk, HEADER_FIELD_NAMES, MOVER_TYPE};
 use mapscope::formats::saturn::sky::{SKY_FRAMES, SKY_FRAME_SIZE};
 use mapscope::formats::saturn::tiles::TileLayout;
 use mapscope::formats::saturn::{build_scene, LevFile};
-use mapscope::render::{render_headless, Gpu, ViewSettings};
-use mapscope::scene::{CameraPose, Scene};
+use mapscope::scene::Scene;
 use serde_json::Value;
+use support::alloc_count::{peak_allocation, CountingAlloc};
+use support::probes::{colour_matches, probe_pixel, render_native};
 use support::{mapscope, success};
 
-// ---------------------------------------------------------------------------------------------
 // Allocation accounting per thread, so corrupt files can be held to a memory bound.
-
-struct Counting;
-
-thread_local! {
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let _ = LIVE.try_with(|c| {
-            c.set(c.get() + l.size());
-            let _ = PEAK.try_with(|p| p.set(p.get().max(c.get())));
-        });
-        System.alloc(l)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, l: Layout) {
-        let _ = LIVE.try_with(|c| c.set(c.get().saturating_sub(l.size())));
-        System.dealloc(ptr, l)
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// Peak bytes allocated on this thread while `f` runs (beyond what was live before).
-fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = LIVE.with(|c| c.get());
-    PEAK.with(|p| p.set(base));
-    let out = f();
-    (out, PEAK.with(|p| p.get()) - base)
-}
+static ALLOC: CountingAlloc = CountingAlloc;
 
 // ---------------------------------------------------------------------------------------------
 // Fixture access.
@@ -507,13 +475,6 @@ fn textures_match_the_reference_image() {
 // ---------------------------------------------------------------------------------------------
 // Probes: headless renders at each probe's camera, checked at its pixels.
 
-fn gpu() -> &'static Gpu {
-    static GPU: OnceLock<Gpu> = OnceLock::new();
-    GPU.get_or_init(|| {
-        Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)")
-    })
-}
-
 fn scene_of(rel: &str) -> Scene {
     let lev = load(rel);
     build_scene(&lev, rel)
@@ -521,16 +482,14 @@ fn scene_of(rel: &str) -> Scene {
 
 /// Renders a probe's view; saves it under target/saturn-probes/ for eyeballing.
 fn render_probe(scene: &mut Scene, probe: &Value) -> image::RgbaImage {
-    let cam = scene.axes.to_viewer_f64(vec3(&probe["camera"]));
-    let target = scene.axes.to_viewer_f64(vec3(&probe["look_at"]));
-    let view = ViewSettings {
-        width: u(&probe["size"][0]) as u32,
-        height: u(&probe["size"][1]) as u32,
-        fov_deg: f(&probe["fov"]),
-        ..Default::default()
-    };
-    let img = render_headless(gpu(), scene, &CameraPose::looking_at(cam, target), &view, 0)
-        .expect("render");
+    let size = [u(&probe["size"][0]) as u32, u(&probe["size"][1]) as u32];
+    let img = render_native(
+        scene,
+        vec3(&probe["camera"]),
+        vec3(&probe["look_at"]),
+        f(&probe["fov"]),
+        size,
+    );
     let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/saturn-probes");
     let _ = std::fs::create_dir_all(&out);
     let _ = img.save(out.join(format!("{}.png", probe["name"].as_str().unwrap())));
@@ -548,16 +507,10 @@ fn check_probes(list: &Value) -> (usize, Vec<String>) {
         let img = render_probe(scene, probe);
         let (w, h) = (img.width(), img.height());
         for px in probe["pixels"].as_array().unwrap() {
-            let x = ((f(&px["at"][0]) * w as f64) as u32).min(w - 1);
-            let y = ((f(&px["at"][1]) * h as f64) as u32).min(h - 1);
+            let (x, y) = probe_pixel([f(&px["at"][0]), f(&px["at"][1])], w, h);
             let got = img.get_pixel(x, y).0;
-            let tol = u(&px["tolerance"]) as i32;
-            let ok = px["rgb_any_of"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|want| (0..3).all(|k| (got[k] as i32 - u(&want[k]) as i32).abs() <= tol));
-            if ok {
+            let tol = u(&px["tolerance"]) as i64;
+            if colour_matches([got[0], got[1], got[2]], &px["rgb_any_of"], tol) {
                 passed += 1;
             } else {
                 failures.push(format!(
@@ -606,7 +559,7 @@ fn corrupt_files_fail_cleanly_or_load_what_is_valid() {
         let rel = entry["path"].as_str().unwrap();
         let data = std::fs::read(dir().join(rel)).unwrap();
         let name = rel.rsplit('/').next().unwrap();
-        let (outcome, peak) = peak_during(|| {
+        let (outcome, peak) = peak_allocation(|| {
             std::panic::catch_unwind(|| match LevFile::parse(name, &data) {
                 Err(e) => Err(e),
                 Ok(lev) => {

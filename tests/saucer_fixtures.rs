@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use mapscope::render::{render_headless, Gpu, ViewSettings};
-use mapscope::scene::{CameraPose, Scene};
+use mapscope::scene::Scene;
 use serde_json::Value;
+use support::probes::{colour_matches, probe_pixel, render_native};
 use support::{mapscope, success, TempDir};
 
 fn fixtures() -> PathBuf {
@@ -25,13 +25,6 @@ fn expected() -> &'static Value {
         let p = fixtures().join("expected.json");
         let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         serde_json::from_slice(&bytes).expect("expected.json parses")
-    })
-}
-
-fn gpu() -> &'static Gpu {
-    static GPU: OnceLock<Gpu> = OnceLock::new();
-    GPU.get_or_init(|| {
-        Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)")
     })
 }
 
@@ -56,18 +49,11 @@ fn build(file: &Path, map: &str) -> Scene {
 
 /// Renders a probe's view; the PNG goes to target/saucer-probes/ for looking at.
 fn render_probe(scene: &mut Scene, p: &Value) -> image::RgbaImage {
-    let pos = scene.axes.to_viewer_f64(vec3(&p["camera"]));
-    let target = scene.axes.to_viewer_f64(vec3(&p["look_at"]));
-    let camera = CameraPose::looking_at(pos, target);
     let size: Vec<u32> =
         p["size"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
-    let view = ViewSettings {
-        width: size[0],
-        height: size[1],
-        fov_deg: p["fov"].as_f64().expect("fov"),
-        ..Default::default()
-    };
-    let img = render_headless(gpu(), scene, &camera, &view, 0).expect("render");
+    let fov = p["fov"].as_f64().expect("fov");
+    let img =
+        render_native(scene, vec3(&p["camera"]), vec3(&p["look_at"]), fov, [size[0], size[1]]);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/saucer-probes");
     let _ = std::fs::create_dir_all(&dir);
     let _ = img.save(dir.join(format!("{}.png", p["name"].as_str().unwrap_or("probe"))));
@@ -80,15 +66,10 @@ fn check_pixels(img: &image::RgbaImage, p: &Value) -> Vec<String> {
     for px in p["pixels"].as_array().expect("pixels") {
         let at: Vec<f64> =
             px["at"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-        let x = (at[0] * img.width() as f64).floor() as u32;
-        let y = (at[1] * img.height() as f64).floor() as u32;
+        let (x, y) = probe_pixel([at[0], at[1]], img.width(), img.height());
         let got = img.get_pixel(x, y).0;
         let tol = px["tolerance"].as_i64().unwrap_or(0);
-        let ok = px["rgb_any_of"].as_array().unwrap().iter().any(|c| {
-            let c: Vec<i64> = c.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
-            (0..3).all(|i| (got[i] as i64 - c[i]).abs() <= tol)
-        });
-        if !ok {
+        if !colour_matches([got[0], got[1], got[2]], &px["rgb_any_of"], tol) {
             bad.push(format!(
                 "at {at:?} got {:?}, expected {} {}",
                 &got[..3],

@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod alloc_count;
+pub mod probes;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
