@@ -38,23 +38,16 @@ const DIFF_MASKED: Rgba<u8> = Rgba([0, 0, 96, 255]);
 const DIFF_WITHIN: Rgba<u8> = Rgba([255, 255, 0, 255]);
 
 /// Why a comparison (or loading an image for one) failed. Every message is one line that
-/// names the file or both sizes involved.
+/// names the file or both sizes involved. The underlying error is part of the message, not a
+/// `source`: shown with its chain (`{:#}`), it would repeat.
 #[derive(Debug, thiserror::Error)]
 pub enum CompareError {
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error("{}: {reason}", path.display())]
+    Io { path: PathBuf, reason: std::io::Error },
     #[error("{}: not a PNG file (no PNG signature)", path.display())]
     NotPng { path: PathBuf },
-    #[error("{}: cannot decode PNG: {source}", path.display())]
-    Decode {
-        path: PathBuf,
-        #[source]
-        source: image::ImageError,
-    },
+    #[error("{}: cannot decode PNG: {reason}", path.display())]
+    Decode { path: PathBuf, reason: image::ImageError },
     #[error("{}: cannot write PNG: {source}", path.display())]
     Encode {
         path: PathBuf,
@@ -400,7 +393,7 @@ pub fn png_limits() -> image::Limits {
 /// [`MAX_PNG_DIMENSION`], more than [`MAX_PNG_ALLOC`] bytes to decode) name the file.
 pub fn load_png(path: impl AsRef<Path>) -> Result<RgbaImage, CompareError> {
     let path = path.as_ref();
-    let io_err = |source| CompareError::Io { path: path.to_path_buf(), source };
+    let io_err = |reason| CompareError::Io { path: path.to_path_buf(), reason };
     let file = File::open(path).map_err(io_err)?;
     let mut reader = BufReader::new(file);
     let mut signature = [0u8; 8];
@@ -423,7 +416,7 @@ pub fn load_png(path: impl AsRef<Path>) -> Result<RgbaImage, CompareError> {
     decoder.limits(png_limits());
     let image = decoder
         .decode()
-        .map_err(|source| CompareError::Decode { path: path.to_path_buf(), source })?;
+        .map_err(|reason| CompareError::Decode { path: path.to_path_buf(), reason })?;
     Ok(image.into_rgba8())
 }
 
@@ -691,7 +684,14 @@ mod tests {
             *b ^= 0x5a;
         }
         let f = TempFile::write("corrupt.png", &bytes);
-        assert!(load_png(&f.0).is_err());
+        let e = anyhow::Error::from(load_png(&f.0).unwrap_err());
+        // Shown with its chain, as the command line does, the reason appears once.
+        let shown = format!("{e:#}");
+        let reason = shown.split("cannot decode PNG: ").nth(1).expect("the reason");
+        let first = reason.split(": ").next().expect("a first part");
+        assert_eq!(shown.matches(first).count(), 1, "{shown}");
+        let e = anyhow::Error::from(load_png(&missing.0).unwrap_err());
+        assert_eq!(format!("{e:#}").matches("No such file").count(), 1, "{e:#}");
     }
 
     #[test]

@@ -101,8 +101,9 @@ fn every_corrupt_file_fails_cleanly_or_loads_what_is_valid() {
 }
 
 #[test]
-fn info_on_corrupt_files_exits_with_the_message() {
+fn info_and_render_on_corrupt_files_exit_with_the_message() {
     let fx = shared_fixtures();
+    let out_dir = support::TempDir::new("hostile-render");
     for rel in [
         "saturn/corrupt/c06_huge_plane_count.lev",
         "marathon/corrupt/m2_huge_wad_count.sceA",
@@ -110,15 +111,21 @@ fn info_on_corrupt_files_exits_with_the_message() {
         "saucer/corrupt/map_huge_counts.pak",
     ] {
         let path = fx.join(rel);
-        if !path.is_file() {
-            continue;
-        }
-        let out = mapscope(["info".as_ref(), path.as_os_str()]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(path.is_file(), "missing shared fixture {}", path.display());
         let file = path.file_name().unwrap().to_string_lossy();
-        assert!(!out.status.success(), "{rel}: info succeeded");
-        assert!(!stderr.contains("panicked"), "{rel}: info panicked: {stderr}");
-        assert!(stderr.contains(&*file), "{rel}: message does not name the file: {stderr}");
+        let png = out_dir.join("out.png");
+        for args in [
+            vec!["info".as_ref(), path.as_os_str()],
+            vec!["render".as_ref(), path.as_os_str(), "-o".as_ref(), png.as_os_str()],
+        ] {
+            let out = mapscope(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let command = args[0].to_string_lossy();
+            assert!(!out.status.success(), "{command} {rel}: succeeded");
+            assert!(!stderr.contains("panicked"), "{command} {rel}: panicked: {stderr}");
+            assert!(stderr.contains(&*file), "{command} {rel}: message lacks the file: {stderr}");
+        }
+        assert!(!png.exists(), "render {rel} wrote an image");
     }
 }
 

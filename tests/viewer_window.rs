@@ -1,12 +1,14 @@
 //! The windowed viewer under Xvfb, driven by xdotool: it opens Freedoom E1M1, F12 writes a
 //! screenshot with the camera in its metadata, and held movement keys move that camera;
 //! `--from-shot` reopens a shot's camera; the bookmark key (B) prints a `mapscope render`
-//! command line that draws the same frame as an F12 shot.
+//! command line that draws the same frame as an F12 shot; a file that fails to load, dropped
+//! on the window or reached with N, leaves the viewer up on the level it showed.
 //!
 //! Needs `Xvfb` and `xdotool` (Debian: `xvfb`, `xdotool`), Mesa's Vulkan driver and Freedoom;
 //! without them the test fails and says what to install.
 
 mod support;
+mod xdnd;
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -298,6 +300,28 @@ impl Viewer {
         )
     }
 
+    /// Drops `path` on the window (X11 drag and drop); returns once the viewer handled it.
+    fn drop_file(&mut self, path: &Path) {
+        self.assert_running();
+        let window: u32 = self.window.parse().expect("xdotool window ids are decimal");
+        if let Err(e) = xdnd::drop_files(&self.display, window, &[path]) {
+            panic!("dropping {} on the viewer: {e}\n{}", path.display(), self.viewer_output());
+        }
+    }
+
+    /// Waits for a line on stderr that holds every one of `words`; returns it.
+    fn wait_for_log(&self, words: &[&str]) -> String {
+        let stderr = self.logs.1.clone();
+        wait_for(
+            &format!("a line on stderr with {words:?}"),
+            || {
+                let log = std::fs::read_to_string(&stderr).unwrap_or_default();
+                log.lines().find(|l| words.iter().all(|w| l.contains(w))).map(String::from)
+            },
+            || self.viewer_output(),
+        )
+    }
+
     fn hold(&mut self, key: &str, time: Duration) {
         self.assert_running();
         xdotool_ok(&self.display, &["keydown", "--window", &self.window, key]);
@@ -521,5 +545,86 @@ fn bookmark_renders_the_same_frame_as_f12() {
     let size = format!(" --size {}x{} ", shot.width(), shot.height());
     assert!(line.contains(&size), "{line}");
     assert_identical(&shot, &run_bookmark(&line, &tmp.join("bookmark-window.png")), "window");
+    session.assert_running();
+}
+
+/// A map that cannot be built (N moves to it) leaves the viewer up on the level it showed:
+/// the error is reported, the next F12 shot is still of the old map from the same camera,
+/// and the viewer goes on taking keys.
+#[test]
+fn a_map_that_fails_to_build_keeps_the_viewer_on_its_level() {
+    use mapscope::formats::doom::writer::{things_lump, WadWriter};
+    let _one_at_a_time = one_viewer_at_a_time();
+    let tmp = TempDir::new("viewer-bad-map");
+    // MAP02: a map marker with THINGS and nothing else, listed but unbuildable.
+    let mut w = WadWriter::pwad();
+    w.marker("MAP02").lump("THINGS", things_lump(&[]));
+    let broken = tmp.join("broken.wad");
+    std::fs::write(&broken, w.to_bytes()).unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.wad");
+    let args = vec![demo.into_os_string(), broken.into_os_string()];
+    let mut session = Viewer::start(&tmp, &args);
+    session.hold("w", Duration::from_millis(400));
+    let (_, before) = session.screenshot();
+    assert_eq!(before.map, "MAP01");
+
+    session.key("n");
+    eprintln!("reported: {}", session.wait_for_log(&["ERROR", "MAP02"]));
+    let (shot, after) = session.screenshot();
+    assert_eq!(after.map, "MAP01", "the viewer left MAP01 for a map it could not build");
+    assert_eq!(after.camera, before.camera, "the camera moved with the failed map");
+    let stats = image_stats(&image::open(&shot).unwrap().to_rgba8());
+    assert!(stats.looks_rendered(), "the shot after the error looks blank: {stats:?}");
+
+    // It still flies.
+    session.hold("w", Duration::from_millis(400));
+    let (_, moved) = session.screenshot();
+    assert_eq!(moved.map, "MAP01");
+    assert_ne!(moved.camera, after.camera, "W did not move the camera after the error");
+    session.assert_running();
+}
+
+/// Files dropped on the window (through X11 drag and drop, as from a file manager): a file
+/// that is no level is reported and the level stays; a level opens; a PNG becomes the
+/// reference screenshot.
+#[test]
+fn dropped_files_open_levels_and_bad_ones_keep_the_level() {
+    let _one_at_a_time = one_viewer_at_a_time();
+    let tmp = TempDir::new("viewer-drop");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.wad");
+    let mut session = Viewer::start(&tmp, &[demo.clone().into_os_string()]);
+    session.hold("w", Duration::from_millis(400));
+    let (_, before) = session.screenshot();
+
+    // A WAD whose directory lies past its end.
+    let junk = tmp.join("junk.wad");
+    std::fs::write(&junk, b"PWAD\x05\0\0\0\0\0\x10\0").unwrap();
+    session.drop_file(&junk);
+    eprintln!("reported: {}", session.wait_for_log(&["ERROR", "junk.wad"]));
+    let (shot, after) = session.screenshot();
+    assert_eq!((after.file.as_str(), after.map.as_str()), (before.file.as_str(), "MAP01"));
+    assert_eq!(after.camera, before.camera, "the camera moved with the failed drop");
+    let stats = image_stats(&image::open(&shot).unwrap().to_rgba8());
+    assert!(stats.looks_rendered(), "the shot after the error looks blank: {stats:?}");
+
+    // A level opens at its start.
+    let level = tmp.join("dropped.wad");
+    std::fs::copy(&demo, &level).unwrap();
+    session.drop_file(&level);
+    let (_, opened) = session.screenshot();
+    assert_eq!(opened.file, level.display().to_string());
+    assert_ne!(opened.camera, before.camera, "a dropped level should open at its start");
+
+    // A Doom-sized PNG is a reference: the view switches to the game's 320x200.
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/doom-reference/freedoom1_e1m1_start.png");
+    session.drop_file(&reference);
+    let (shot, with_reference) = session.screenshot();
+    assert_eq!(with_reference.file, opened.file, "a dropped PNG replaced the level");
+    assert_eq!(
+        image::open(&shot).unwrap().to_rgba8().dimensions(),
+        (320, 200),
+        "no game resolution"
+    );
     session.assert_running();
 }

@@ -1,5 +1,6 @@
-//! `compare`'s PNG input: `load_png` with its decoding limits, on a file in /dev/shm (the
-//! loader takes a path).
+//! PNG input: `compare`'s `load_png` with its decoding limits (also how the viewer reads a
+//! reference screenshot), and the camera metadata `--from-shot` reads from a shot, on a file
+//! in /dev/shm (both take a path).
 #![no_main]
 
 use std::path::PathBuf;
@@ -8,6 +9,7 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 // Links the capped allocator.
 use mapscope::compare::load_png;
+use mapscope::shot::ShotMeta;
 use mapscope_fuzz as _;
 
 fuzz_target!(|data: &[u8]| {
@@ -22,5 +24,6 @@ fuzz_target!(|data: &[u8]| {
     });
     if std::fs::write(path, data).is_ok() {
         let _ = load_png(path);
+        let _ = ShotMeta::read(path);
     }
 });

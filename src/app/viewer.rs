@@ -44,53 +44,43 @@ pub fn run_viewer(
     view: ViewArgs,
     extra: ViewerOptions,
 ) -> Result<()> {
-    let source = loader::open(&files, &options)?;
-    let maps = source.maps();
-    let scene = source.build(camera.map.as_deref())?;
-    let pose = camera.resolve(&scene)?;
-    let map_index = maps.iter().position(|m| *m == scene.name).unwrap_or(0);
-    let fly = FlyCamera::new(pose, level_size(&scene));
-    let mut settings = view.settings(1280, 720)?;
-    settings.show_markers = !view.no_markers;
-    let reference = extra.reference.as_deref().map(ReferenceView::load).transpose()?;
+    let mut app = App::new(files, options, camera, view, extra)?;
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
-    let mut app = App {
-        files,
-        options,
-        source,
-        maps,
-        map_index,
-        scene,
-        fly,
-        view: settings,
-        keys: MoveKeys::default(),
-        captured: false,
-        start: Instant::now(),
-        last: Instant::now(),
-        frame_ms: 0.0,
-        start_tic: camera.tic,
-        frozen: extra.freeze,
-        user_fov: settings.fov_deg,
-        game_res: extra.game_res,
-        reference: None,
-        cursor: (0.0, 0.0),
-        dragging_wipe: false,
-        display_rect: [0.0, 0.0, 1.0, 1.0],
-        shot_dir: extra.shot_dir.unwrap_or_else(|| PathBuf::from(".")),
-        message: None,
-        error: None,
-        win: None,
-        fatal: None,
-        show_overlay: true,
-    };
-    if let Some(r) = reference {
-        app.set_reference(r);
-    }
     event_loop.run_app(&mut app).context("running the window")?;
     match app.fatal {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// Opens `files` and builds `map`. A panic in a loader (a bug, but one a hostile file might
+/// still reach) becomes an error too, so a bad file never takes the viewer down.
+fn open_level(
+    files: &[PathBuf],
+    options: &OpenOptions,
+    map: Option<&str>,
+) -> Result<(Box<dyn LevelSource>, Scene)> {
+    let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let source = loader::open(files, options)?;
+        let scene = source.build(map)?;
+        Ok((source, scene))
+    }));
+    attempt.unwrap_or_else(|panic| Err(panic_error(files, panic)))
+}
+
+fn build_map(source: &dyn LevelSource, name: &str) -> Result<Scene> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| source.build(Some(name))))
+        .unwrap_or_else(|panic| Err(panic_error(&[], panic)))
+}
+
+fn panic_error(files: &[PathBuf], panic: Box<dyn std::any::Any + Send>) -> anyhow::Error {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string());
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    anyhow::anyhow!("internal error while loading {}: {what}", names.join(", "))
 }
 
 fn level_size(scene: &Scene) -> f64 {
@@ -187,6 +177,65 @@ struct App {
 }
 
 impl App {
+    fn new(
+        files: Vec<PathBuf>,
+        options: OpenOptions,
+        camera: CameraArgs,
+        view: ViewArgs,
+        extra: ViewerOptions,
+    ) -> Result<App> {
+        let (source, scene) = open_level(&files, &options, camera.map.as_deref())?;
+        let maps = source.maps();
+        let pose = camera.resolve(&scene)?;
+        let map_index = maps.iter().position(|m| *m == scene.name).unwrap_or(0);
+        let fly = FlyCamera::new(pose, level_size(&scene));
+        let mut settings = view.settings(1280, 720)?;
+        settings.show_markers = !view.no_markers;
+        let reference = extra.reference.as_deref().map(ReferenceView::load).transpose()?;
+        let mut app = App {
+            files,
+            options,
+            source,
+            maps,
+            map_index,
+            scene,
+            fly,
+            view: settings,
+            keys: MoveKeys::default(),
+            captured: false,
+            start: Instant::now(),
+            last: Instant::now(),
+            frame_ms: 0.0,
+            start_tic: camera.tic,
+            frozen: extra.freeze,
+            user_fov: settings.fov_deg,
+            game_res: extra.game_res,
+            reference: None,
+            cursor: (0.0, 0.0),
+            dragging_wipe: false,
+            display_rect: [0.0, 0.0, 1.0, 1.0],
+            shot_dir: extra.shot_dir.unwrap_or_else(|| PathBuf::from(".")),
+            message: None,
+            error: None,
+            win: None,
+            fatal: None,
+            show_overlay: true,
+        };
+        if let Some(r) = reference {
+            app.set_reference(r);
+        }
+        Ok(app)
+    }
+
+    /// Shows `error` in the overlay and logs it (once while it stays the same), for a user
+    /// watching the terminal rather than the window.
+    fn show_error(&mut self, error: String) {
+        if self.error.as_deref() != Some(error.as_str()) {
+            log::error!("{error}");
+        }
+        self.error = Some(error);
+    }
+
     fn title(&self) -> String {
         let file = self
             .files
@@ -261,39 +310,53 @@ impl App {
 
     /// Replaces the level; on failure the current one stays and the error is shown.
     fn load(&mut self, files: Vec<PathBuf>, map: Option<String>) {
-        let result = (|| -> Result<(Box<dyn LevelSource>, Scene)> {
-            let source = loader::open(&files, &self.options)?;
-            let scene = source.build(map.as_deref())?;
-            Ok((source, scene))
-        })();
-        match result {
+        match open_level(&files, &self.options, map.as_deref()) {
             Ok((source, scene)) => {
-                self.files = files;
-                self.maps = source.maps();
-                self.map_index = self.maps.iter().position(|m| *m == scene.name).unwrap_or(0);
-                self.source = source;
-                self.set_scene(scene);
+                let maps = source.maps();
+                if self.set_scene(scene) {
+                    self.map_index = maps.iter().position(|m| *m == self.scene.name).unwrap_or(0);
+                    self.maps = maps;
+                    self.files = files;
+                    self.source = source;
+                }
             }
-            Err(e) => self.error = Some(format!("{e:#}")),
+            Err(e) => self.show_error(format!("{e:#}")),
         }
     }
 
-    fn set_scene(&mut self, scene: Scene) {
+    /// A file dropped on the window: a PNG is a reference screenshot, anything else a level.
+    fn open_dropped(&mut self, path: PathBuf) {
+        if is_png(&path) {
+            self.load_reference(&path);
+        } else {
+            self.load(vec![path], None);
+        }
+    }
+
+    /// Shows `scene` in place of the current one; returns false (the current one stays, the
+    /// error is shown) when the GPU cannot take it.
+    fn set_scene(&mut self, scene: Scene) -> bool {
+        if let Some(w) = &mut self.win {
+            match SceneRenderer::new(&w.gpu, &scene) {
+                Ok(r) => {
+                    w.renderer = r;
+                    w.frame_state = scene.animator.initial();
+                }
+                Err(e) => {
+                    self.show_error(format!("{}: {e:#}", scene.name));
+                    return false;
+                }
+            }
+        }
         self.fly = FlyCamera::new(scene.spawn, level_size(&scene));
         self.scene = scene;
         self.error = None;
         self.start = Instant::now();
         let title = self.title();
-        if let Some(w) = &mut self.win {
-            match SceneRenderer::new(&w.gpu, &self.scene) {
-                Ok(r) => {
-                    w.renderer = r;
-                    w.frame_state = self.scene.animator.initial();
-                }
-                Err(e) => self.error = Some(format!("{e:#}")),
-            }
+        if let Some(w) = &self.win {
             w.window.set_title(&title);
         }
+        true
     }
 
     fn cycle_map(&mut self, step: isize) {
@@ -303,12 +366,13 @@ impl App {
         let n = self.maps.len() as isize;
         let next = ((self.map_index as isize + step) % n + n) % n;
         let name = self.maps[next as usize].clone();
-        match self.source.build(Some(&name)) {
+        match build_map(self.source.as_ref(), &name) {
             Ok(scene) => {
-                self.map_index = next as usize;
-                self.set_scene(scene);
+                if self.set_scene(scene) {
+                    self.map_index = next as usize;
+                }
             }
-            Err(e) => self.error = Some(format!("{name}: {e:#}")),
+            Err(e) => self.show_error(format!("{name}: {e:#}")),
         }
     }
 
@@ -364,7 +428,7 @@ impl App {
     fn load_reference(&mut self, path: &std::path::Path) {
         match ReferenceView::load(path) {
             Ok(r) => self.set_reference(r),
-            Err(e) => self.error = Some(format!("reference: {e:#}")),
+            Err(e) => self.show_error(format!("reference: {e:#}")),
         }
     }
 
@@ -458,7 +522,7 @@ impl App {
                 println!("{}", path.display());
                 self.message = Some(format!("saved {}", path.display()));
             }
-            Err(e) => self.error = Some(format!("screenshot failed: {e:#}")),
+            Err(e) => self.show_error(format!("screenshot failed: {e:#}")),
         }
     }
 
@@ -750,12 +814,10 @@ impl ApplicationHandler for App {
                 self.keys = MoveKeys::default();
                 self.set_captured(false);
             }
-            // A PNG is a reference screenshot; anything else a level.
-            WindowEvent::DroppedFile(path) if is_png(&path) => self.load_reference(&path),
-            WindowEvent::DroppedFile(path) => self.load(vec![path], None),
+            WindowEvent::DroppedFile(path) => self.open_dropped(path),
             WindowEvent::RedrawRequested => {
                 if let Err(e) = self.redraw() {
-                    self.error = Some(format!("{e:#}"));
+                    self.show_error(format!("{e:#}"));
                 }
             }
             _ => {}
@@ -814,4 +876,161 @@ fn timestamp() -> String {
         rem % 60,
         now.subsec_millis()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::doom::writer::{things_lump, WadWriter};
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Args {
+        #[command(flatten)]
+        view: ViewArgs,
+    }
+
+    /// A scratch folder removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Scratch {
+            let dir =
+                std::env::temp_dir().join(format!("mapscope-viewer-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+        fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+            let path = self.0.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// The viewer's state on `files`, without a window.
+    fn app(files: Vec<PathBuf>) -> App {
+        let view = Args::parse_from(["viewer"]).view;
+        App::new(files, OpenOptions::default(), CameraArgs::default(), view, Default::default())
+            .unwrap()
+    }
+
+    /// A PWAD adding MAP02, a map marker with only THINGS: listed, but it cannot be built.
+    fn broken_map_pwad() -> Vec<u8> {
+        let mut w = WadWriter::pwad();
+        w.marker("MAP02").lump("THINGS", things_lump(&[]));
+        w.to_bytes()
+    }
+
+    #[test]
+    fn a_dropped_file_that_fails_keeps_the_level_and_shows_why() {
+        let tmp = Scratch::new("drop");
+        let demo = crate::demo::demo_wad_path().unwrap();
+        let mut app = app(vec![demo.clone()]);
+        let (name, triangles) = (app.scene.name.clone(), app.scene.world.len());
+        app.fly.pose.pos += glam::DVec3::X;
+        let pose = app.fly.pose;
+
+        for (file, bytes) in [
+            ("junk.wad", &b"PWAD\xff\xff\xff\x7f\x0c\0\0\0"[..]),
+            ("empty.lev", &b""[..]),
+            ("truncated.png", &b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"[..]),
+        ] {
+            let path = tmp.file(file, bytes);
+            app.open_dropped(path.clone());
+            let error = app.error.clone().unwrap_or_else(|| panic!("{file}: no error shown"));
+            assert!(error.contains(file), "{file}: the error should name the file: {error}");
+            assert_eq!(
+                (app.scene.name.as_str(), app.scene.world.len()),
+                (name.as_str(), triangles)
+            );
+            assert_eq!(app.files, vec![demo.clone()], "{file}: the level's files changed");
+            assert_eq!(app.fly.pose, pose, "{file}: the camera moved");
+            assert!(app.reference.is_none(), "{file}: a reference was set");
+        }
+
+        // A good file replaces the level and clears the error.
+        let good = tmp.file("good.wad", &std::fs::read(&demo).unwrap());
+        app.open_dropped(good.clone());
+        assert_eq!(app.error, None);
+        assert_eq!(app.files, vec![good]);
+        assert_eq!(app.fly.pose, app.scene.spawn);
+    }
+
+    #[test]
+    fn a_map_that_fails_to_build_keeps_the_current_one() {
+        let tmp = Scratch::new("cycle");
+        let demo = crate::demo::demo_wad_path().unwrap();
+        let pwad = tmp.file("broken.wad", &broken_map_pwad());
+        let mut app = app(vec![demo, pwad]);
+        assert_eq!(app.maps, ["MAP01", "MAP02"]);
+        assert_eq!(app.scene.name, "MAP01");
+
+        for step in [1, -1] {
+            app.cycle_map(step);
+            let error = app.error.clone().expect("an error shown");
+            assert!(error.starts_with("MAP02: "), "{error}");
+            assert_eq!((app.scene.name.as_str(), app.map_index), ("MAP01", 0));
+        }
+    }
+
+    #[test]
+    fn a_level_that_panics_while_loading_is_an_error() {
+        let files = [PathBuf::from("x.wad")];
+        let err = panic_error(&files, Box::new("index out of bounds"));
+        assert_eq!(format!("{err}"), "internal error while loading x.wad: index out of bounds");
+        let err = panic_error(&[], Box::new(String::from("overflow")));
+        assert!(format!("{err}").ends_with(": overflow"));
+    }
+
+    #[test]
+    fn the_overlay_shows_the_error() {
+        let ctx = egui::Context::default();
+        let (mut view, mut game_res, mut frozen) = (ViewSettings::default(), false, false);
+        let info = OverlayInfo {
+            title: "MAP01 (Doom)",
+            frame_ms: 16.0,
+            position: [0.0; 3],
+            angle: 0.0,
+            pitch: 0.0,
+            speed: 1.0,
+            tic: 0,
+            captured: false,
+            message: None,
+            error: Some("bad.wad: WAD header: directory at offset 12 past the end"),
+            game_screen: None,
+            frame_size: (320, 200),
+        };
+        let mut texts = Vec::new();
+        // egui lays a window out over two passes; the second draws its contents.
+        for _ in 0..2 {
+            let out = ctx.run_pass(Default::default(), |ctx| {
+                let controls = Controls {
+                    view: &mut view,
+                    game_res: &mut game_res,
+                    frozen: &mut frozen,
+                    reference: None,
+                };
+                overlay::draw(ctx, &info, controls);
+            });
+            texts = out
+                .shapes
+                .iter()
+                .filter_map(|s| match &s.shape {
+                    egui::Shape::Text(t) => Some(t.galley.text().to_string()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>();
+            out.drop_without_applying_deltas();
+        }
+        assert!(
+            texts.iter().any(|t| t.contains("directory at offset 12 past the end")),
+            "overlay texts: {texts:?}"
+        );
+    }
 }
