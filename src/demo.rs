@@ -15,7 +15,13 @@ pub fn demo_wad_path() -> Result<PathBuf> {
     let path = dir.join("demo.wad");
     let current = std::fs::read(&path).ok();
     if current.as_deref() != Some(DEMO_WAD) {
-        std::fs::write(&path, DEMO_WAD).with_context(|| format!("writing {}", path.display()))?;
+        // Written beside it and renamed over it: another mapscope (or test) reading the file
+        // meanwhile sees the old or the new one whole, never a half-written one.
+        static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = dir.join(format!("demo.wad.{}.{n}.tmp", std::process::id()));
+        std::fs::write(&tmp, DEMO_WAD).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(path)
 }
