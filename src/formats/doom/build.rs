@@ -511,12 +511,14 @@ impl Builder<'_> {
                 Some((self.wall_by_number(n), height))
             }
             None => {
+                // The placeholder is made once per name: a PWAD opened without its IWAD
+                // misses every wall's texture.
                 let key = TexKey::Missing(name.to_string());
-                if !self.keys.contains_key(&key) {
-                    self.notes.push(format!("texture {name} not found; drawn as a placeholder"));
+                if let Some(&t) = self.keys.get(&key) {
+                    return Some((t, 64.0));
                 }
-                let t = self.add_texture(key, placeholder(name, 64, 64));
-                Some((t, 64.0))
+                self.notes.push(format!("texture {name} not found; drawn as a placeholder"));
+                Some((self.add_texture(key, placeholder(name, 64, 64)), 64.0))
             }
         }
     }
@@ -529,9 +531,10 @@ impl Builder<'_> {
             }
             None => {
                 let key = TexKey::MissingFlat(name.to_string());
-                if !self.keys.contains_key(&key) {
-                    self.notes.push(format!("flat {name} not found; drawn as a placeholder"));
+                if let Some(&t) = self.keys.get(&key) {
+                    return t;
                 }
+                self.notes.push(format!("flat {name} not found; drawn as a placeholder"));
                 self.add_texture(key, placeholder(name, 64, 64))
             }
         }
