@@ -4,7 +4,7 @@
 //! the second the map.
 #![no_main]
 
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 use libfuzzer_sys::fuzz_target;
 use mapscope::formats::saucer::wad::{LUT1_SIZE, LUT2_SIZE};
@@ -12,9 +12,12 @@ use mapscope::formats::saucer::{build_scene, SaucerLevel};
 use mapscope_fuzz::split2;
 
 fuzz_target!(|data: &[u8]| {
-    static LUTS: OnceLock<Vec<u8>> = OnceLock::new();
+    // One buffer for every input: the zero tables stay in place (nothing writes them) and
+    // only the fuzzed tail is copied after them.
+    static WAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
     let (wad_tail, map) = split2(data);
-    let mut wad = LUTS.get_or_init(|| vec![0u8; LUT1_SIZE + LUT2_SIZE]).clone();
+    let mut wad = WAD.lock().unwrap_or_else(|e| e.into_inner());
+    wad.resize(LUT1_SIZE + LUT2_SIZE, 0);
     wad.extend_from_slice(wad_tail);
     if let Ok(l) = SaucerLevel::load("FUZZ", "LEVELS/FUZZ.wad", &wad, "maps/FUZZ.map", map) {
         let _ = build_scene(&l);
