@@ -68,9 +68,9 @@ fn open_level(
     attempt.unwrap_or_else(|panic| Err(panic_error(files, panic)))
 }
 
-fn build_map(source: &dyn LevelSource, name: &str) -> Result<Scene> {
+fn build_map(source: &dyn LevelSource, files: &[PathBuf], name: &str) -> Result<Scene> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| source.build(Some(name))))
-        .unwrap_or_else(|panic| Err(panic_error(&[], panic)))
+        .unwrap_or_else(|panic| Err(panic_error(files, panic)))
 }
 
 fn panic_error(files: &[PathBuf], panic: Box<dyn std::any::Any + Send>) -> anyhow::Error {
@@ -366,7 +366,7 @@ impl App {
         let n = self.maps.len() as isize;
         let next = ((self.map_index as isize + step) % n + n) % n;
         let name = self.maps[next as usize].clone();
-        match build_map(self.source.as_ref(), &name) {
+        match build_map(self.source.as_ref(), &self.files, &name) {
             Ok(scene) => {
                 if self.set_scene(scene) {
                     self.map_index = next as usize;
@@ -984,8 +984,9 @@ mod tests {
         let files = [PathBuf::from("x.wad")];
         let err = panic_error(&files, Box::new("index out of bounds"));
         assert_eq!(format!("{err}"), "internal error while loading x.wad: index out of bounds");
-        let err = panic_error(&[], Box::new(String::from("overflow")));
-        assert!(format!("{err}").ends_with(": overflow"));
+        let files = [PathBuf::from("a.wad"), PathBuf::from("b.wad")];
+        let err = panic_error(&files, Box::new(String::from("overflow")));
+        assert_eq!(format!("{err}"), "internal error while loading a.wad, b.wad: overflow");
     }
 
     #[test]
