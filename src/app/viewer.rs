@@ -979,10 +979,25 @@ mod tests {
         }
     }
 
+    /// A level source with a bug.
+    struct Panics;
+
+    impl LevelSource for Panics {
+        fn format(&self) -> &str {
+            "test"
+        }
+        fn maps(&self) -> Vec<String> {
+            vec!["MAP01".into()]
+        }
+        fn build(&self, _map: Option<&str>) -> Result<Scene> {
+            panic!("index out of bounds")
+        }
+    }
+
     #[test]
     fn a_level_that_panics_while_loading_is_an_error() {
         let files = [PathBuf::from("x.wad")];
-        let err = panic_error(&files, Box::new("index out of bounds"));
+        let Err(err) = build_map(&Panics, &files, "MAP01") else { panic!("built") };
         assert_eq!(format!("{err}"), "internal error while loading x.wad: index out of bounds");
         let files = [PathBuf::from("a.wad"), PathBuf::from("b.wad")];
         let err = panic_error(&files, Box::new(String::from("overflow")));
