@@ -1,0 +1,30 @@
+#!/bin/sh
+# Prints one Markdown table row per fuzz log (fuzz/logs/<target>.log, written by run_all.sh):
+# executions, processor and wall seconds, libFuzzer's coverage figures at the end, the
+# slowest input, peak memory and what was found. Usage: fuzz/summary.sh [TARGET...]
+here=$(cd "$(dirname "$0")" && pwd)
+echo "| target | executions | CPU s | wall s | cov | ft | corpus | slowest input | peak RSS | found |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+for log in "$here"/logs/*.log; do
+    t=$(basename "$log" .log)
+    [ $# -gt 0 ] && ! echo " $* " | grep -q " $t " && continue
+    awk -v t="$t" '
+        /^#[0-9]+/ && / cov: / {
+            for (i = 1; i <= NF; i++) {
+                if ($i == "cov:") cov = $(i + 1)
+                if ($i == "ft:") ft = $(i + 1)
+                if ($i == "corp:") corp = $(i + 1)
+            }
+        }
+        /^Done [0-9]+ runs in/ { wall = $(NF - 1) }
+        /stat::number_of_executed_units/ { runs = $2 }
+        /stat::slowest_unit_time_sec/ { slow = $2 }
+        /stat::peak_rss_mb/ { rss = $2 }
+        /cpu_seconds/ { cpu = $NF }
+        /deadly signal|ERROR: libFuzzer|panicked at|single allocation over/ { found = found (found ? "; " : "") $0 }
+        END {
+            if (found == "") found = "nothing"
+            printf "| `%s` | %s | %s | %s | %s | %s | %s | %s s | %s MB | %s |\n",
+                t, runs, cpu, (wall ? wall : "-"), cov, ft, corp, slow, rss, found
+        }' "$log"
+done
