@@ -1,0 +1,169 @@
+//! The viewer's state without a window: bad files and maps keep the level, errors reach
+//! the overlay.
+
+use super::*;
+use crate::formats::doom::writer::{things_lump, WadWriter};
+use clap::Parser;
+
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    view: ViewArgs,
+}
+
+/// A scratch folder removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("mapscope-viewer-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The viewer's state on `files`, without a window.
+fn app(files: Vec<PathBuf>) -> App {
+    let view = Args::parse_from(["viewer"]).view;
+    App::new(files, OpenOptions::default(), CameraArgs::default(), view, Default::default())
+        .unwrap()
+}
+
+/// A PWAD adding MAP02, a map marker with only THINGS: listed, but it cannot be built.
+fn broken_map_pwad() -> Vec<u8> {
+    let mut w = WadWriter::pwad();
+    w.marker("MAP02").lump("THINGS", things_lump(&[]));
+    w.to_bytes()
+}
+
+#[test]
+fn a_dropped_file_that_fails_keeps_the_level_and_shows_why() {
+    let tmp = Scratch::new("drop");
+    let demo = crate::demo::demo_wad_path().unwrap();
+    let mut app = app(vec![demo.clone()]);
+    let (name, triangles) = (app.scene.name.clone(), app.scene.world.len());
+    app.fly.pose.pos += glam::DVec3::X;
+    let pose = app.fly.pose;
+
+    for (file, bytes) in [
+        ("junk.wad", &b"PWAD\xff\xff\xff\x7f\x0c\0\0\0"[..]),
+        ("empty.lev", &b""[..]),
+        ("truncated.png", &b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"[..]),
+    ] {
+        let path = tmp.file(file, bytes);
+        app.open_dropped(path.clone());
+        let error = app.error.clone().unwrap_or_else(|| panic!("{file}: no error shown"));
+        assert!(error.contains(file), "{file}: the error should name the file: {error}");
+        assert_eq!((app.scene.name.as_str(), app.scene.world.len()), (name.as_str(), triangles));
+        assert_eq!(app.files, vec![demo.clone()], "{file}: the level's files changed");
+        assert_eq!(app.fly.pose, pose, "{file}: the camera moved");
+        assert!(app.reference.is_none(), "{file}: a reference was set");
+    }
+
+    // A good file replaces the level and clears the error.
+    let good = tmp.file("good.wad", &std::fs::read(&demo).unwrap());
+    app.open_dropped(good.clone());
+    assert_eq!(app.error, None);
+    assert_eq!(app.files, vec![good]);
+    assert_eq!(app.fly.pose, app.scene.spawn);
+}
+
+#[test]
+fn a_map_that_fails_to_build_keeps_the_current_one() {
+    let tmp = Scratch::new("cycle");
+    let demo = crate::demo::demo_wad_path().unwrap();
+    let pwad = tmp.file("broken.wad", &broken_map_pwad());
+    let mut app = app(vec![demo, pwad]);
+    assert_eq!(app.maps, ["MAP01", "MAP02"]);
+    assert_eq!(app.scene.name, "MAP01");
+
+    for step in [1, -1] {
+        app.cycle_map(step);
+        let error = app.error.clone().expect("an error shown");
+        assert!(error.starts_with("MAP02: "), "{error}");
+        assert_eq!((app.scene.name.as_str(), app.map_index), ("MAP01", 0));
+    }
+}
+
+/// A level source with a bug.
+struct Panics;
+
+impl LevelSource for Panics {
+    fn format(&self) -> &str {
+        "test"
+    }
+    fn maps(&self) -> Vec<String> {
+        vec!["MAP01".into()]
+    }
+    fn build(&self, _map: Option<&str>) -> Result<Scene> {
+        panic!("index out of bounds")
+    }
+}
+
+#[test]
+fn a_level_that_panics_while_loading_is_an_error() {
+    let files = [PathBuf::from("x.wad")];
+    let Err(err) = build_map(&Panics, &files, "MAP01") else { panic!("built") };
+    assert_eq!(format!("{err}"), "internal error while loading x.wad: index out of bounds");
+    let files = [PathBuf::from("a.wad"), PathBuf::from("b.wad")];
+    let err = panic_error(&files, Box::new(String::from("overflow")));
+    assert_eq!(format!("{err}"), "internal error while loading a.wad, b.wad: overflow");
+}
+
+#[test]
+fn the_overlay_shows_the_error() {
+    let ctx = egui::Context::default();
+    let (mut view, mut game_res, mut frozen) = (ViewSettings::default(), false, false);
+    let info = OverlayInfo {
+        title: "MAP01 (Doom)",
+        frame_ms: 16.0,
+        position: [0.0; 3],
+        angle: 0.0,
+        pitch: 0.0,
+        speed: 1.0,
+        tic: 0,
+        captured: false,
+        message: None,
+        error: Some("bad.wad: WAD header: directory at offset 12 past the end"),
+        game_screen: None,
+        frame_size: (320, 200),
+    };
+    let mut texts = Vec::new();
+    // egui lays a window out over two passes; the second draws its contents.
+    for _ in 0..2 {
+        let out = ctx.run_pass(Default::default(), |ctx| {
+            let controls = Controls {
+                view: &mut view,
+                game_res: &mut game_res,
+                frozen: &mut frozen,
+                reference: None,
+            };
+            overlay::draw(ctx, &info, controls);
+        });
+        texts = out
+            .shapes
+            .iter()
+            .filter_map(|s| match &s.shape {
+                egui::Shape::Text(t) => Some(t.galley.text().to_string()),
+                _ => None,
+            })
+            .collect::<Vec<_>>();
+        out.drop_without_applying_deltas();
+    }
+    assert!(
+        texts.iter().any(|t| t.contains("directory at offset 12 past the end")),
+        "overlay texts: {texts:?}"
+    );
+}
