@@ -9,6 +9,10 @@
 # (it runs at the lowest priority) without losing fuzzing time: a watcher sends SIGINT, on
 # which libFuzzer prints its final statistics, once the process has used CPU_SECONDS.
 # FUZZ_RUNS overrides the 10 million executions; FUZZ_RSS_MB the 256 MB memory limit.
+#
+# Both budgets are cumulative: each run appends to the target's log, and a later run (on the
+# corpus the earlier ones grew) only makes the executions and uses the CPU time still left, so
+# the bar can be reached over several sessions. Delete the log to start the count again.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${1:-}" = --one ]; then
@@ -16,10 +20,19 @@ if [ "${1:-}" = --one ]; then
     bin=$here/target/x86_64-unknown-linux-gnu/release
     log=$here/logs/$t.log
     mkdir -p "$here/artifacts/$t" "$here/corpus/$t"
+    touch "$log"
+    done_runs=$(awk '/stat::number_of_executed_units/ { n += $2 } END { print n + 0 }' "$log")
+    done_cpu=$(awk '/cpu_seconds/ { n += $NF } END { print n + 0 }' "$log")
+    runs=$((${FUZZ_RUNS:-10000000} - done_runs))
+    secs=$((FUZZ_SECS - done_cpu))
+    if [ "$runs" -le 0 ] || [ "$secs" -le 0 ]; then
+        exit 0
+    fi
+    echo "== run started $(date -u '+%Y-%m-%d %H:%M'): $runs executions or $secs CPU s left" >> "$log"
     nice -n 19 "$bin/$t" "$here/corpus/$t" -rss_limit_mb="${FUZZ_RSS_MB:-256}" \
-        -malloc_limit_mb=256 -timeout=1 -runs="${FUZZ_RUNS:-10000000}" \
-        -max_total_time=$((FUZZ_SECS * 4)) -print_final_stats=1 \
-        -artifact_prefix="$here/artifacts/$t/" > "$log" 2>&1 &
+        -malloc_limit_mb=256 -timeout=1 -runs="$runs" \
+        -max_total_time=$((secs * 4)) -print_final_stats=1 \
+        -artifact_prefix="$here/artifacts/$t/" >> "$log" 2>&1 &
     pid=$!
     tick=$(getconf CLK_TCK)
     cpu=0
@@ -28,7 +41,7 @@ if [ "${1:-}" = --one ]; then
         # spaces here).
         cpu=$(awk -v t="$tick" '{ printf "%d", ($14 + $15) / t }' "/proc/$pid/stat" 2>/dev/null ||
             echo "$cpu")
-        if [ "$cpu" -ge "$FUZZ_SECS" ]; then
+        if [ "$cpu" -ge "$secs" ]; then
             kill -INT "$pid" 2>/dev/null || true
             break
         fi

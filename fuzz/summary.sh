@@ -1,10 +1,13 @@
 #!/bin/sh
 # Prints one Markdown table row per fuzz log (fuzz/logs/<target>.log, written by run_all.sh):
 # executions, processor and wall seconds, libFuzzer's coverage figures at the end, the
-# slowest input, peak memory and what was found. Usage: fuzz/summary.sh [TARGET...]
+# slowest input, peak memory and what was found. A log holds every run of its target (each
+# resuming from the corpus the earlier ones grew): executions and seconds are summed over them,
+# coverage is the last run's, the slowest input and peak memory the worst run's.
+# Usage: fuzz/summary.sh [TARGET...]
 here=$(cd "$(dirname "$0")" && pwd)
-echo "| target | executions | CPU s | wall s | cov | ft | corpus | slowest input | peak RSS | found |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| target | runs | executions | CPU s | wall s | cov | ft | corpus | slowest input | peak RSS | found |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for log in "$here"/logs/*.log; do
     t=$(basename "$log" .log)
     [ $# -gt 0 ] && ! echo " $* " | grep -q " $t " && continue
@@ -16,15 +19,16 @@ for log in "$here"/logs/*.log; do
                 if ($i == "corp:") corp = $(i + 1)
             }
         }
-        /^Done [0-9]+ runs in/ { wall = $(NF - 1) }
-        /stat::number_of_executed_units/ { runs = $2 }
-        /stat::slowest_unit_time_sec/ { slow = $2 }
-        /stat::peak_rss_mb/ { rss = $2 }
-        /cpu_seconds/ { cpu = $NF }
+        /^Done [0-9]+ runs in/ { wall += $(NF - 1); done++ }
+        /stat::number_of_executed_units/ { execs += $2; runs++ }
+        /stat::slowest_unit_time_sec/ { if ($2 > slow) slow = $2 }
+        /stat::peak_rss_mb/ { if ($2 > rss) rss = $2 }
+        /cpu_seconds/ { cpu += $NF }
         /deadly signal|ERROR: libFuzzer|panicked at|single allocation over/ { found = found (found ? "; " : "") $0 }
         END {
             if (found == "") found = "nothing"
-            printf "| `%s` | %s | %s | %s | %s | %s | %s | %s s | %s MB | %s |\n",
-                t, runs, cpu, (wall ? wall : "-"), cov, ft, corp, slow, rss, found
+            # A run stopped by SIGINT prints no "Done" line, so its wall time is unknown.
+            printf "| `%s` | %d | %d | %d | %s | %s | %s | %s | %d s | %d MB | %s |\n",
+                t, runs, execs, cpu, (done == runs ? wall : "-"), cov, ft, corp, slow, rss, found
         }' "$log"
 done

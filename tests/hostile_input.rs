@@ -18,6 +18,11 @@ use mapscope::formats::doom::map::{Node, NF_SUBSECTOR};
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::formats::doom::{self, MapData, Wad, WadStack};
 use mapscope::formats::marathon::{self, Level};
+use mapscope::formats::saturn::{self, file::LevFile};
+use mapscope::formats::saucer;
+use mapscope::formats::saucer::level::SaucerLevel;
+use mapscope::formats::saucer::map::MapFile;
+use mapscope::formats::saucer::writer::{write_map, MapContents};
 use mapscope::loader::{self, OpenOptions};
 use support::mapscope;
 
@@ -336,6 +341,190 @@ fn marathon_hostile_polygons_build_or_fail_cleanly() {
             Err(_) => panic!("build panicked"),
             Ok(Ok(_)) => {}
             Ok(Err(e)) => assert!(e.contains("hostile.sceA"), "{e}"),
+        }
+    }
+}
+
+/// One way to damage a parsed level.
+type Edit<T> = Box<dyn FnOnce(&mut T)>;
+
+// ---- Saucerman: grids whose indices, cells and heights are out of range ----
+
+/// The TESTA fixture level with its map changed by `edit`, written back, loaded over the
+/// fixture WAD and built.
+fn build_edited_saucer(edit: impl FnOnce(&mut MapContents)) -> Result<usize, String> {
+    let dir = shared_fixtures().join("saucer");
+    let wad = std::fs::read(dir.join("LEVELS/TESTA.wad")).unwrap();
+    let map =
+        MapFile::parse("TESTA.map", &std::fs::read(dir.join("maps/TESTA.map")).unwrap()).unwrap();
+    let mut contents = MapContents {
+        imported_textures: map.imported_textures,
+        block_defs: map.block_defs,
+        texture_defs: map.texture_defs,
+        animations: map.animations,
+        strat_names: map.strat_names,
+        model_names: map.model_names,
+        terrain: map.items.terrain,
+        extra_tiles: map.items.extra_tiles,
+        billboards: map.items.billboards,
+        blocks: map.items.blocks,
+        models: map.items.models,
+        opaque: map.items.opaque,
+    };
+    edit(&mut contents);
+    let level = SaucerLevel::load("TESTA", "TESTA.wad", &wad, "hostile.map", &write_map(&contents))
+        .map_err(|e| e.to_string())?;
+    Ok(saucer::build::build_scene(&level).triangle_count())
+}
+
+#[test]
+fn saucer_hostile_grids_build_or_fail_cleanly() {
+    let far = [u16::MAX, u16::MAX];
+    let edits: Vec<Edit<MapContents>> = vec![
+        // Every reference to a block definition, texture or model dangling.
+        Box::new(|m| {
+            m.terrain.iter_mut().for_each(|t| t.block_def = u32::MAX);
+            m.blocks.iter_mut().for_each(|b| b.block_def = u32::MAX);
+            m.extra_tiles.iter_mut().for_each(|t| t.block_def = u32::MAX);
+            m.billboards.iter_mut().for_each(|b| b.texture = u32::MAX);
+            m.models.iter_mut().for_each(|i| i.model = u32::MAX);
+        }),
+        Box::new(|m| {
+            m.block_defs.iter_mut().for_each(|d| d.textures = [u16::MAX; 12]);
+            m.texture_defs.iter_mut().for_each(|t| t.bitmap = u16::MAX);
+        }),
+        Box::new(|m| {
+            m.block_defs.clear();
+            m.texture_defs.clear();
+            m.model_names.clear();
+        }),
+        // Extreme heights: corners at both ends of i16, blocks pushed as far as they go.
+        Box::new(|m| {
+            for (k, t) in m.terrain.iter_mut().enumerate() {
+                t.offset = if k % 2 == 0 { i16::MIN } else { i16::MAX };
+                t.brightness = i16::MIN;
+            }
+            m.block_defs
+                .iter_mut()
+                .for_each(|d| d.y = [i16::MIN, i16::MAX, 0, -1, 1, 7, i16::MAX, i16::MIN]);
+            m.blocks.iter_mut().for_each(|b| {
+                (b.overall, b.displacement, b.brightness) = (i16::MIN, [i8::MIN; 8], i16::MAX)
+            });
+            m.extra_tiles.iter_mut().for_each(|t| t.y = [i16::MIN, i16::MAX, i16::MIN, i16::MAX]);
+        }),
+        // Items on cells far outside the 64x64 grid, with extreme placements.
+        Box::new(move |m| {
+            m.blocks.iter_mut().for_each(|b| b.cell = far);
+            m.extra_tiles.iter_mut().for_each(|t| t.cell = far);
+            m.billboards
+                .iter_mut()
+                .for_each(|b| (b.cell, b.scale, b.vertical_offset) = (far, u16::MAX, i16::MIN));
+            m.models
+                .iter_mut()
+                .for_each(|i| (i.cell, i.scale, i.vertical_offset) = (far, u16::MAX, i16::MAX));
+            m.opaque.iter_mut().for_each(|o| (o.cell, o.strat) = (far, o.strat.map(|_| u32::MAX)));
+        }),
+        // Zero-scale models; a thousand blocks stacked in one cell.
+        Box::new(|m| {
+            m.models.iter_mut().for_each(|i| i.scale = 0);
+            if let Some(&b) = m.blocks.first() {
+                m.blocks = vec![b; 1000];
+            }
+        }),
+        // Animations that target and cycle through texture definitions that do not exist.
+        Box::new(|m| {
+            m.animations
+                .iter_mut()
+                .for_each(|a| (a.target, a.frames, a.delay) = (u16::MAX, vec![u16::MAX; 16], 0));
+        }),
+        // No terrain: the grid is cut off before its first tile.
+        Box::new(|m| m.terrain.clear()),
+    ];
+    for (k, edit) in edits.into_iter().enumerate() {
+        let r = catch_unwind(AssertUnwindSafe(|| build_edited_saucer(edit)));
+        match r {
+            Err(_) => panic!("edit {k}: build panicked"),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => assert!(e.contains("hostile.map"), "edit {k}: {e}"),
+        }
+    }
+}
+
+// ---- Saturn: planes, quads and tiles whose indices and sizes are out of range ----
+
+/// The `test_room` fixture with its parsed level changed by `edit`, then built.
+fn build_edited_saturn(edit: impl FnOnce(&mut LevFile)) -> usize {
+    let bytes = std::fs::read(shared_fixtures().join("saturn/test_room.lev")).unwrap();
+    let mut file = LevFile::parse("test_room.lev", &bytes).unwrap();
+    edit(&mut file);
+    saturn::build::build_scene(&file, "test_room").triangle_count()
+}
+
+#[test]
+fn saturn_hostile_planes_and_tiles_build() {
+    let intact = build_edited_saturn(|_| {});
+    assert!(intact > 0);
+    let edits: Vec<Edit<LevFile>> = vec![
+        Box::new(|f| f.level.planes.iter_mut().for_each(|p| p.vert_indices = [u16::MAX; 4])),
+        Box::new(|f| {
+            f.level.planes.iter_mut().for_each(|p| (p.quad_start, p.quad_end) = (0, u16::MAX))
+        }),
+        // Reversed and out-of-range quad and vertex ranges.
+        Box::new(|f| {
+            f.level.planes.iter_mut().for_each(|p| {
+                (p.quad_start, p.quad_end) = (u16::MAX - 1, 1);
+                (p.vert_start, p.vert_end) = (u16::MAX, 0);
+            })
+        }),
+        Box::new(|f| {
+            f.level.planes.iter_mut().for_each(|p| (p.vert_start, p.vert_end) = (0, u16::MAX))
+        }),
+        Box::new(|f| {
+            f.level.quads.iter_mut().for_each(|q| (q.indices, q.texture) = ([u8::MAX; 4], u8::MAX))
+        }),
+        // Tile sets pointing past the tile list, or 255x255 cells reading past their data.
+        Box::new(|f| f.level.planes.iter_mut().for_each(|p| p.tile_index = u16::MAX - 1)),
+        Box::new(|f| {
+            f.tiles.iter_mut().for_each(|t| {
+                (t.width, t.height) = (u8::MAX, u8::MAX);
+                (t.texture_data_ofs, t.color_data_ofs) = (u16::MAX, u16::MAX);
+            })
+        }),
+        // Degenerate and extreme tile axes.
+        Box::new(|f| f.tiles.iter_mut().for_each(|t| (t.horz, t.vert) = ([0; 3], [0; 3]))),
+        Box::new(|f| {
+            f.tiles.iter_mut().for_each(|t| {
+                (t.horz, t.vert, t.base) = ([i32::MAX; 3], [i32::MIN; 3], [i32::MIN, 0, i32::MAX])
+            })
+        }),
+        // Zero area: every vertex on one point; zero plane normals.
+        Box::new(|f| f.level.vertices.iter_mut().for_each(|v| v.pos = [5, 5, 5])),
+        Box::new(|f| f.level.planes.iter_mut().for_each(|p| p.plane = [0; 4])),
+        Box::new(|f| {
+            f.level
+                .vertices
+                .iter_mut()
+                .for_each(|v| (v.pos, v.color) = ([i16::MIN, i16::MAX, i16::MIN], u16::MAX))
+        }),
+        // Nodes whose plane ranges run past the planes or backwards.
+        Box::new(|f| {
+            f.level.nodes.iter_mut().for_each(|n| (n.first_plane, n.last_plane) = (0, u16::MAX))
+        }),
+        Box::new(|f| {
+            f.level.nodes.iter_mut().for_each(|n| (n.first_plane, n.last_plane) = (u16::MAX, 0))
+        }),
+        // Everything the planes refer to gone.
+        Box::new(|f| {
+            f.textures.clear();
+            f.tiles.clear();
+            f.level.vertices.clear();
+            f.level.quads.clear();
+        }),
+    ];
+    for (k, edit) in edits.into_iter().enumerate() {
+        let r = catch_unwind(AssertUnwindSafe(|| build_edited_saturn(edit)));
+        if r.is_err() {
+            panic!("edit {k}: build panicked");
         }
     }
 }
