@@ -6,8 +6,10 @@
 # cargo +nightly fuzz build --sanitizer none --debug-assertions)
 #
 # The budget is processor time, not wall time, so a run shares a machine with other work
-# (it runs at the lowest priority) without losing fuzzing time: a watcher sends SIGINT, on
-# which libFuzzer prints its final statistics, once the process has used CPU_SECONDS.
+# (it runs at the lowest priority) without losing fuzzing time: a watcher sends SIGUSR1 once
+# the process has used CPU_SECONDS, on which libFuzzer finishes the input it is running,
+# prints its final statistics and exits 0. (Not SIGINT: libFuzzer's SIGINT handler allocates,
+# and a SIGINT that lands inside malloc deadlocks it.)
 # FUZZ_RUNS overrides the 10 million executions; FUZZ_RSS_MB the 256 MB memory limit.
 #
 # Both budgets are cumulative: each run appends to the target's log, and a later run (on the
@@ -28,7 +30,8 @@ if [ "${1:-}" = --one ]; then
     if [ "$runs" -le 0 ] || [ "$secs" -le 0 ]; then
         exit 0
     fi
-    echo "== run started $(date -u '+%Y-%m-%d %H:%M'): $runs executions or $secs CPU s left" >> "$log"
+    echo "== run started $(date -u '+%Y-%m-%d %H:%M'): $runs executions or $secs CPU s left," \
+        "rss_limit_mb ${FUZZ_RSS_MB:-256}" >> "$log"
     nice -n 19 "$bin/$t" "$here/corpus/$t" -rss_limit_mb="${FUZZ_RSS_MB:-256}" \
         -malloc_limit_mb=256 -timeout=1 -runs="$runs" \
         -max_total_time=$((secs * 4)) -print_final_stats=1 \
@@ -42,7 +45,7 @@ if [ "${1:-}" = --one ]; then
         cpu=$(awk -v t="$tick" '{ printf "%d", ($14 + $15) / t }' "/proc/$pid/stat" 2>/dev/null ||
             echo "$cpu")
         if [ "$cpu" -ge "$secs" ]; then
-            kill -INT "$pid" 2>/dev/null || true
+            kill -USR1 "$pid" 2>/dev/null || true
             break
         fi
         sleep 5
