@@ -82,57 +82,52 @@ fn wait_for<T>(
     }
 }
 
-/// Whether display `n` belongs to a running X server: its lock file names a live process.
-/// A stale lock (dead process) does not count, since Xvfb replaces it; a display taken
-/// without a lock makes Xvfb exit at once, and the next number is tried.
-fn display_in_use(n: u32) -> bool {
-    match std::fs::read_to_string(format!("/tmp/.X{n}-lock")) {
-        Ok(lock) => lock
-            .trim()
-            .parse::<u32>()
-            .map_or(true, |pid| Path::new(&format!("/proc/{pid}")).exists()),
-        Err(_) => false,
-    }
-}
-
-/// Starts `Xvfb` on a free display number; returns the guard and the display (":N").
+/// Starts `Xvfb` on a display it picks itself (`-displayfd`: the server binds the first free
+/// number and writes it back), so tests running at once never share a server; returns the
+/// guard and the display (":N").
 fn start_xvfb(log: &Path) -> (Killed, String) {
-    let first = std::process::id() % 400;
-    for n in (0..40).map(|k| 100 + (first + k * 7) % 400) {
-        if display_in_use(n) {
-            continue;
-        }
-        let display = format!(":{n}");
-        let child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(File::create(log).unwrap())
-            .spawn()
-            .expect("starting Xvfb");
-        let mut xvfb = Killed { name: "Xvfb", child };
-        // Ready when a client can connect; an exit means the number was taken after all.
-        let ready = wait_for(
-            "Xvfb to start",
-            || {
-                if xvfb.exited().is_some() {
-                    Some(false)
-                } else if xdotool(&display, &["getdisplaygeometry"]).is_some() {
-                    Some(true)
-                } else {
-                    None
-                }
-            },
-            || std::fs::read_to_string(log).unwrap_or_default(),
-        );
-        if ready {
-            return (xvfb, display);
-        }
-    }
-    panic!(
-        "no free X display number for Xvfb; its log:\n{}",
-        std::fs::read_to_string(log).unwrap_or_default()
+    let mut child = Command::new("Xvfb")
+        .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(File::create(log).unwrap())
+        .spawn()
+        .expect("starting Xvfb");
+    let stdout = child.stdout.take().expect("Xvfb stdout");
+    let mut xvfb = Killed { name: "Xvfb", child };
+    // Read on a thread so a server that never answers times out instead of blocking the test;
+    // the thread keeps the pipe open for as long as the server lives.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut reader = std::io::BufReader::new(stdout);
+        let mut line = String::new();
+        let _ = std::io::BufRead::read_line(&mut reader, &mut line);
+        let _ = tx.send(line);
+        let _ = std::io::copy(&mut reader, &mut std::io::sink());
+    });
+    let log_text = || std::fs::read_to_string(log).unwrap_or_default();
+    let number = wait_for(
+        "Xvfb to pick a display",
+        || match rx.try_recv() {
+            Ok(line) => Some(line),
+            Err(_) if xvfb.exited().is_some() => Some(String::new()),
+            Err(_) => None,
+        },
+        log_text,
     );
+    let Ok(n) = number.trim().parse::<u32>() else {
+        panic!("Xvfb gave no display number ({number:?}); its log:\n{}", log_text());
+    };
+    let display = format!(":{n}");
+    wait_for(
+        "Xvfb to accept clients",
+        || {
+            assert!(xvfb.exited().is_none(), "Xvfb exited; its log:\n{}", log_text());
+            xdotool(&display, &["getdisplaygeometry"]).map(|_| ())
+        },
+        log_text,
+    );
+    (xvfb, display)
 }
 
 /// Runs `xdotool` on `display`; returns stdout, or `None` when it fails.
