@@ -157,6 +157,8 @@ struct App {
     captured: bool,
     start: Instant,
     last: Instant,
+    /// When the camera last moved (keys and frames both move it).
+    moved_at: Instant,
     frame_ms: f64,
     start_tic: u32,
     /// The animation clock is stopped at `start_tic`.
@@ -209,6 +211,7 @@ impl App {
             captured: false,
             start: Instant::now(),
             last: Instant::now(),
+            moved_at: Instant::now(),
             frame_ms: 0.0,
             start_tic: camera.tic,
             frozen: extra.freeze,
@@ -530,7 +533,30 @@ impl App {
         }
     }
 
+    /// Moves the camera for the time since it last moved, with the keys held over that time.
+    /// Called on every movement key change as well as every frame, so a key held for less
+    /// than a frame (a slow software renderer) still moves the camera for as long as it was
+    /// down.
+    fn move_camera(&mut self, now: Instant) {
+        // A stall with a key held (a window drag, a slow load) moves at most a second's worth:
+        // more than a slow frame, so slow frames do not slow the camera down.
+        let dt = now.saturating_duration_since(self.moved_at).as_secs_f64().min(1.0);
+        self.moved_at = now;
+        self.fly.update(self.keys, dt);
+    }
+
     fn key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode, pressed: bool) {
+        self.move_key(code, pressed, Instant::now());
+        if !pressed {
+            return;
+        }
+        self.command_key(event_loop, code);
+    }
+
+    /// A movement key pressed or released at `at`: the camera first moves for the time the
+    /// previous keys were held.
+    fn move_key(&mut self, code: KeyCode, pressed: bool, at: Instant) {
+        self.move_camera(at);
         let k = &mut self.keys;
         match code {
             KeyCode::KeyW | KeyCode::ArrowUp => k.forward = pressed,
@@ -542,9 +568,9 @@ impl App {
             KeyCode::ShiftLeft | KeyCode::ShiftRight => k.fast = pressed,
             _ => {}
         }
-        if !pressed {
-            return;
-        }
+    }
+
+    fn command_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode) {
         match code {
             KeyCode::Escape if self.captured => self.set_captured(false),
             KeyCode::Escape => event_loop.exit(),
@@ -603,7 +629,7 @@ impl App {
         let dt = (now - self.last).as_secs_f64().min(0.25);
         self.last = now;
         self.frame_ms = self.frame_ms * 0.9 + dt * 1000.0 * 0.1;
-        self.fly.update(self.keys, dt);
+        self.move_camera(now);
         let tic = self.tic();
         let native = self.scene.axes.to_native_f64(self.fly.pose.pos);
         let Some((cw, ch)) = self.win.as_ref().map(|w| (w.config.width, w.config.height)) else {

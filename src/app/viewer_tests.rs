@@ -4,6 +4,7 @@
 use super::*;
 use crate::formats::doom::writer::{things_lump, WadWriter};
 use clap::Parser;
+use std::time::Duration;
 
 #[derive(Parser)]
 struct Args {
@@ -166,4 +167,22 @@ fn the_overlay_shows_the_error() {
         texts.iter().any(|t| t.contains("directory at offset 12 past the end")),
         "overlay texts: {texts:?}"
     );
+}
+
+#[test]
+fn a_key_tap_between_frames_moves_the_camera_for_as_long_as_it_was_held() {
+    let demo = crate::demo::demo_wad_path().unwrap();
+    let mut app = app(vec![demo]);
+    let t0 = Instant::now();
+    app.moved_at = t0;
+    let (start, right) = (app.fly.pose.pos, app.fly.pose.right());
+    // D down and up half a second later, both before the next frame.
+    app.move_key(KeyCode::KeyD, true, t0);
+    app.move_key(KeyCode::KeyD, false, t0 + Duration::from_millis(500));
+    let moved = app.fly.pose.pos - start;
+    let expected = right * app.fly.speed * 0.5;
+    assert!((moved - expected).length() < 1e-6, "moved {moved}, expected {expected}");
+    // The next frame, with no key held, moves nothing more.
+    app.move_camera(t0 + Duration::from_millis(700));
+    assert!((app.fly.pose.pos - start - expected).length() < 1e-6);
 }
