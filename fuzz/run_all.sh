@@ -11,6 +11,9 @@
 # prints its final statistics and exits 0. (Not SIGINT: libFuzzer's SIGINT handler allocates,
 # and a SIGINT that lands inside malloc deadlocks it.)
 # FUZZ_RUNS overrides the 10 million executions; FUZZ_RSS_MB the 256 MB memory limit.
+# FUZZ_WORKERS=W runs W processes of each target on its one corpus, each with 1/W of both
+# budgets and a log of its own (logs/<target>.log for the first, logs/<target>@K.log for
+# worker K; summary.sh adds them up), so one slow target can use several cores.
 #
 # Both budgets are cumulative: each run appends to the target's log, and a later run (on the
 # corpus the earlier ones grew) only makes the executions and uses the CPU time still left, so
@@ -18,15 +21,16 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${1:-}" = --one ]; then
-    t=$2
+    worker=$2
+    t=${worker%@*}
     bin=$here/target/x86_64-unknown-linux-gnu/release
-    log=$here/logs/$t.log
+    log=$here/logs/$worker.log
     mkdir -p "$here/artifacts/$t" "$here/corpus/$t"
     touch "$log"
     done_runs=$(awk '/stat::number_of_executed_units/ { n += $2 } END { print n + 0 }' "$log")
     done_cpu=$(awk '/cpu_seconds/ { n += $NF } END { print n + 0 }' "$log")
-    runs=$((${FUZZ_RUNS:-10000000} - done_runs))
-    secs=$((FUZZ_SECS - done_cpu))
+    runs=$((${FUZZ_RUNS:-10000000} / ${FUZZ_WORKERS:-1} - done_runs))
+    secs=$((FUZZ_SECS / ${FUZZ_WORKERS:-1} - done_cpu))
     if [ "$runs" -le 0 ] || [ "$secs" -le 0 ]; then
         exit 0
     fi
@@ -52,7 +56,7 @@ if [ "${1:-}" = --one ]; then
     done
     status=0
     wait "$pid" || status=$?
-    echo "$t: exit $status, cpu_seconds $cpu" >> "$log"
+    echo "$worker: exit $status, cpu_seconds $cpu" >> "$log"
     exit 0
 fi
 secs=${1:?CPU seconds per target}
@@ -60,12 +64,16 @@ jobs=${2:-2}
 shift; [ $# -gt 0 ] && shift
 targets=${*:-"doom_wad saucer_wad_map saturn_lev marathon_map marathon_shapes carma2_twt carma2_files compare_png saucer_pak"}
 mkdir -p "$here/logs"
-# At most JOBS at once: xargs runs this script once per target.
+# At most JOBS at once: xargs runs this script once per target and worker.
 export FUZZ_SECS=$secs
-printf '%s\n' $targets | xargs -P "$jobs" -I{} "$here/run_all.sh" --one {}
+for t in $targets; do
+    echo "$t"
+    k=2
+    while [ "$k" -le "${FUZZ_WORKERS:-1}" ]; do echo "$t@$k"; k=$((k + 1)); done
+done | xargs -P "$jobs" -I{} "$here/run_all.sh" --one {}
 for t in $targets; do
     printf '%s: ' "$t"
     grep -E '^#[0-9]+.*(DONE|cov:)' "$here/logs/$t.log" | tail -1
-    grep -E 'stat::number_of_executed_units|cpu_seconds|ERROR|panicked|deadly|over 256' \
-        "$here/logs/$t.log" | head -4
+    grep -hE 'stat::number_of_executed_units|cpu_seconds|ERROR|panicked|deadly|over 256' \
+        "$here/logs/$t.log" "$here/logs/$t"@*.log 2>/dev/null | head -8
 done
