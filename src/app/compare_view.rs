@@ -82,9 +82,6 @@ impl ReferenceView {
     /// when they are due.
     pub fn process(&mut self, frame: &RgbaImage, game: Option<&GameView>) -> RgbaImage {
         let placement = self.placement(frame.dimensions(), game);
-        if self.placed.as_ref().is_none_or(|(p, _)| *p != placement) {
-            self.placed = Some((placement, reference::place_reference(&self.image, &placement)));
-        }
         let due =
             self.last_compare.is_none_or(|t| t.elapsed() >= MIN_INTERVAL.max(self.throttle()));
         if due {
@@ -95,7 +92,13 @@ impl ReferenceView {
             self.compare_ms = start.elapsed().as_secs_f64() * 1000.0;
             self.last_compare = Some(Instant::now());
         }
-        let placed = &self.placed.as_ref().expect("placed above").1;
+        if self.placed.as_ref().is_some_and(|(p, _)| *p != placement) {
+            self.placed = None;
+        }
+        let image = &self.image;
+        let (_, placed) = self
+            .placed
+            .get_or_insert_with(|| (placement, reference::place_reference(image, &placement)));
         reference::compose(frame, placed, &self.blend)
     }
 
@@ -137,5 +140,45 @@ impl ReferenceView {
 
     pub fn is_wipe(&self) -> bool {
         self.visible && self.blend.mode == RefMode::Wipe
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(image: RgbaImage) -> ReferenceView {
+        ReferenceView {
+            path: PathBuf::from("ref.png"),
+            image,
+            blend: Blend::default(),
+            visible: true,
+            report: None,
+            compare_ms: 0.0,
+            last_compare: None,
+            placed: None,
+        }
+    }
+
+    /// The placed reference is made again whenever the frame's placement changes, and the
+    /// frame shown is the reference composed over it at that placement.
+    #[test]
+    fn process_composes_the_reference_placed_for_each_frame_size() {
+        let reference =
+            RgbaImage::from_fn(32, 20, |x, y| image::Rgba([x as u8 * 8, y as u8 * 12, 7, 255]));
+        let mut v = view(reference.clone());
+        for size in [(64, 40), (64, 40), (100, 50), (32, 20)] {
+            let frame = RgbaImage::from_fn(size.0, size.1, |x, y| {
+                image::Rgba([y as u8, x as u8, 200, 255])
+            });
+            let placement = v.placement(size, None);
+            let want = reference::compose(
+                &frame,
+                &reference::place_reference(&reference, &placement),
+                &v.blend,
+            );
+            assert_eq!(v.process(&frame, None), want, "{size:?}");
+            assert!(v.report.is_some(), "the first frame is compared");
+        }
     }
 }

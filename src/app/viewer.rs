@@ -110,8 +110,12 @@ impl WindowState {
     /// Uploads `image` into the composite texture (recreated when the size changes).
     fn upload_composite(&mut self, image: &image::RgbaImage) {
         let size = image.dimensions();
-        if self.composite.as_ref().is_none_or(|c| c.2 != size) {
-            let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+        if self.composite.as_ref().is_some_and(|c| c.2 != size) {
+            self.composite = None;
+        }
+        let device = &self.gpu.device;
+        let (texture, _, _) = self.composite.get_or_insert_with(|| {
+            let texture = device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("reference composite"),
                 size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
                 mip_level_count: 1,
@@ -122,9 +126,8 @@ impl WindowState {
                 view_formats: &[],
             });
             let view = texture.create_view(&Default::default());
-            self.composite = Some((texture, view, size));
-        }
-        let (texture, _, _) = self.composite.as_ref().expect("created above");
+            (texture, view, size)
+        });
         self.gpu.queue.write_texture(
             wgpu::TexelCopyTextureInfo {
                 texture,
