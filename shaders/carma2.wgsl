@@ -5,7 +5,7 @@
 // with partial alpha reach `translucent` and blend by their alpha.
 
 fn carma2_texel(s: SurfaceIn) -> Texel {
-    return fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    return fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
 }
 
 fn shade(s: SurfaceIn) -> vec4<f32> {

@@ -26,8 +26,9 @@ struct Frame {
     // wall set-up (word offset into `state`), seg count, finetangent (into `tables`),
     // vanilla centre row
     extra_offs: vec4<u32>,
-    // vanilla BSP walk (word offsets into `state`): seg_first, seg_drawsegs, drawseg data
-    // (x1, x2, scale1, scalestep), and 1 when this frame has a walk
+    // vanilla BSP walk (word offsets into `state`): the wall column index (first column,
+    // count, first entry per seg), the column entries (texture column, 1 / scale, light
+    // column), 0, and 1 when this frame has a walk
     walk_offs: vec4<u32>,
     // clear palette index, fragments a pixel list holds, 0, 0
     misc: vec4<u32>,
@@ -104,13 +105,24 @@ struct Texel {
     direct: bool,
 }
 
+// `v` modulo `n`, never negative. A software rasteriser has no vector integer division and
+// divides lane by lane, so the quotient comes from a float division (exact to within one for
+// the texel coordinates a level can reach, |v| < 2^23) and the remainder is corrected.
 fn wrap(v: i32, n: u32) -> u32 {
     let m = i32(max(n, 1u));
-    return u32(((v % m) + m) % m);
+    let q = i32(floor(f32(v) / f32(m)));
+    var r = v - q * m;
+    r = select(r, r + m, r < 0);
+    r = select(r, r - m, r >= m);
+    return u32(r);
 }
 
 fn fetch(t: u32, x: i32, y: i32) -> Texel {
-    let info = tex_info(t);
+    return fetch_with(tex_info(t), x, y);
+}
+
+// `fetch` for a texture whose descriptor is at hand (world surfaces read it per triangle).
+fn fetch_with(info: TexInfo, x: i32, y: i32) -> Texel {
     let tx = wrap(x, info.width);
     let ty = wrap(y, info.height);
     let i = ty * info.width + tx;
@@ -124,6 +136,18 @@ fn fetch(t: u32, x: i32, y: i32) -> Texel {
     let v = (w >> ((i & 1u) * 16u)) & 0xFFFFu;
     let index = (v & 255u) + info.palette;
     return Texel(index, (v & 256u) != 0u, vec4<f32>(palette_rgb(index), 1.0), false);
+}
+
+// The palette index of an indexed texture's texel (texture palette base included) and whether
+// it is transparent: `fetch_with` without the direct-colour path, for families whose textures
+// are all indexed (every branch costs a software rasteriser, taken or not).
+fn fetch_index(info: TexInfo, x: i32, y: i32) -> vec2<u32> {
+    let tx = wrap(x, info.width);
+    let ty = wrap(y, info.height);
+    let i = ty * info.width + tx;
+    let w = texels[info.offset + i / 2u];
+    let v = (w >> ((i & 1u) * 16u)) & 0xFFFFu;
+    return vec2<u32>((v & 255u) + info.palette, (v >> 8u) & 1u);
 }
 
 // Doom FixedMul: (a * b) >> 16 on 64 bits, done with 16-bit halves (WGSL has no i64).
@@ -184,6 +208,8 @@ struct SurfaceIn {
     scroll: vec2<f32>,
     // Interpolated per-vertex bytes (WorldVertex::shade) as 0..1.
     shade: vec4<f32>,
+    // Descriptor of `tex`.
+    info: TexInfo,
 }
 
 // What a translucent fragment contributes: `mode == 0u` blends `color` by its alpha,
@@ -196,4 +222,34 @@ struct Translucent {
 
 fn has_flag(f: i32) -> bool {
     return (frame.fixed_step.z & f) != 0;
+}
+
+// Pipeline specialisation. A software rasteriser runs every branch of a fragment shader for
+// every pixel, taken or not, so each pipeline states which surfaces it draws and how: the
+// branches that cannot be taken fold away when the pipeline is made. 0 leaves the choice to
+// each fragment (its kind) and each frame (the flags).
+// SURFACE_KIND: 0 any, else KIND_* + 1. SHADE_MODE: 0 from the flags, 1 smooth, 2 faithful,
+// 3 faithful with vanilla's walk (Doom at 90 degrees, level).
+override SURFACE_KIND: u32 = 0u;
+override SHADE_MODE: u32 = 0u;
+
+fn surface_is(s: SurfaceIn, kind: u32) -> bool {
+    if SURFACE_KIND != 0u {
+        return SURFACE_KIND == kind + 1u;
+    }
+    return s.kind == kind;
+}
+
+fn faithful_mode() -> bool {
+    if SHADE_MODE != 0u {
+        return SHADE_MODE >= 2u;
+    }
+    return has_flag(FLAG_FAITHFUL);
+}
+
+fn vanilla_exact_mode() -> bool {
+    if SHADE_MODE != 0u {
+        return SHADE_MODE == 3u;
+    }
+    return has_flag(FLAG_VANILLA_EXACT);
 }

@@ -15,11 +15,11 @@ fn light_level(s: SurfaceIn) -> i32 {
 
 // Which colormap vanilla uses for this fragment; `wall_scale_index` < 0 means "from depth".
 fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32, wall_scale_index: i32) -> u32 {
-    if s.fullbright || s.kind == KIND_SKY {
+    if s.fullbright || surface_is(s, KIND_SKY) {
         return 0u;
     }
     let level = light_level(s);
-    if s.kind == KIND_FLAT {
+    if surface_is(s, KIND_FLAT) {
         let j = clamp(flat_distance_index, 0, MAXLIGHTZ - 1);
         return u32(tables[frame.table_offs2.x + u32(level * MAXLIGHTZ + j)]);
     }
@@ -62,95 +62,35 @@ fn vanilla_flat(x: u32, y: u32, x1: u32, plane_z: i32) -> FlatSample {
     return out;
 }
 
-// Vanilla FixedDiv: (a << 16) / b on 48 bits by long division, with its overflow guard.
-fn fixed_div(a: i32, b: i32) -> i32 {
-    let n = u32(abs(a));
-    let d = u32(abs(b));
-    let neg = (a < 0) != (b < 0);
-    if (n >> 14u) >= d {
-        return select(0x7FFFFFFF, -0x7FFFFFFF - 1, neg);
-    }
-    var r = 0u;
-    var q = 0u;
-    for (var i = 47; i >= 0; i--) {
-        var bit = 0u;
-        if i >= 16 {
-            bit = (n >> u32(i - 16)) & 1u;
-        }
-        let top = r >> 31u;
-        r = (r << 1u) | bit;
-        if top != 0u || r >= d {
-            r = r - d;
-            if i < 32 {
-                q = q | (1u << u32(i));
-            }
-        }
-    }
-    return select(bitcast<i32>(q), -bitcast<i32>(q), neg);
-}
-
-// rw_scale at column x as vanilla's column loop has it: from the drawn range's start with an
-// integer step (the CPU walk's drawsegs); 0 when the walk did not draw this seg here.
-fn walk_scale(seg: u32, x: i32) -> i32 {
-    let o = frame.walk_offs;
-    if o.w == 0u {
-        return 0;
-    }
-    let first = state[o.x + seg];
-    let last = state[o.x + seg + 1u];
-    for (var i = first; i < last; i++) {
-        let b = o.z + state[o.y + i] * 4u;
-        let x1 = bitcast<i32>(state[b]);
-        let x2 = bitcast<i32>(state[b + 1u]);
-        if x >= x1 && x <= x2 {
-            return bitcast<i32>(state[b + 2u]) + (x - x1) * bitcast<i32>(state[b + 3u]);
-        }
-    }
-    return 0;
-}
-
-// R_ScaleFromGlobalAngle for column angle `xa` of a seg with centre angle `center`.
-fn scale_from_global_angle(xa: u32, center: u32, distance: i32) -> i32 {
-    let sinea = finesine((0x40000000u + xa) >> 19u);
-    let sineb = finesine((center + xa) >> 19u);
-    let num = fixed_mul(frame.fixed_step.w, sineb);
-    let den = fixed_mul(distance, sinea);
-    if den > (num >> 16u) {
-        return clamp(fixed_div(num, den), 256, 64 << 16u);
-    }
-    return 64 << 16u;
-}
-
 struct WallSample {
     coord: vec2<i32>,
     // rw_scale >> LIGHTSCALESHIFT on a 320-wide screen
     scale_index: i32,
+    // Whether the walk set this column up (else the sample is meaningless).
+    drawn: bool,
 }
 
-// R_RenderSegLoop for the pixel's column: texture column from the seg's set-up
-// (vanilla_walls.rs), the column's projected scale, and the row by R_DrawColumn's stepping.
+// R_RenderSegLoop for the pixel's column. The CPU has set up every column the walk drew with
+// this seg, and a few either side (`vanilla_walls::WallSetup::columns`: texture column before
+// scrolling, 1 / rw_scale, light column), so the pixel only steps down its column as
+// R_DrawColumn does.
 fn vanilla_wall(s: SurfaceIn) -> WallSample {
-    let b = frame.extra_offs.x + (s.surface - 1u) * 4u;
-    let distance = bitcast<i32>(state[b]);
-    let offset = bitcast<i32>(state[b + 1u]);
-    let center = state[b + 2u];
-    let x = u32(s.frag.x);
-    let xa = bitcast<u32>(tables[frame.table_offs.y + x]);
-    let fine = ((center + xa) >> 19u) & 4095u;
-    let tangent = tables[frame.extra_offs.z + fine];
+    let seg = s.surface - 1u;
+    let x = i32(s.frag.x);
+    let t = frame.walk_offs.x + seg * 3u;
+    let i = x - bitcast<i32>(state[t]);
+    let drawn = frame.walk_offs.w != 0u && i >= 0 && u32(i) < state[t + 1u];
+    let e = frame.walk_offs.y + (state[t + 2u] + u32(max(i, 0))) * 3u;
+    let colbase = bitcast<i32>(state[e]);
+    let iscale = state[e + 1u];
     let scroll = i32(floor(s.scroll.x)) << 16u;
-    let col = (offset + scroll - fixed_mul(tangent, distance)) >> 16u;
-
-    var scale = walk_scale(s.surface - 1u, i32(x));
-    if scale == 0 {
-        scale = scale_from_global_angle(xa, center, distance);
-    }
-    let iscale = bitcast<i32>(0xFFFFFFFFu / u32(scale));
+    let col = (colbase + scroll) >> 16u;
     let texturemid = i32(round(s.anchor * 65536.0)) - frame.fixed_view.z;
-    let frac = texturemid + (i32(s.frag.y) - i32(frame.extra_offs.w)) * iscale;
+    let frac = texturemid + (i32(s.frag.y) - i32(frame.extra_offs.w)) * bitcast<i32>(iscale);
     var out: WallSample;
     out.coord = vec2<i32>(col, (frac >> 16u) & 127);
-    out.scale_index = i32(f32(scale >> 12u) * 320.0 / frame.screen.x);
+    out.scale_index = bitcast<i32>(state[e + 2u]);
+    out.drawn = drawn;
     return out;
 }
 
@@ -159,7 +99,7 @@ fn sky_texel(frag: vec2<f32>) -> Texel {
     let info = tex_info(t);
     var angle: u32;
     var row: i32;
-    if has_flag(FLAG_VANILLA_EXACT) {
+    if vanilla_exact_mode() {
         let x = u32(frag.x);
         angle = bitcast<u32>(frame.fixed_view.w) + bitcast<u32>(tables[frame.table_offs.y + x]);
         row = i32(frag.y) & 127;
@@ -172,46 +112,41 @@ fn sky_texel(frag: vec2<f32>) -> Texel {
         row = i32(floor(100.0 + (frag.y - horizon) * 160.0 / frame.screen.z)) & 127;
     }
     let col = i32(angle >> 22u);
-    var mask = 1u;
-    while mask < info.width {
-        mask = mask << 1u;
-    }
-    return fetch(t, col & i32(mask - 1u), row);
+    // The width rounded up to a power of two.
+    let mask = select(0xFFFFFFFFu >> countLeadingZeros(info.width - 1u), 0u, info.width <= 1u);
+    return fetch(t, col & i32(mask), row);
 }
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
-    if s.kind == KIND_SKY && has_flag(FLAG_SKY) {
+    if !faithful_mode() {
+        return shade_smooth(s);
+    }
+    if surface_is(s, KIND_SKY) && has_flag(FLAG_SKY) {
         let t = sky_texel(s.frag);
         return vec4<f32>(palette_rgb(t.index), 1.0);
+    }
+    if surface_is(s, KIND_FLAT) && vanilla_exact_mode() {
+        // The span pass draws every flat pixel from its span's start (fs_flat_spans).
+        return vec4<f32>(0.0, 0.0, 0.0, 1.0);
     }
     var coord = vec2<i32>(floor(s.uv));
     var zindex = i32(floor(s.depth / 16.0));
     var wall_scale = -1;
-    if s.kind == KIND_FLAT && has_flag(FLAG_VANILLA_EXACT) {
-        // Provisional: as if the span started here; the span pass redraws with the real start.
-        let x = u32(s.frag.x);
-        let f = vanilla_flat(x, u32(s.frag.y), x, i32(round(s.height * 65536.0)));
-        coord = f.coord;
-        zindex = f.zindex;
-    }
-    if s.kind == KIND_WALL && has_flag(FLAG_VANILLA_EXACT) && s.surface != 0u
+    if surface_is(s, KIND_WALL) && vanilla_exact_mode() && s.surface != 0u
         && s.surface <= frame.extra_offs.y {
+        // A seg the walk did not draw at all (the GPU shows a sliver of it at an edge) keeps
+        // the plain perspective texel and light.
         let w = vanilla_wall(s);
-        coord = w.coord;
-        wall_scale = w.scale_index;
+        coord = select(coord, w.coord, w.drawn);
+        wall_scale = select(-1, w.scale_index, w.drawn);
     }
-    if has_flag(FLAG_FAITHFUL) {
-        let t = fetch(s.tex, coord.x, coord.y);
-        if t.transparent && s.masked {
-            discard;
-        }
-        let map = doom_colormap_index(s, zindex, wall_scale);
-        if t.direct {
-            return vec4<f32>(t.rgba.rgb * (1.0 - f32(map) / 32.0), 1.0);
-        }
-        return vec4<f32>(palette_rgb(colormap(map, t.index)), 1.0);
+    // Doom's textures are all indexed.
+    let t = fetch_index(s.info, coord.x, coord.y);
+    if t.y != 0u && s.masked {
+        discard;
     }
-    return shade_smooth(s);
+    let map = doom_colormap_index(s, zindex, wall_scale);
+    return vec4<f32>(palette_rgb(colormap(map, t.x)), 1.0);
 }
 
 // Smooth mode: bilinear texels in true colour, light as a continuous factor.
@@ -219,18 +154,18 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
     let p = s.uv - 0.5;
     let base = vec2<i32>(floor(p));
     let f = p - floor(p);
-    let t00 = fetch(s.tex, base.x, base.y);
+    let t00 = fetch_with(s.info, base.x, base.y);
     if s.masked {
-        let c = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+        let c = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
         if c.transparent {
             discard;
         }
     }
-    let t10 = fetch(s.tex, base.x + 1, base.y);
-    let t01 = fetch(s.tex, base.x, base.y + 1);
-    let t11 = fetch(s.tex, base.x + 1, base.y + 1);
+    let t10 = fetch_with(s.info, base.x + 1, base.y);
+    let t01 = fetch_with(s.info, base.x, base.y + 1);
+    let t11 = fetch_with(s.info, base.x + 1, base.y + 1);
     let c = mix(mix(t00.rgba.rgb, t10.rgba.rgb, f.x), mix(t01.rgba.rgb, t11.rgba.rgb, f.x), f.y);
-    if s.fullbright || s.kind == KIND_SKY {
+    if s.fullbright || surface_is(s, KIND_SKY) {
         return vec4<f32>(c, 1.0);
     }
     let level = f32(clamp(i32(s.light >> LIGHTSEGSHIFT) + s.contrast, 0, 15));
@@ -240,17 +175,24 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
     return vec4<f32>(c * (1.0 - map / 32.0), 1.0);
 }
 
-// Plane key: flats in vanilla-exact mode are redrawn by the span pass, which groups pixels of
-// one row into spans of equal (texture, height, light) as R_MakeSpans does for a visplane.
+// Plane key: flats in vanilla-exact mode are redrawn by the span pass (texture + 1, height,
+// light) with the texel the walk's span gives them. Where the walk drew another plane (the
+// GPU's edge falls a pixel off vanilla's), the pass takes the texel and light column of the
+// plain perspective mapping, packed here as the walk packs its words (vanilla_flats.rs).
 fn surface_key(s: SurfaceIn) -> vec4<u32> {
-    if s.kind != KIND_FLAT || !has_flag(FLAG_VANILLA_EXACT) || !has_flag(FLAG_FAITHFUL) {
+    if !surface_is(s, KIND_FLAT) || !vanilla_exact_mode() {
         return vec4<u32>(0u);
     }
-    return vec4<u32>(s.tex + 1u, bitcast<u32>(i32(round(s.height * 65536.0))), s.light, 1u);
+    let coord = vec2<u32>(vec2<i32>(floor(s.uv)) & vec2<i32>(63));
+    let zindex = u32(clamp(i32(floor(s.depth / 16.0)), 0, MAXLIGHTZ - 1));
+    let texel = 0x80000000u | coord.x | (coord.y << 6u) | (zindex << 12u);
+    return vec4<u32>(s.tex + 1u, bitcast<u32>(i32(round(s.height * 65536.0))), s.light, texel);
 }
 
 @group(1) @binding(0) var plane_keys: texture_2d<u32>;
-@group(1) @binding(1) var<storage, read> span_starts: array<u32>;
+// One word a pixel from the CPU's R_MapPlane (vanilla_flats.rs): column, row, light column,
+// visplane and a valid bit; then each visplane's height.
+@group(1) @binding(1) var<storage, read> flat_words: array<u32>;
 
 @vertex
 fn vs_fullscreen(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32> {
@@ -259,7 +201,33 @@ fn vs_fullscreen(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32>
     return vec4<f32>(x * 2.0 - 1.0, 1.0 - y * 2.0, 0.0, 1.0);
 }
 
-// The span pass: every flat pixel again, from its span's start column.
+// The flat pixel's colour from its texel and light column.
+fn flat_color(key: vec4<u32>, coord: vec2<i32>, zindex: i32) -> vec4<f32> {
+    var s: SurfaceIn;
+    s.kind = KIND_FLAT;
+    s.light = key.z;
+    s.contrast = 0;
+    s.fullbright = false;
+    let t = fetch(key.x - 1u, coord.x, coord.y);
+    let map = doom_colormap_index(s, zindex, -1);
+    return vec4<f32>(palette_rgb(colormap(map, t.index)), 1.0);
+}
+
+// The texel of a flat pixel: the CPU's word when the walk drew this pixel with a plane of the
+// key's height (to 1/1024 unit), else the key's own.
+fn flat_word(key: vec4<u32>, x: u32, y: u32) -> u32 {
+    let width = u32(frame.screen.x);
+    let word = flat_words[y * width + x];
+    let plane = (word >> 19u) & 4095u;
+    let height = flat_words[u32(frame.screen.x * frame.screen.y) + plane];
+    // The key's height is interpolated across the triangle and may be a unit in the last
+    // place off the plane's.
+    let near = abs(bitcast<i32>(height) - bitcast<i32>(key.y)) <= 64;
+    let walked = (word & 0x80000000u) != 0u && near;
+    return select(key.w, word, walked);
+}
+
+// The span pass: every flat pixel again, with the texel vanilla's span gives it.
 @fragment
 fn fs_flat_spans(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
     let x = u32(p.x);
@@ -268,21 +236,15 @@ fn fs_flat_spans(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
     if key.x == 0u {
         discard;
     }
-    let width = u32(frame.screen.x);
-    var x1 = span_starts[y * width + x];
-    if x1 > x {
-        // Not a span pixel in vanilla's walk (a rasterisation edge): start here.
-        x1 = x;
-    }
-    let f = vanilla_flat(x, y, x1, bitcast<i32>(key.y));
+    let word = flat_word(key, x, y);
     var s: SurfaceIn;
     s.kind = KIND_FLAT;
     s.light = key.z;
     s.contrast = 0;
     s.fullbright = false;
-    let t = fetch(key.x - 1u, f.coord.x, f.coord.y);
-    let map = doom_colormap_index(s, f.zindex, -1);
-    return vec4<f32>(palette_rgb(colormap(map, t.index)), 1.0);
+    let t = fetch_index(tex_info(key.x - 1u), i32(word & 63u), i32((word >> 6u) & 63u));
+    let map = doom_colormap_index(s, i32((word >> 12u) & 127u), -1);
+    return vec4<f32>(palette_rgb(colormap(map, t.x)), 1.0);
 }
 
 // Vanilla Doom has no translucent surfaces; a flagged one is drawn as it would be opaque.

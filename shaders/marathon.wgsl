@@ -62,7 +62,7 @@ fn m_shaded(index: u32, table: u32) -> vec3<f32> {
 // Texel of a wall or flat: storage line from u, position in the line from v, one texture per
 // world unit.
 fn m_surface_texel(s: SurfaceIn) -> vec2<i32> {
-    let info = tex_info(s.tex);
+    let info = s.info;
     let scaled = floor(s.uv * vec2<f32>(f32(info.width), f32(info.height)) / M_WORLD_ONE);
     return vec2<i32>(scaled);
 }
@@ -70,7 +70,7 @@ fn m_surface_texel(s: SurfaceIn) -> vec2<i32> {
 // Texel of a landscape: position in the line by the ray's direction, line by its elevation
 // (line 0 at the bottom, the middle line on the horizon).
 fn m_landscape_texel(s: SurfaceIn) -> vec2<i32> {
-    let info = tex_info(s.tex);
+    let info = s.info;
     let f = frame.screen.z;
     let dx = (s.frag.x - frame.center.x) / f;
     let dy = (frame.center.y - s.frag.y) / f;
@@ -115,14 +115,14 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     } else {
         coord = m_surface_texel(s);
     }
-    var t = fetch(s.tex, coord.x, coord.y);
+    var t = fetch_with(s.info, coord.x, coord.y);
     if t.transparent && s.masked {
         discard;
     }
     if s.kind != KIND_SPRITE && m_is_static(s) {
         // Static draws random values of the surface's colour table.
         let r = m_hash(vec3<u32>(u32(s.frag.x), u32(s.frag.y), u32(s.scroll.x)));
-        let base = tex_info(s.tex).palette;
+        let base = s.info.palette;
         t.index = base + r % m_color(base).defined;
         t.rgba = vec4<f32>(palette_rgb(t.index), 1.0);
     }

@@ -52,7 +52,7 @@ fn sat_sky(s: SurfaceIn) -> vec4<f32> {
     let elevation = frame.center.w - atan((s.frag.y - frame.center.y) / focal);
     let x = i32(floor(azimuth / SAT_TURN * SAT_SKY_TEXELS_PER_TURN));
     let y = i32(floor(-elevation / SAT_TURN * SAT_SKY_TEXELS_PER_TURN));
-    return vec4<f32>(fetch(s.tex, x, y).rgba.rgb, 1.0);
+    return vec4<f32>(fetch_with(s.info, x, y).rgba.rgb, 1.0);
 }
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
@@ -60,7 +60,7 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     if s.kind == KIND_SKY && has_flag(FLAG_SKY) {
         return sat_sky(s);
     }
-    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    let t = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }
@@ -78,7 +78,7 @@ fn surface_key(s: SurfaceIn) -> vec4<u32> {
 
 // Saturn Quake levels have no translucent surfaces; this only satisfies the family contract.
 fn translucent(s: SurfaceIn) -> Translucent {
-    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    let t = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }

@@ -34,7 +34,7 @@ fn saucer_lut2(table: u32, src: u32, dst: u32) -> u32 {
 
 // The lit, fogged palette index of a fragment; `discard` for masked-out texels.
 fn saucer_index(s: SurfaceIn) -> u32 {
-    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    let t = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }

@@ -1,7 +1,7 @@
 // Unlit family: texels through the palette (or direct colour), no light tables.
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
-    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    let t = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }
@@ -13,7 +13,7 @@ fn surface_key(s: SurfaceIn) -> vec4<u32> {
 }
 
 fn translucent(s: SurfaceIn) -> Translucent {
-    let t = fetch(s.tex, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    let t = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }

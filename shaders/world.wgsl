@@ -5,10 +5,13 @@
 const SPRITE_FULLBRIGHT: u32 = 1u << 12u;
 
 struct WorldOut {
-    @builtin(position) clip: vec4<f32>,
+    // Invariant: the depth pre-pass and the shading pass must reach the same depths.
+    @builtin(position) @invariant clip: vec4<f32>,
     @location(0) uv: vec2<f32>,
     @location(1) depth: f32,
     @location(2) height: f32,
+    // The texture after animation and its descriptor, the light value and the scroll offset
+    // are the same for a whole triangle: the vertex shader looks them up once.
     @location(3) @interpolate(flat) tex: u32,
     @location(4) @interpolate(flat) light: u32,
     @location(5) @interpolate(flat) flags: u32,
@@ -16,6 +19,22 @@ struct WorldOut {
     @location(7) @interpolate(flat) surface: u32,
     @location(8) @interpolate(flat) anchor: f32,
     @location(9) shade: vec4<f32>,
+    @location(10) @interpolate(flat) scroll: vec2<f32>,
+    // offset, width, height, flags
+    @location(11) @interpolate(flat) info: vec4<u32>,
+    // origin x, y, palette base
+    @location(12) @interpolate(flat) info2: vec3<i32>,
+}
+
+// Fills the per-triangle lookups of `out` for texture `tex` (before animation) and light slot
+// `light`.
+fn per_triangle(out: ptr<function, WorldOut>, tex: u32, light: u32, scroll_slot: u32) {
+    (*out).tex = remap_texture(tex);
+    let i = tex_info((*out).tex);
+    (*out).info = vec4<u32>(i.offset, i.width, i.height, i.flags);
+    (*out).info2 = vec3<i32>(i.origin, bitcast<i32>(i.palette));
+    (*out).light = light_value(light);
+    (*out).scroll = scroll_offset(scroll_slot);
 }
 
 @vertex
@@ -34,8 +53,7 @@ fn vs_world(
     out.depth = -v.z;
     out.height = pos.y;
     out.uv = uv;
-    out.tex = tex;
-    out.light = light;
+    per_triangle(&out, tex, light, flags >> 16u);
     out.flags = flags;
     out.light_depth = 0.0;
     out.surface = surface;
@@ -48,15 +66,16 @@ fn vs_world(
 fn surface_from(in: WorldOut, kind: u32) -> SurfaceIn {
     var s: SurfaceIn;
     s.frag = in.clip.xy;
-    s.scroll = scroll_offset(in.flags >> 16u);
+    s.scroll = in.scroll;
     s.uv = in.uv + s.scroll;
     s.surface = in.surface;
     s.anchor = in.anchor;
     s.depth = in.depth;
     s.light_depth = select(in.depth, in.light_depth, kind == KIND_SPRITE);
     s.height = in.height;
-    s.tex = remap_texture(in.tex);
-    s.light = light_value(in.light);
+    s.tex = in.tex;
+    s.info = TexInfo(in.info.x, in.info.y, in.info.z, in.info.w, in.info2.xy, bitcast<u32>(in.info2.z));
+    s.light = in.light;
     // Bits 8..16 hold the contrast as a signed byte.
     s.contrast = bitcast<i32>(in.flags << 16u) >> 24u;
     s.kind = kind;
@@ -125,8 +144,7 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
     out.light_depth = -(frame.view * vec4<f32>(origin, 1.0)).z;
     out.height = pos.y;
     out.uv = vec2<f32>(select(cx * w, w - cx * w, mirrored), cy * h);
-    out.tex = view & 0x7FFFFFFFu;
-    out.light = light;
+    per_triangle(&out, view & 0x7FFFFFFFu, light, 0u);
     out.surface = 0u;
     out.anchor = 0.0;
     out.shade = vec4<f32>(0.0);
@@ -138,7 +156,7 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
 @fragment
 fn fs_sprite(in: WorldOut) -> FragOut {
     var s = surface_from(in, KIND_SPRITE);
-    let info = tex_info(s.tex);
+    let info = s.info;
     // Keep the quad's far edges on the last texel instead of wrapping to the first.
     s.uv = clamp(s.uv, vec2<f32>(0.0), vec2<f32>(f32(info.width) - 0.001, f32(info.height) - 0.001));
     s.contrast = 0;
@@ -155,6 +173,20 @@ fn vs_marker(@builtin(vertex_index) vi: u32, @location(0) pos: vec3<f32>) -> @bu
     let radius_px = 5.0;
     let d = corner[vi % 6u] * radius_px * 2.0 / frame.screen.xy * c.w;
     return vec4<f32>(c.xy + d, c.z, c.w);
+}
+
+// The depth pre-pass: its outputs are masked off, only the depth test and write matter.
+@fragment
+fn fs_depth_only() -> FragOut {
+    return FragOut(vec4<f32>(0.0), vec4<u32>(0u));
+}
+
+// The depth pre-pass that also leaves each pixel the key of its nearest surface (colour masked
+// off): for families whose later passes draw some surfaces from their keys alone.
+@fragment
+fn fs_depth_key(in: WorldOut) -> FragOut {
+    let s = surface_from(in, in.flags & 15u);
+    return FragOut(vec4<f32>(0.0), surface_key(s));
 }
 
 @fragment

@@ -6,6 +6,7 @@
 
 pub mod align;
 pub mod app;
+pub mod bench;
 pub mod cli;
 pub mod compare;
 pub mod demo;

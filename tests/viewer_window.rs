@@ -623,3 +623,29 @@ fn dropped_files_open_levels_and_bad_ones_keep_the_level() {
     );
     session.assert_running();
 }
+
+#[test]
+fn bench_window_presents_the_tour_under_xvfb() {
+    let _one_at_a_time = one_viewer_at_a_time();
+    require_tool("Xvfb", "xvfb");
+    let tmp = TempDir::new("bench-window");
+    let (_xvfb, display) = start_xvfb(&tmp.path().join("xvfb.log"));
+    let wad = freedoom1();
+    let out = Command::new(env!("CARGO_BIN_EXE_mapscope"))
+        .args(["bench", wad.to_str().unwrap(), "--map", "E1M1"])
+        .args(["--size", "320x200", "--frames", "8", "--window", "--json"])
+        .env("DISPLAY", &display)
+        .output()
+        .expect("running mapscope bench --window");
+    assert!(
+        out.status.success(),
+        "bench --window failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let presented = &v["presented"];
+    assert_eq!(presented["frames"], 8, "{v}");
+    let median = presented["median_ms"].as_f64().unwrap();
+    assert!(median > 0.0 && median <= presented["p95_ms"].as_f64().unwrap(), "{v}");
+    assert!((presented["fps"].as_f64().unwrap() - 1000.0 / median).abs() < 1e-6);
+}

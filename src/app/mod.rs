@@ -1,6 +1,7 @@
 //! The interactive viewer: a winit window showing the scene, a fly camera, an egui overlay,
 //! F12 screenshots, a reference screenshot laid over the view, camera bookmarks.
 
+pub mod bench_window;
 mod bookmark;
 mod compare_view;
 mod fly_camera;

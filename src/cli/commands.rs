@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::camera_args::parse_size;
-use super::{CompareArgs, ExportArgs, InfoArgs, ListArgs, OpenArgs, RenderArgs};
+use super::{BenchArgs, CompareArgs, ExportArgs, InfoArgs, ListArgs, OpenArgs, RenderArgs};
 use crate::compare;
 use crate::loader::{self, map_info, MapInfo};
 use crate::render::{self, Gpu};
@@ -45,6 +45,26 @@ pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
     };
     shot::save_png(&a.output, &image, Some(&meta))?;
     outln!("{}", a.output.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn bench(a: BenchArgs) -> Result<ExitCode> {
+    let (w, h) = parse_size(&a.size)?;
+    let view = a.view.settings(w, h)?;
+    let source = loader::open(&a.files, &a.load.options())?;
+    let mut scene = source.build(a.map.as_deref())?;
+    let gpu = Gpu::headless()?;
+    let mut report = crate::bench::run(&gpu, &mut scene, &view, a.frames)?;
+    drop(gpu);
+    if a.window {
+        let shown = crate::app::bench_window::run(scene, view, a.frames)?;
+        report.presented = Some(crate::bench::Presented::from_intervals(&shown.intervals));
+    }
+    if a.json {
+        outln!("{}", report.to_json());
+    } else {
+        outln!("{}", report.to_text().trim_end());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -75,6 +75,8 @@ pub enum Command {
     List(ListArgs),
     /// Write a level as binary glTF 2.0 (.glb) or OBJ + MTL + PNG textures.
     Export(ExportArgs),
+    /// Time frames along a fixed camera tour of a level (mapscope's timedemo).
+    Bench(BenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -122,6 +124,32 @@ pub struct RenderArgs {
     /// metadata; options given beside it win.
     #[arg(long)]
     pub from_shot: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Level file(s); Doom: the IWAD then PWADs.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+    /// Map to load (default: the first).
+    #[arg(long)]
+    pub map: Option<String>,
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// Image size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720")]
+    pub size: String,
+    /// Frames timed (after the warm-up).
+    #[arg(long, default_value_t = 200)]
+    pub frames: usize,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also show the tour in a window, presented as the viewer presents, and time that.
+    #[arg(long)]
+    pub window: bool,
 }
 
 #[derive(Args, Debug)]
@@ -211,6 +239,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Info(a)) => commands::info(a),
         Some(Command::List(a)) => commands::list(a),
         Some(Command::Export(a)) => commands::export(a),
+        Some(Command::Bench(a)) => commands::bench(a),
         None => commands::view(cli.view),
     }
 }

@@ -47,7 +47,8 @@ impl Gpu {
         log::info!("adapter: {} ({:?}, {})", info.name, info.backend, info.driver);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("mapscope"),
-            required_features: wgpu::Features::empty(),
+            // Timestamps let `mapscope bench` time each pass; nothing else needs a feature.
+            required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
             required_limits: adapter.limits(),
             ..Default::default()
         }))

@@ -6,19 +6,24 @@ mod gpu;
 mod headless;
 mod packing;
 mod presenter;
+mod profiler;
 mod scene_renderer;
 mod shaders;
 mod span_pass;
 mod translucent_pass;
 pub mod vanilla_bsp;
+mod vanilla_flats;
 pub mod vanilla_tables;
 mod vanilla_walls;
 mod view;
+mod world_batches;
+mod world_pipelines;
 
 pub use frame::{projection, Projection};
 pub use gpu::Gpu;
 pub use headless::render_headless;
 pub use presenter::Presenter;
+pub use profiler::{FrameProfile, StepTime};
 pub use scene_renderer::SceneRenderer;
 pub use view::{RenderMode, ViewSettings};
 

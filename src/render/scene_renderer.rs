@@ -5,16 +5,18 @@ use wgpu::util::DeviceExt;
 
 use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
+use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
 use super::span_pass::{SpanPass, KEY_FORMAT};
 use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
 use super::vanilla_bsp::{self, VanillaView, WalkResult};
+use super::vanilla_flats::{flat_words, FlatViewer};
 use super::vanilla_tables::{self, fixed_div, FRACUNIT};
-use super::vanilla_walls::WallSetup;
+use super::vanilla_walls::{self, WallSetup};
+use super::world_batches::{batch_world, Group};
+use super::world_pipelines::{world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines};
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, SCENE_FORMAT};
 use crate::scene::vanilla_doom::VanillaMap;
-use crate::scene::{
-    vertex_flags, Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex,
-};
+use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex};
 
 /// Mirrors `Frame` in shaders/common.wgsl.
 #[repr(C)]
@@ -40,6 +42,11 @@ struct FrameUniform {
 const FLAG_FAITHFUL: i32 = 1;
 const FLAG_VANILLA_EXACT: i32 = 2;
 const FLAG_SKY: i32 = 4;
+/// `KIND_FLAT`, `KIND_SPRITE` in shaders/common.wgsl.
+const KIND_FLAT: u32 = 1;
+const KIND_SPRITE: u32 = 3;
+/// `SHADE_MODE` of vanilla-exact frames (shaders/common.wgsl).
+const MODE_VANILLA_EXACT: u32 = 3;
 
 /// Offsets into the viewport tables buffer.
 #[derive(Clone, Copy, Default, PartialEq)]
@@ -62,13 +69,46 @@ struct Targets {
     keys_view: wgpu::TextureView,
 }
 
+/// The stages of the opaque scene, in drawing order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SceneStage {
+    DepthPrePass,
+    Solid,
+    Masked,
+    Sprites,
+    Overlays,
+}
+
+impl SceneStage {
+    fn name(self) -> &'static str {
+        match self {
+            SceneStage::DepthPrePass => "depth pre-pass",
+            SceneStage::Solid => "solid surfaces",
+            SceneStage::Masked => "masked surfaces",
+            SceneStage::Sprites => "sprites",
+            SceneStage::Overlays => "markers and wireframe",
+        }
+    }
+}
+
 /// A scene uploaded to the GPU, ready to draw from any camera.
 pub struct SceneRenderer {
-    world_pipeline: wgpu::RenderPipeline,
-    sprite_pipeline: wgpu::RenderPipeline,
-    wire_pipeline: wgpu::RenderPipeline,
+    pipelines: WorldPipelines,
+    /// Whether the family's shader specialises per surface kind and mode (Doom's), so the
+    /// world is drawn in groups by kind with pipelines made per mode.
+    specialised: bool,
+    /// The solid triangles in reverse order, for the shading pass: with an equal depth test
+    /// the last triangle drawn wins a tie, so reversing keeps the first one as a plain
+    /// `Greater` test would.
+    solid_reversed: wgpu::Buffer,
+    solid_count: u32,
+    solid_groups: Vec<Group>,
+    masked_groups: Vec<Group>,
+    /// GPU pass timestamps, when profiling.
+    timer: Option<PassTimer>,
+    /// The last frame's CPU steps.
+    cpu_steps: Vec<StepTime>,
     /// Entities, cameras and unknown records: fixed-size diamonds at their positions.
-    marker_pipeline: wgpu::RenderPipeline,
     markers: wgpu::Buffer,
     marker_count: u32,
     layout: wgpu::BindGroupLayout,
@@ -100,12 +140,14 @@ pub struct SceneRenderer {
     vanilla_view: Option<VanillaView>,
     /// This frame's walk (vanilla-exact frames only).
     walk: Option<WalkResult>,
-    /// Span start per pixel, widened for upload.
+    /// This frame's flat texel per pixel (`vanilla_flats::flat_words`), for upload.
     span_words: Vec<u32>,
     /// Draw calls the last `render` issued.
     last_draws: u32,
     /// `state_words` followed by this frame's wall set-up; what the state buffer holds.
     upload: Vec<u32>,
+    /// This frame's seg set-up (4 words a seg), kept apart for the column set-up.
+    setup_words: Vec<u32>,
     targets: Option<Targets>,
     clear: wgpu::Color,
     /// Palette index blending sees where nothing opaque was drawn.
@@ -135,22 +177,21 @@ impl SceneRenderer {
             pack_state(&scene.animator.initial(), packed.layout.texture_count, &mut state_words);
         let state = storage("frame state", &state_words);
 
-        // Opaque triangles first, translucent ones after: one buffer, two ranges.
-        let (opaque, translucent): (Vec<&[WorldVertex]>, Vec<&[WorldVertex]>) =
-            scene.world.chunks_exact(3).partition(|t| t[0].flags & vertex_flags::TRANSLUCENT == 0);
-        let mut world: Vec<WorldVertex> =
-            opaque.iter().chain(&translucent).flat_map(|t| t.iter().copied()).collect();
-        let opaque_count = (opaque.len() * 3) as u32;
-        let translucent_count = (translucent.len() * 3) as u32;
-        if world.is_empty() {
-            world.push(WorldVertex::zeroed());
-        }
-        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("world vertices"),
-            contents: bytemuck::cast_slice(&world),
+        let specialised = matches!(scene.shading, Shading::DoomColormap { .. });
+        let batches = batch_world(&scene.world, specialised);
+        let world = &batches.vertices;
+        let solid_reversed = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("solid world vertices, reversed"),
+            contents: bytemuck::cast_slice(&batches.solid_reversed),
             usage: wgpu::BufferUsages::VERTEX,
         });
-        let wire_vertices = wire_edges(&world);
+        let translucent_count = batches.translucent_count;
+        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("world vertices"),
+            contents: bytemuck::cast_slice(world),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let wire_vertices = wire_edges(world);
         let wire = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("wireframe vertices"),
             contents: bytemuck::cast_slice(&wire_vertices),
@@ -174,12 +215,6 @@ impl SceneRenderer {
             label: Some("world"),
             source: wgpu::ShaderSource::Wgsl(source.into()),
         });
-        let world_pipeline = make_pipeline(device, &pipeline_layout, &module, PipelineKind::World);
-        let sprite_pipeline =
-            make_pipeline(device, &pipeline_layout, &module, PipelineKind::Sprite);
-        let wire_pipeline = make_pipeline(device, &pipeline_layout, &module, PipelineKind::Wire);
-        let marker_pipeline =
-            make_pipeline(device, &pipeline_layout, &module, PipelineKind::Marker);
         let mut marker_positions: Vec<[f32; 3]> =
             scene.markers.iter().map(|m| m.pos.to_array()).collect();
         let marker_count = marker_positions.len() as u32;
@@ -208,10 +243,14 @@ impl SceneRenderer {
             .then(|| TranslucentPass::new(device, &module, &layout, world_vertex_layout()));
         let [r, g, b] = scene.clear.rgb.map(|c| c as f64 / 255.0);
         Ok(SceneRenderer {
-            world_pipeline,
-            sprite_pipeline,
-            wire_pipeline,
-            marker_pipeline,
+            pipelines: WorldPipelines::new(module, pipeline_layout),
+            specialised,
+            solid_reversed,
+            solid_count: batches.solid_count,
+            solid_groups: batches.solid,
+            masked_groups: batches.masked,
+            timer: None,
+            cpu_steps: Vec::new(),
             markers,
             marker_count,
             layout,
@@ -223,7 +262,7 @@ impl SceneRenderer {
             sprites,
             bind_group: None,
             vertices,
-            vertex_count: opaque_count,
+            vertex_count: batches.opaque_count,
             translucent_count,
             translucent,
             wire,
@@ -249,6 +288,7 @@ impl SceneRenderer {
             last_draws: 0,
             wall_setup: WallSetup::new(),
             upload: Vec::new(),
+            setup_words: Vec::new(),
             spans,
             targets: None,
             clear: wgpu::Color { r, g, b, a: 1.0 },
@@ -284,25 +324,56 @@ impl SceneRenderer {
 
     /// Draws the scene from `camera` into the offscreen image.
     pub fn render(&mut self, gpu: &Gpu, camera: &CameraPose, view: &ViewSettings) {
+        let mut cpu = CpuSteps::start();
         let (w, h) = (view.width.max(1), view.height.max(1));
         self.ensure_targets(gpu, w, h);
         let faithful = view.mode == RenderMode::Faithful;
         let focal = view.focal();
         self.ensure_tables(gpu, w, h, focal, faithful);
+        cpu.mark("targets and tables");
         self.run_walk(camera, view);
         let uniform = self.frame_uniform(camera, view, focal);
+        if self.walk.is_some() {
+            cpu.mark("vanilla walk");
+            self.step_flats(&uniform);
+            cpu.mark("flat spans set-up");
+        }
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         self.upload_state(gpu, &uniform);
+        cpu.mark("state upload");
         if self.bind_group.is_none() {
             self.bind_group = Some(self.make_bind_group(&gpu.device));
+        }
+        let mode = self.shade_mode(view);
+        self.prepare_pipelines(&gpu.device, view, mode);
+        if let Some(timer) = &mut self.timer {
+            timer.begin_frame();
         }
         let (Some(targets), Some(bind_group)) = (&self.targets, &self.bind_group) else {
             return;
         };
 
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let mut draws = 1;
-        {
+        let mut draws = 0;
+        // One render pass for the opaque scene; when profiling, one per stage so that each
+        // can be timed (a tiled rasteriser draws a pass tile by tile, not draw by draw).
+        let stages = [
+            SceneStage::DepthPrePass,
+            SceneStage::Solid,
+            SceneStage::Masked,
+            SceneStage::Sprites,
+            SceneStage::Overlays,
+        ];
+        // Taken out while the passes borrow the renderer; put back below.
+        let mut timer = self.timer.take();
+        let split = timer.is_some();
+        for (n, group) in stages.chunks(if split { 1 } else { stages.len() }).enumerate() {
+            let load = n > 0;
+            let color_ops = |clear| wgpu::Operations {
+                load: if load { wgpu::LoadOp::Load } else { wgpu::LoadOp::Clear(clear) },
+                store: wgpu::StoreOp::Store,
+            };
+            let timestamp_writes = timer.as_mut().and_then(|t| t.pass(group[0].name()));
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("scene"),
                 color_attachments: &[
@@ -310,53 +381,30 @@ impl SceneRenderer {
                         view: &targets.color_view,
                         depth_slice: None,
                         resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(self.clear),
-                            store: wgpu::StoreOp::Store,
-                        },
+                        ops: color_ops(self.clear),
                     }),
                     Some(wgpu::RenderPassColorAttachment {
                         view: &targets.keys_view,
                         depth_slice: None,
                         resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                            store: wgpu::StoreOp::Store,
-                        },
+                        ops: color_ops(wgpu::Color::TRANSPARENT),
                     }),
                 ],
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                     view: &targets.depth_view,
                     depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(0.0),
+                        load: if load { wgpu::LoadOp::Load } else { wgpu::LoadOp::Clear(0.0) },
                         store: wgpu::StoreOp::Store,
                     }),
                     stencil_ops: None,
                 }),
-                timestamp_writes: None,
+                timestamp_writes,
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
             pass.set_bind_group(0, bind_group, &[]);
-            pass.set_pipeline(&self.world_pipeline);
-            pass.set_vertex_buffer(0, self.vertices.slice(..));
-            pass.draw(0..self.vertex_count, 0..1);
-            if view.show_sprites && self.sprite_count > 0 {
-                pass.set_pipeline(&self.sprite_pipeline);
-                pass.draw(0..6, 0..self.sprite_count);
-                draws += 1;
-            }
-            if view.show_markers && self.marker_count > 0 {
-                pass.set_pipeline(&self.marker_pipeline);
-                pass.set_vertex_buffer(0, self.markers.slice(..));
-                pass.draw(0..6, 0..self.marker_count);
-                draws += 1;
-            }
-            if view.wireframe {
-                pass.set_pipeline(&self.wire_pipeline);
-                pass.set_vertex_buffer(0, self.wire.slice(..));
-                pass.draw(0..self.wire_count, 0..1);
-                draws += 1;
+            for &stage in group {
+                draws += self.record_stage(&mut pass, stage, view, mode);
             }
         }
         if let Some(pass) = self.translucent.as_mut() {
@@ -374,12 +422,11 @@ impl SceneRenderer {
                 },
                 self.vertices.slice(opaque_bytes..),
                 self.translucent_count,
+                timer.as_mut().and_then(|t| t.pass("translucent collect")),
             );
             draws += 2;
         }
-        if let (Some(spans), Some(walk)) = (self.spans.as_mut(), &self.walk) {
-            self.span_words.clear();
-            self.span_words.extend(walk.span_start.iter().map(|&x| x as u32));
+        if let (Some(spans), Some(_)) = (self.spans.as_mut(), &self.walk) {
             spans.record(
                 &gpu.device,
                 &gpu.queue,
@@ -389,11 +436,115 @@ impl SceneRenderer {
                 &targets.color_view,
                 (targets.width, targets.height),
                 &self.span_words,
+                timer.as_mut().and_then(|t| t.pass("flat spans")),
             );
             draws += 1;
         }
+        if let Some(t) = &timer {
+            t.resolve(&mut encoder);
+        }
+        self.timer = timer;
         self.last_draws = draws;
-        gpu.queue.submit([encoder.finish()]);
+        let commands = encoder.finish();
+        cpu.mark("encode");
+        gpu.queue.submit([commands]);
+        cpu.mark("submit");
+        self.cpu_steps = cpu.finish();
+    }
+
+    /// Records one stage of the opaque scene into `pass`; returns the draws it issued.
+    fn record_stage(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        stage: SceneStage,
+        view: &ViewSettings,
+        mode: u32,
+    ) -> u32 {
+        let pipeline = |kind, surface| self.pipelines.get(PipelineKey { kind, surface, mode });
+        let mut draws = 0;
+        let mut draw = |pass: &mut wgpu::RenderPass<'_>, kind, surface, vertices, instances| {
+            if let Some(p) = pipeline(kind, surface) {
+                pass.set_pipeline(p);
+                pass.draw(vertices, instances);
+                draws += 1;
+            }
+        };
+        match stage {
+            SceneStage::DepthPrePass => {
+                pass.set_vertex_buffer(0, self.vertices.slice(..));
+                draw(pass, self.pre_pass(mode), 0, 0..self.solid_count, 0..1);
+            }
+            SceneStage::Solid => {
+                pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
+                for g in self.shaded_groups(mode) {
+                    draw(pass, PipelineKind::Shade, g.surface, g.vertices.clone(), 0..1);
+                }
+            }
+            SceneStage::Masked => {
+                pass.set_vertex_buffer(0, self.vertices.slice(..));
+                for g in &self.masked_groups {
+                    draw(pass, PipelineKind::World, g.surface, g.vertices.clone(), 0..1);
+                }
+            }
+            SceneStage::Sprites => {
+                if view.show_sprites && self.sprite_count > 0 {
+                    let surface = self.sprite_surface();
+                    draw(pass, PipelineKind::Sprite, surface, 0..6, 0..self.sprite_count);
+                }
+            }
+            SceneStage::Overlays => {
+                if view.show_markers && self.marker_count > 0 {
+                    pass.set_vertex_buffer(0, self.markers.slice(..));
+                    draw(pass, PipelineKind::Marker, 0, 0..6, 0..self.marker_count);
+                }
+                if view.wireframe {
+                    pass.set_vertex_buffer(0, self.wire.slice(..));
+                    draw(pass, PipelineKind::Wire, 0, 0..self.wire_count, 0..1);
+                }
+            }
+        }
+        draws
+    }
+
+    /// In vanilla-exact frames the pre-pass leaves each pixel its plane key and the span pass
+    /// draws the flats from it, so the flats need no shading pass of their own.
+    fn pre_pass(&self, mode: u32) -> PipelineKind {
+        if self.specialised && mode == MODE_VANILLA_EXACT {
+            PipelineKind::DepthKey
+        } else {
+            PipelineKind::Depth
+        }
+    }
+
+    /// The solid groups the shading pass draws (see [`SceneRenderer::pre_pass`]).
+    fn shaded_groups(&self, mode: u32) -> impl Iterator<Item = &Group> + '_ {
+        let keyed = self.pre_pass(mode) == PipelineKind::DepthKey;
+        self.solid_groups.iter().filter(move |g| !(keyed && g.surface == KIND_FLAT + 1))
+    }
+
+    fn sprite_surface(&self) -> u32 {
+        if self.specialised {
+            KIND_SPRITE + 1
+        } else {
+            0
+        }
+    }
+
+    /// Times each pass on the GPU (where the adapter has timestamp queries) and each CPU step
+    /// of [`SceneRenderer::render`] from the next frame on; the opaque scene is then drawn in
+    /// one pass per stage. See [`SceneRenderer::last_profile`].
+    pub fn set_profiling(&mut self, gpu: &Gpu, on: bool) {
+        self.timer = if on { PassTimer::new(&gpu.device, &gpu.queue, 16) } else { None };
+    }
+
+    /// The breakdown of the last frame (waits for it): CPU steps always, GPU passes when
+    /// profiling with timestamp queries.
+    pub fn last_profile(&self, gpu: &Gpu) -> Result<FrameProfile> {
+        let gpu_times = match &self.timer {
+            Some(t) => t.read(&gpu.device)?,
+            None => Vec::new(),
+        };
+        Ok(FrameProfile { cpu: self.cpu_steps.clone(), gpu: gpu_times })
     }
 
     /// Reads the last rendered image back (blocking).
@@ -422,19 +573,40 @@ impl SceneRenderer {
         self.walk = Some(vanilla_bsp::walk(map, light, vview));
     }
 
+    /// R_MapPlane for every flat pixel of this frame's walk (`span_words`).
+    fn step_flats(&mut self, uniform: &FrameUniform) {
+        let (Some(walk), Some(view)) = (&self.walk, &self.vanilla_view) else { return };
+        let [viewx, viewy, viewz, angle] = uniform.fixed_view;
+        let viewer = FlatViewer {
+            viewx,
+            viewy,
+            viewz,
+            viewangle: angle as u32,
+            basexscale: uniform.fixed_step[0],
+            baseyscale: uniform.fixed_step[1],
+        };
+        flat_words(walk, view, &self.wall_setup.sine, &viewer, &mut self.span_words);
+    }
+
     /// Writes the animation state, this view's wall set-up and the walk's wall ranges into the
     /// state buffer (layout in `frame_uniform`).
     fn upload_state(&mut self, gpu: &Gpu, uniform: &FrameUniform) {
         self.upload.clear();
         self.upload.extend_from_slice(&self.state_words);
         let [vx, vy, _, angle] = uniform.fixed_view;
-        self.wall_setup.compute(&self.segs, vx, vy, angle as u32, &mut self.upload);
-        if let Some(walk) = &self.walk {
-            self.upload.extend_from_slice(walk.seg_first());
-            self.upload.extend_from_slice(walk.seg_drawsegs());
-            for d in &walk.drawsegs {
-                self.upload.extend([d.x1 as u32, d.x2 as u32, d.scale1 as u32, d.scalestep as u32]);
-            }
+        self.setup_words.clear();
+        self.wall_setup.compute(&self.segs, vx, vy, angle as u32, &mut self.setup_words);
+        self.upload.extend_from_slice(&self.setup_words);
+        if let (Some(walk), Some(view)) = (&self.walk, &self.vanilla_view) {
+            let projection = uniform.fixed_step[3];
+            let at = self.wall_setup.columns(
+                &self.setup_words,
+                walk,
+                view.xtoviewangle(),
+                projection,
+                &mut self.upload,
+            );
+            debug_assert_eq!([at.seg_index, at.entries], self.walk_offsets()[..2]);
         }
         let size = (self.upload.len() * 4) as u64;
         if size > self.state.size() {
@@ -608,14 +780,44 @@ impl SceneRenderer {
         }
     }
 
-    /// Word offsets in the state buffer of the walk's seg_first, seg_drawsegs and drawseg
-    /// data, and whether there is a walk.
+    /// The `SHADE_MODE` this frame's pipelines are specialised for (0: chosen by the shader).
+    fn shade_mode(&self, view: &ViewSettings) -> u32 {
+        match (self.specialised, view.mode, self.walk.is_some()) {
+            (false, _, _) => 0,
+            (true, RenderMode::Smooth, _) => 1,
+            (true, RenderMode::Faithful, false) => 2,
+            (true, RenderMode::Faithful, true) => MODE_VANILLA_EXACT,
+        }
+    }
+
+    /// Makes the pipelines this frame draws with that do not exist yet.
+    fn prepare_pipelines(&mut self, device: &wgpu::Device, view: &ViewSettings, mode: u32) {
+        let mut keys = vec![(self.pre_pass(mode), 0)];
+        keys.extend(self.shaded_groups(mode).map(|g| (PipelineKind::Shade, g.surface)));
+        keys.extend(self.masked_groups.iter().map(|g| (PipelineKind::World, g.surface)));
+        if view.show_sprites && self.sprite_count > 0 {
+            keys.push((PipelineKind::Sprite, self.sprite_surface()));
+        }
+        if view.show_markers && self.marker_count > 0 {
+            keys.push((PipelineKind::Marker, 0));
+        }
+        if view.wireframe {
+            keys.push((PipelineKind::Wire, 0));
+        }
+        for (kind, surface) in keys {
+            self.pipelines.prepare(device, PipelineKey { kind, surface, mode });
+        }
+    }
+
+    /// Word offsets in the state buffer of the wall column index and its entries
+    /// (`WallSetup::columns`), and whether there is a walk.
     fn walk_offsets(&self) -> [u32; 4] {
-        let Some(walk) = &self.walk else { return [0; 4] };
-        let first = (self.state_words.len() + self.segs.len() * 4) as u32;
-        let order = first + walk.seg_first().len() as u32;
-        let data = order + walk.seg_drawsegs().len() as u32;
-        [first, order, data, 1]
+        if self.walk.is_none() {
+            return [0; 4];
+        }
+        let index = (self.state_words.len() + self.segs.len() * 4) as u32;
+        let entries = index + (self.segs.len() * vanilla_walls::SEG_INDEX_WORDS) as u32;
+        [index, entries, 0, 1]
     }
 
     fn make_bind_group(&self, device: &wgpu::Device) -> wgpu::BindGroup {
@@ -665,103 +867,6 @@ fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
         label: Some("scene"),
         entries: &entries,
     })
-}
-
-#[derive(PartialEq)]
-enum PipelineKind {
-    World,
-    Sprite,
-    Wire,
-    Marker,
-}
-
-fn make_pipeline(
-    device: &wgpu::Device,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    kind: PipelineKind,
-) -> wgpu::RenderPipeline {
-    let world_layout = world_vertex_layout();
-    let (vs, fs, buffers, topology) = match kind {
-        PipelineKind::World => (
-            "vs_world",
-            "fs_world",
-            vec![Some(world_layout)],
-            wgpu::PrimitiveTopology::TriangleList,
-        ),
-        PipelineKind::Sprite => {
-            ("vs_sprite", "fs_sprite", vec![], wgpu::PrimitiveTopology::TriangleList)
-        }
-        PipelineKind::Wire => {
-            ("vs_world", "fs_wire", vec![Some(world_layout)], wgpu::PrimitiveTopology::LineList)
-        }
-        PipelineKind::Marker => (
-            "vs_marker",
-            "fs_marker",
-            vec![Some(wgpu::VertexBufferLayout {
-                array_stride: 12,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &MARKER_ATTRS,
-            })],
-            wgpu::PrimitiveTopology::TriangleList,
-        ),
-    };
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(vs),
-        layout: Some(layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some(vs),
-            compilation_options: Default::default(),
-            buffers: &buffers,
-        },
-        // World triangles wind counter-clockwise seen from the side they face: culling the
-        // back faces draws each wall from its front side only, as vanilla draws segs facing
-        // the viewer (a two-sided line with a middle texture on both sides has two quads in
-        // one plane). Sprites and lines face the camera either way.
-        primitive: wgpu::PrimitiveState {
-            topology,
-            front_face: wgpu::FrontFace::Ccw,
-            cull_mode: (kind == PipelineKind::World).then_some(wgpu::Face::Back),
-            ..Default::default()
-        },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(kind == PipelineKind::World || kind == PipelineKind::Sprite),
-            depth_compare: Some(if matches!(kind, PipelineKind::Wire | PipelineKind::Marker) {
-                wgpu::CompareFunction::GreaterEqual
-            } else {
-                wgpu::CompareFunction::Greater
-            }),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: Default::default(),
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some(fs),
-            compilation_options: Default::default(),
-            targets: &[Some(SCENE_FORMAT.into()), Some(KEY_FORMAT.into())],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
-}
-
-/// Marker instances: a viewer-space position each.
-const MARKER_ATTRS: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Float32x3];
-
-/// `WorldVertex` as the world vertex shader reads it.
-fn world_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
-    const ATTRS: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
-        0 => Float32x3, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Uint32, 5 => Uint32,
-        6 => Unorm8x4
-    ];
-    wgpu::VertexBufferLayout {
-        array_stride: std::mem::size_of::<WorldVertex>() as u64,
-        step_mode: wgpu::VertexStepMode::Vertex,
-        attributes: &ATTRS,
-    }
 }
 
 /// Each triangle's three edges as a line list.

@@ -1,9 +1,10 @@
 //! Doom's flats by visplane spans: after the scene pass has written each flat pixel's plane
-//! key, a full-screen pass redraws those pixels stepping from their span's start column as
-//! R_MapPlane does, with the span starts from the CPU walk of vanilla's BSP
-//! (`vanilla_bsp`). The texel a far flat pixel gets depends on where its span starts, so this
-//! is what lines flats up with vanilla frames.
+//! key, a full-screen pass redraws those pixels with the texel R_MapPlane gives them, stepping
+//! from their span's start column: the CPU walk of vanilla's BSP (`vanilla_bsp`) finds the
+//! spans and `vanilla_flats` steps them, one word a pixel. The texel a far flat pixel gets
+//! depends on where its span starts, so this is what lines flats up with vanilla frames.
 
+use super::vanilla_flats::MAX_WORD_PLANES;
 use super::SCENE_FORMAT;
 
 pub const KEY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Uint;
@@ -58,36 +59,45 @@ impl SpanPass {
             label: Some("span draw"),
             entries: &[key_texture_entry(0, fs), storage_entry(1, fs, true)],
         });
-        let draw = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("flat spans"),
-            layout: Some(&device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("flat spans"),
-                bind_group_layouts: &[Some(scene_layout), Some(&draw_layout)],
-                immediate_size: 0,
-            })),
-            vertex: wgpu::VertexState {
-                module: world_module,
-                entry_point: Some("vs_fullscreen"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: world_module,
-                entry_point: Some("fs_flat_spans"),
-                compilation_options: Default::default(),
-                targets: &[Some(SCENE_FORMAT.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
+            bind_group_layouts: &[Some(scene_layout), Some(&draw_layout)],
+            immediate_size: 0,
         });
+        // Specialised as the scene's flats in vanilla-exact frames (see common.wgsl).
+        let constants = [("SURFACE_KIND", 2.0), ("SHADE_MODE", 3.0)];
+        let pipeline = |entry: &'static str| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: world_module,
+                    entry_point: Some("vs_fullscreen"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: Default::default(),
+                depth_stencil: None,
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: world_module,
+                    entry_point: Some(entry),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &constants,
+                        ..Default::default()
+                    },
+                    targets: &[Some(SCENE_FORMAT.into())],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let draw = pipeline("fs_flat_spans");
         SpanPass { draw, draw_layout, bound: None }
     }
 
-    /// Uploads this frame's span starts (one per pixel, row-major) and records the redraw of
-    /// the flat pixels into `color`.
+    /// Uploads this frame's flat words (`vanilla_flats::flat_words`) and records the redraw
+    /// of the flat pixels into `color`.
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
@@ -98,12 +108,14 @@ impl SpanPass {
         keys: &wgpu::TextureView,
         color: &wgpu::TextureView,
         size: (u32, u32),
-        span_starts: &[u32],
+        words: &[u32],
+        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) {
         if self.bound.as_ref().is_none_or(|b| b.2 != size) {
+            let pixels = size.0 as u64 * size.1 as u64;
             let starts = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("span starts"),
-                size: (size.0 as u64 * size.1 as u64 * 4).max(4),
+                label: Some("flat words"),
+                size: (pixels + MAX_WORD_PLANES as u64) * 4,
                 usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             });
@@ -121,8 +133,8 @@ impl SpanPass {
             self.bound = Some((starts, group, size));
         }
         let Some((starts, group, _)) = &self.bound else { return };
-        if span_starts.len() as u64 * 4 <= starts.size() {
-            queue.write_buffer(starts, 0, bytemuck::cast_slice(span_starts));
+        if words.len() as u64 * 4 <= starts.size() {
+            queue.write_buffer(starts, 0, bytemuck::cast_slice(words));
         }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("flat spans"),
@@ -132,11 +144,12 @@ impl SpanPass {
                 resolve_target: None,
                 ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
             })],
+            timestamp_writes,
             ..Default::default()
         });
-        pass.set_pipeline(&self.draw);
         pass.set_bind_group(0, scene_bind_group, &[]);
         pass.set_bind_group(1, group, &[]);
+        pass.set_pipeline(&self.draw);
         pass.draw(0..3, 0..1);
     }
 

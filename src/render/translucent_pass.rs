@@ -134,7 +134,9 @@ impl TranslucentPass {
         TranslucentPass { collect, resolve, layout, bound: None }
     }
 
-    /// Collects `vertices` (translucent triangles) and blends them into the colour target.
+    /// Collects `vertices` (translucent triangles) and blends them into the colour target;
+    /// `timestamp_writes` times the collect pass (see `profiler`).
+    #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
         device: &wgpu::Device,
@@ -143,6 +145,7 @@ impl TranslucentPass {
         targets: OpaqueTargets,
         vertices: wgpu::BufferSlice,
         vertex_count: u32,
+        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) {
         if self.bound.as_ref().is_none_or(|b| b.size != targets.size) {
             self.bound = Some(self.bind(device, &targets));
@@ -165,7 +168,7 @@ impl TranslucentPass {
                     depth_ops: None,
                     stencil_ops: None,
                 }),
-                timestamp_writes: None,
+                timestamp_writes,
                 occlusion_query_set: None,
                 multiview_mask: None,
             });

@@ -1,21 +1,117 @@
-//! Per-frame wall set-up of vanilla's R_StoreWallRange for every seg: the perpendicular
-//! distance, the texture offset and the centre angle, computed on the CPU with the same
-//! fixed-point tables so the shader only repeats the per-column steps.
+//! Per-frame wall set-up of vanilla's R_StoreWallRange for every seg (the perpendicular
+//! distance, the texture offset and the centre angle) and of R_RenderSegLoop for every column
+//! the walk drew (texture column, scale, light column), computed on the CPU with the same
+//! fixed-point tables, as vanilla computes them once per column: the shader only steps down
+//! each column.
 
+use super::vanilla_bsp::WalkResult;
 use super::vanilla_tables::{
-    fixed_mul, point_to_angle, point_to_dist, tantoangle, ANG180, ANG90, ANGLETOFINESHIFT,
+    finetangent, fixed_div, fixed_mul, point_to_angle, point_to_dist, tantoangle, ANG180, ANG90,
+    ANGLETOFINESHIFT,
 };
 use crate::scene::VanillaSeg;
+
+/// Columns set up beyond a seg's drawn ones on each side: the GPU rasterises the wall's own
+/// triangles, whose edges can fall a column off the walk's.
+pub const EDGE_COLUMNS: i32 = 2;
+
+/// Words per seg in the column index: first column, column count, first entry.
+pub const SEG_INDEX_WORDS: usize = 3;
+/// Words per column entry: texture column before scrolling (16.16), 1 / rw_scale
+/// (`0xFFFFFFFF / rw_scale`, as R_RenderSegLoop sets `dc_iscale`), and the light column
+/// (`rw_scale >> LIGHTSCALESHIFT` on a 320-wide screen).
+pub const COLUMN_WORDS: usize = 3;
 
 /// Fixed tables the set-up needs, made once.
 pub struct WallSetup {
     tan: Vec<u32>,
-    sine: Vec<i32>,
+    pub sine: Vec<i32>,
+    tangent: Vec<i32>,
+}
+
+/// Where [`WallSetup::columns`] put its tables in the output, in words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ColumnTables {
+    pub seg_index: u32,
+    pub entries: u32,
 }
 
 impl WallSetup {
     pub fn new() -> WallSetup {
-        WallSetup { tan: tantoangle(), sine: super::vanilla_tables::finesine() }
+        WallSetup {
+            tan: tantoangle(),
+            sine: super::vanilla_tables::finesine(),
+            tangent: finetangent(),
+        }
+    }
+
+    /// Appends the column set-up of every column from each seg's first drawn column to its
+    /// last, [`EDGE_COLUMNS`] more on each side (gaps and edges set up as R_StoreWallRange
+    /// would set up a range there): `setup` is [`WallSetup::compute`]'s output for these segs and this
+    /// viewer, `xtoviewangle` the view's table, `projection` vanilla's `centerxfrac`.
+    /// Layout: [`SEG_INDEX_WORDS`] per seg, then [`COLUMN_WORDS`] per column.
+    pub fn columns(
+        &self,
+        setup: &[u32],
+        walk: &WalkResult,
+        xtoviewangle: &[u32],
+        projection: i32,
+        out: &mut Vec<u32>,
+    ) -> ColumnTables {
+        let segs = setup.len() / 4;
+        let width = walk.width as i32;
+        let seg_index = out.len();
+        out.resize(seg_index + segs * SEG_INDEX_WORDS, 0);
+        let entries = out.len();
+        for seg in 0..segs {
+            let ranges = walk.ranges_for_seg(seg);
+            let (first, last) =
+                ranges.fold((i32::MAX, i32::MIN), |(a, b), d| (a.min(d.x1), b.max(d.x2)));
+            if first > last {
+                continue;
+            }
+            let first = first.saturating_sub(EDGE_COLUMNS).max(0);
+            let last = last.saturating_add(EDGE_COLUMNS).min(width - 1);
+            if first > last {
+                continue;
+            }
+            let base = (out.len() - entries) / COLUMN_WORDS;
+            out[seg_index + seg * SEG_INDEX_WORDS..][..SEG_INDEX_WORDS].copy_from_slice(&[
+                first as u32,
+                (last - first + 1) as u32,
+                base as u32,
+            ]);
+            let distance = setup[seg * 4] as i32;
+            let offset = setup[seg * 4 + 1] as i32;
+            let center = setup[seg * 4 + 2];
+            for x in first..=last {
+                let xa = xtoviewangle.get(x as usize).copied().unwrap_or(0);
+                let fine = (center.wrapping_add(xa) >> ANGLETOFINESHIFT) as usize & 4095;
+                let colbase = offset.wrapping_sub(fixed_mul(self.tangent[fine], distance));
+                let mut scale = walk.range_at(seg, x).map(|d| d.scale_at(x)).unwrap_or(0);
+                if scale == 0 {
+                    scale = self.scale_from_global_angle(xa, center, distance, projection);
+                }
+                let iscale = u32::MAX / scale as u32;
+                let light = ((scale >> 12) as f32 * 320.0 / width as f32) as i32;
+                out.extend([colbase as u32, iscale, light as u32]);
+            }
+        }
+        ColumnTables { seg_index: seg_index as u32, entries: entries as u32 }
+    }
+
+    /// R_ScaleFromGlobalAngle for the column at view angle `xa` of a seg whose normal is
+    /// `center` off the view (as the shader's fallback computes it).
+    fn scale_from_global_angle(&self, xa: u32, center: u32, distance: i32, projection: i32) -> i32 {
+        let sinea = self.sine[(ANG90.wrapping_add(xa) >> ANGLETOFINESHIFT) as usize];
+        let sineb = self.sine[(center.wrapping_add(xa) >> ANGLETOFINESHIFT) as usize];
+        let num = fixed_mul(projection, sineb);
+        let den = fixed_mul(distance, sinea);
+        if den > num >> 16 {
+            fixed_div(num, den).clamp(256, 64 << 16)
+        } else {
+            64 << 16
+        }
     }
 
     /// Appends four words per seg (rw_distance, rw_offset, rw_centerangle, unused): the set-up

@@ -1,0 +1,201 @@
+//! `mapscope bench --window`: the bench tour in a real window, each frame drawn, shown through
+//! the window's swapchain as the viewer shows it, and presented; the time between presents is
+//! the presented frame rate.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context, Result};
+use winit::application::ApplicationHandler;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::window::{Window, WindowId};
+
+use crate::bench::{Tour, WARM_UP_FRAMES};
+use crate::render::{Gpu, Presenter, SceneRenderer, ViewSettings};
+use crate::scene::{FrameState, Scene};
+
+/// Intervals between presents of the timed frames, and the adapter.
+pub struct PresentedFrames {
+    pub intervals: Vec<Duration>,
+    pub adapter: String,
+}
+
+/// Shows the tour of `scene` at the size of `view` for `frames` frames after the warm-up.
+pub fn run(scene: Scene, view: ViewSettings, frames: usize) -> Result<PresentedFrames> {
+    let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
+    let tour = Tour::new(&scene);
+    let state = scene.animator.initial();
+    let mut app = BenchWindow {
+        scene,
+        tour,
+        state,
+        view,
+        frames: frames.max(1),
+        done: 0,
+        last_present: None,
+        intervals: Vec::new(),
+        win: None,
+        error: None,
+    };
+    event_loop.run_app(&mut app).context("running the window")?;
+    if let Some(e) = app.error {
+        return Err(e);
+    }
+    let adapter = app.win.as_ref().map(|w| w.gpu.adapter_name()).unwrap_or_default();
+    if app.intervals.is_empty() {
+        return Err(anyhow!("the window closed before any frame was timed"));
+    }
+    Ok(PresentedFrames { intervals: app.intervals, adapter })
+}
+
+struct Win {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    gpu: Gpu,
+    renderer: SceneRenderer,
+    presenter: Presenter,
+}
+
+struct BenchWindow {
+    scene: Scene,
+    tour: Tour,
+    state: FrameState,
+    view: ViewSettings,
+    frames: usize,
+    /// Frames presented so far, warm-up included.
+    done: usize,
+    last_present: Option<Instant>,
+    intervals: Vec<Duration>,
+    win: Option<Win>,
+    error: Option<anyhow::Error>,
+}
+
+impl BenchWindow {
+    fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
+        let size = winit::dpi::PhysicalSize::new(self.view.width, self.view.height);
+        let attrs = Window::default_attributes()
+            .with_title("mapscope bench")
+            .with_inner_size(size)
+            .with_resizable(false);
+        let window = Arc::new(event_loop.create_window(attrs).context("creating the window")?);
+        let instance = Gpu::new_instance();
+        let surface =
+            instance.create_surface(window.clone()).context("creating the window surface")?;
+        let gpu = Gpu::from_instance(instance, Some(&surface))?;
+        let caps = surface.get_capabilities(&gpu.adapter);
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| !f.is_srgb())
+            .or_else(|| caps.formats.first().copied())
+            .context("the window surface supports no format")?;
+        let inner = window.inner_size();
+        // As the viewer presents.
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            color_space: wgpu::SurfaceColorSpace::Auto,
+            width: inner.width.max(1),
+            height: inner.height.max(1),
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+        };
+        surface.configure(&gpu.device, &config);
+        let renderer = SceneRenderer::new(&gpu, &self.scene)?;
+        let presenter = Presenter::new(&gpu.device, format);
+        self.win = Some(Win { window, surface, config, gpu, renderer, presenter });
+        Ok(())
+    }
+
+    /// Draws and presents the next frame; returns whether the run is over.
+    fn frame(&mut self) -> Result<bool> {
+        let Some(w) = &mut self.win else { return Ok(false) };
+        let timed = self.done.saturating_sub(WARM_UP_FRAMES);
+        let i = if self.done < WARM_UP_FRAMES {
+            self.done * self.frames / WARM_UP_FRAMES
+        } else {
+            timed
+        };
+        self.scene.animator.state_at(i as u32, &mut self.state);
+        w.renderer.set_state(&self.state);
+        w.renderer.render(&w.gpu, &self.tour.camera(i, self.frames), &self.view);
+        let frame = match w.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(f)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
+            other => {
+                log::debug!("surface not ready: {other:?}");
+                w.surface.configure(&w.gpu.device, &w.config);
+                return Ok(false);
+            }
+        };
+        let target = frame.texture.create_view(&Default::default());
+        let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
+        if let (Some(source), Some(size)) = (w.renderer.color_view(), w.renderer.target_size()) {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("present"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+            let rect = [0.0, 0.0, w.config.width as f32, w.config.height as f32];
+            w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, source, size, rect);
+        }
+        w.gpu.queue.submit([encoder.finish()]);
+        w.window.pre_present_notify();
+        w.gpu.queue.present(frame);
+        let now = Instant::now();
+        if self.done >= WARM_UP_FRAMES {
+            if let Some(last) = self.last_present {
+                self.intervals.push(now - last);
+            }
+        }
+        self.last_present = Some(now);
+        self.done += 1;
+        // One interval per timed frame: the first timed present ends the warm-up's last one.
+        Ok(self.intervals.len() >= self.frames)
+    }
+}
+
+impl ApplicationHandler for BenchWindow {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.win.is_none() {
+            if let Err(e) = self.open(event_loop) {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::RedrawRequested => match self.frame() {
+                Ok(true) => event_loop.exit(),
+                Ok(false) => {}
+                Err(e) => {
+                    self.error = Some(e);
+                    event_loop.exit();
+                }
+            },
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(w) = &self.win {
+            w.window.request_redraw();
+        }
+    }
+}

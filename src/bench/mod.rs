@@ -1,0 +1,238 @@
+//! `mapscope bench`: mapscope's timedemo. Renders a fixed camera tour of a level (see
+//! [`tour`]) headless, as the viewer draws each frame (animation state for the frame's tic,
+//! then the scene, waited for), and reports frame times; then walks the same tour again with
+//! profiling on for the time of each CPU step and GPU pass.
+
+pub mod tour;
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use serde_json::{json, Value};
+
+use crate::render::{FrameProfile, Gpu, SceneRenderer, StepTime, ViewSettings};
+use crate::scene::Scene;
+pub use tour::Tour;
+
+/// Frames rendered before timing starts: pipelines, tables and driver caches settle.
+pub const WARM_UP_FRAMES: usize = 10;
+
+/// What a bench run measured.
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    pub level: String,
+    pub format: String,
+    pub adapter: String,
+    pub width: u32,
+    pub height: u32,
+    pub mode: String,
+    pub frames: usize,
+    pub median_ms: f64,
+    pub mean_ms: f64,
+    pub p95_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    pub draw_calls: u32,
+    pub triangles: usize,
+    pub tour_length: f64,
+    pub waypoints: usize,
+    /// Median of each CPU step and GPU pass over the profiled walk.
+    pub breakdown: FrameProfile,
+    /// With `--window`: the time between presents along the same tour in a window.
+    pub presented: Option<Presented>,
+}
+
+/// Frame intervals of the tour shown in a window.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Presented {
+    pub frames: usize,
+    pub median_ms: f64,
+    pub p95_ms: f64,
+}
+
+impl Presented {
+    pub fn from_intervals(intervals: &[Duration]) -> Presented {
+        let mut v: Vec<f64> = intervals.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        let at = |i: usize| v.get(i.min(n.saturating_sub(1))).copied().unwrap_or(0.0);
+        Presented { frames: n, median_ms: at(n / 2), p95_ms: at(n * 95 / 100) }
+    }
+
+    pub fn fps(&self) -> f64 {
+        1000.0 / self.median_ms.max(1e-9)
+    }
+}
+
+impl BenchReport {
+    /// Frames per second at the median frame time.
+    pub fn fps(&self) -> f64 {
+        1000.0 / self.median_ms.max(1e-9)
+    }
+
+    pub fn to_json(&self) -> Value {
+        let steps = |s: &[StepTime]| -> Value {
+            s.iter().map(|t| json!({ "name": t.name, "ms": t.ms })).collect()
+        };
+        json!({
+            "level": self.level,
+            "format": self.format,
+            "adapter": self.adapter,
+            "size": format!("{}x{}", self.width, self.height),
+            "mode": self.mode,
+            "frames": self.frames,
+            "fps": self.fps(),
+            "median_ms": self.median_ms,
+            "mean_ms": self.mean_ms,
+            "p95_ms": self.p95_ms,
+            "min_ms": self.min_ms,
+            "max_ms": self.max_ms,
+            "draw_calls": self.draw_calls,
+            "triangles": self.triangles,
+            "tour": { "waypoints": self.waypoints, "length": self.tour_length },
+            "cpu_ms": steps(&self.breakdown.cpu),
+            "gpu_ms": steps(&self.breakdown.gpu),
+            "presented": self.presented.as_ref().map(|p| json!({
+                "frames": p.frames,
+                "fps": p.fps(),
+                "median_ms": p.median_ms,
+                "p95_ms": p.p95_ms,
+            })),
+        })
+    }
+
+    /// The report as the command prints it.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{} ({}) at {}x{}, {} on {}\n\
+             tour: {} waypoints, {:.0} units; {} frames after {} warm-up\n\
+             fps {:.1}   median {:.2} ms   p95 {:.2}   min {:.2}   max {:.2}   mean {:.2}\n\
+             draw calls {}   triangles {}\n",
+            self.level,
+            self.format,
+            self.width,
+            self.height,
+            self.mode,
+            self.adapter,
+            self.waypoints,
+            self.tour_length,
+            self.frames,
+            WARM_UP_FRAMES,
+            self.fps(),
+            self.median_ms,
+            self.p95_ms,
+            self.min_ms,
+            self.max_ms,
+            self.mean_ms,
+            self.draw_calls,
+            self.triangles,
+        );
+        if let Some(p) = &self.presented {
+            out.push_str(&format!(
+                "presented in a window: fps {:.1}   median {:.2} ms   p95 {:.2} ({} frames)\n",
+                p.fps(),
+                p.median_ms,
+                p.p95_ms,
+                p.frames
+            ));
+        }
+        let section = |out: &mut String, title: &str, steps: &[StepTime]| {
+            if steps.is_empty() {
+                return;
+            }
+            out.push_str(&format!("{title}\n"));
+            for s in steps {
+                out.push_str(&format!("  {:<26} {:>8.2} ms\n", s.name, s.ms));
+            }
+        };
+        section(&mut out, "CPU per frame (median):", &self.breakdown.cpu);
+        if self.breakdown.gpu.is_empty() {
+            out.push_str("GPU passes: this adapter has no timestamp queries\n");
+        } else {
+            let title = "GPU passes (median; profiled walk, one render pass per stage):";
+            section(&mut out, title, &self.breakdown.gpu);
+        }
+        out
+    }
+}
+
+/// Renders the tour of `scene` for `frames` frames with `view` and measures it.
+pub fn run(
+    gpu: &Gpu,
+    scene: &mut Scene,
+    view: &ViewSettings,
+    frames: usize,
+) -> Result<BenchReport> {
+    let frames = frames.max(1);
+    let tour = Tour::new(scene);
+    let mut renderer = SceneRenderer::new(gpu, scene)?;
+    let mut state = scene.animator.initial();
+    let mut frame = |renderer: &mut SceneRenderer, i: usize| -> Result<Duration> {
+        let t = Instant::now();
+        scene.animator.state_at(i as u32, &mut state);
+        renderer.set_state(&state);
+        renderer.render(gpu, &tour.camera(i, frames), view);
+        gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
+        Ok(t.elapsed())
+    };
+    for i in 0..WARM_UP_FRAMES {
+        frame(&mut renderer, i * frames / WARM_UP_FRAMES)?;
+    }
+    let mut times = Vec::with_capacity(frames);
+    for i in 0..frames {
+        times.push(frame(&mut renderer, i)?);
+    }
+    let draw_calls = renderer.draw_calls();
+
+    renderer.set_profiling(gpu, true);
+    let mut profiles = Vec::with_capacity(frames);
+    for i in 0..frames {
+        frame(&mut renderer, i)?;
+        profiles.push(renderer.last_profile(gpu)?);
+    }
+
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mean = times.iter().map(|&d| ms(d)).sum::<f64>() / frames as f64;
+    times.sort();
+    let triangles =
+        scene.triangle_count() + if view.show_sprites { 2 * scene.sprites.len() } else { 0 };
+    Ok(BenchReport {
+        level: scene.name.clone(),
+        format: scene.format.clone(),
+        adapter: gpu.adapter_name(),
+        width: view.width,
+        height: view.height,
+        mode: format!("{:?}", view.mode).to_lowercase(),
+        frames,
+        median_ms: ms(times[frames / 2]),
+        mean_ms: mean,
+        p95_ms: ms(times[(frames * 95 / 100).min(frames - 1)]),
+        min_ms: ms(times[0]),
+        max_ms: ms(times[frames - 1]),
+        draw_calls,
+        triangles,
+        tour_length: tour.length(),
+        waypoints: tour.waypoints.len(),
+        breakdown: median_profile(&profiles),
+        presented: None,
+    })
+}
+
+/// Each step's median over `profiles` (steps named as in the first profile).
+fn median_profile(profiles: &[FrameProfile]) -> FrameProfile {
+    let median_of = |pick: &dyn Fn(&FrameProfile) -> &Vec<StepTime>| -> Vec<StepTime> {
+        let Some(first) = profiles.first() else { return Vec::new() };
+        pick(first)
+            .iter()
+            .map(|step| {
+                let mut v: Vec<f64> = profiles
+                    .iter()
+                    .filter_map(|p| pick(p).iter().find(|s| s.name == step.name).map(|s| s.ms))
+                    .collect();
+                v.sort_by(f64::total_cmp);
+                StepTime { name: step.name, ms: v.get(v.len() / 2).copied().unwrap_or(0.0) }
+            })
+            .collect()
+    };
+    FrameProfile { cpu: median_of(&|p| &p.cpu), gpu: median_of(&|p| &p.gpu) }
+}

@@ -1,0 +1,186 @@
+//! The world shader module's render pipelines: what each draws (world triangles, their depth
+//! pre-pass, sprites, lines, markers) and which surfaces and mode its fragment shader is
+//! specialised for.
+
+use std::collections::HashMap;
+
+use super::span_pass::KEY_FORMAT;
+use super::{DEPTH_FORMAT, SCENE_FORMAT};
+use crate::scene::WorldVertex;
+
+/// What a pipeline draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PipelineKind {
+    /// Masked world triangles: depth tested and written as they are drawn.
+    World,
+    /// Solid world triangles, depth only: the pre-pass that finds each pixel's nearest surface.
+    Depth,
+    /// The pre-pass writing each pixel's plane key as well (Doom's vanilla-exact frames, whose
+    /// flats the span pass then draws from their keys alone).
+    DepthKey,
+    /// Solid world triangles again, shaded only where they are the nearest (depth equal), so
+    /// each pixel runs the family's fragment shader once however deep the level is behind it.
+    Shade,
+    Sprite,
+    Wire,
+    Marker,
+}
+
+/// A pipeline: what it draws and what its fragment shader is specialised for (the
+/// `SURFACE_KIND` and `SHADE_MODE` overrides of shaders/common.wgsl; 0 = not specialised).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PipelineKey {
+    pub kind: PipelineKind,
+    pub surface: u32,
+    pub mode: u32,
+}
+
+/// The world module's pipelines, made when first needed: a specialised pipeline costs a
+/// shader compile, and a scene drawn in one mode needs only that mode's.
+pub struct WorldPipelines {
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    made: HashMap<PipelineKey, wgpu::RenderPipeline>,
+}
+
+impl WorldPipelines {
+    pub fn new(module: wgpu::ShaderModule, layout: wgpu::PipelineLayout) -> WorldPipelines {
+        WorldPipelines { module, layout, made: HashMap::new() }
+    }
+
+    /// Makes the pipeline for `key` unless it exists.
+    pub fn prepare(&mut self, device: &wgpu::Device, key: PipelineKey) {
+        if !self.made.contains_key(&key) {
+            let pipeline = make_pipeline(device, &self.layout, &self.module, key);
+            self.made.insert(key, pipeline);
+        }
+    }
+
+    /// The pipeline for `key`; [`WorldPipelines::prepare`] must have made it.
+    pub fn get(&self, key: PipelineKey) -> Option<&wgpu::RenderPipeline> {
+        self.made.get(&key)
+    }
+}
+
+fn make_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    key: PipelineKey,
+) -> wgpu::RenderPipeline {
+    let kind = key.kind;
+    let constants = [("SURFACE_KIND", key.surface as f64), ("SHADE_MODE", key.mode as f64)];
+    let compilation_options =
+        wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
+    let world_layout = world_vertex_layout();
+    let (vs, fs, buffers, topology) = match kind {
+        PipelineKind::World
+        | PipelineKind::Depth
+        | PipelineKind::DepthKey
+        | PipelineKind::Shade => (
+            "vs_world",
+            match kind {
+                PipelineKind::Depth => "fs_depth_only",
+                PipelineKind::DepthKey => "fs_depth_key",
+                _ => "fs_world",
+            },
+            vec![Some(world_layout)],
+            wgpu::PrimitiveTopology::TriangleList,
+        ),
+        PipelineKind::Sprite => {
+            ("vs_sprite", "fs_sprite", vec![], wgpu::PrimitiveTopology::TriangleList)
+        }
+        PipelineKind::Wire => {
+            ("vs_world", "fs_wire", vec![Some(world_layout)], wgpu::PrimitiveTopology::LineList)
+        }
+        PipelineKind::Marker => (
+            "vs_marker",
+            "fs_marker",
+            vec![Some(wgpu::VertexBufferLayout {
+                array_stride: 12,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &MARKER_ATTRS,
+            })],
+            wgpu::PrimitiveTopology::TriangleList,
+        ),
+    };
+    // The pre-passes leave the colour alone (and the keys, unless they write them).
+    let (color_writes, key_writes) = match kind {
+        PipelineKind::Depth => (wgpu::ColorWrites::empty(), wgpu::ColorWrites::empty()),
+        PipelineKind::DepthKey => (wgpu::ColorWrites::empty(), wgpu::ColorWrites::ALL),
+        _ => (wgpu::ColorWrites::ALL, wgpu::ColorWrites::ALL),
+    };
+    let targets =
+        [(SCENE_FORMAT, color_writes), (KEY_FORMAT, key_writes)].map(|(format, write_mask)| {
+            Some(wgpu::ColorTargetState { format, blend: None, write_mask })
+        });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(vs),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some(vs),
+            compilation_options: compilation_options.clone(),
+            buffers: &buffers,
+        },
+        // World triangles wind counter-clockwise seen from the side they face: culling the
+        // back faces draws each wall from its front side only, as vanilla draws segs facing
+        // the viewer (a two-sided line with a middle texture on both sides has two quads in
+        // one plane). Sprites and lines face the camera either way.
+        primitive: wgpu::PrimitiveState {
+            topology,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode: matches!(
+                kind,
+                PipelineKind::World
+                    | PipelineKind::Depth
+                    | PipelineKind::DepthKey
+                    | PipelineKind::Shade
+            )
+            .then_some(wgpu::Face::Back),
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(matches!(
+                kind,
+                PipelineKind::World
+                    | PipelineKind::Depth
+                    | PipelineKind::DepthKey
+                    | PipelineKind::Sprite
+            )),
+            depth_compare: Some(match kind {
+                PipelineKind::Wire | PipelineKind::Marker => wgpu::CompareFunction::GreaterEqual,
+                PipelineKind::Shade => wgpu::CompareFunction::Equal,
+                _ => wgpu::CompareFunction::Greater,
+            }),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some(fs),
+            compilation_options,
+            targets: &targets,
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// Marker instances: a viewer-space position each.
+const MARKER_ATTRS: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Float32x3];
+
+/// `WorldVertex` as the world vertex shader reads it.
+pub fn world_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRS: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
+        0 => Float32x3, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Uint32, 5 => Uint32,
+        6 => Unorm8x4
+    ];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<WorldVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRS,
+    }
+}

@@ -1,0 +1,72 @@
+//! `mapscope bench` as a user runs it: the tour of a real level, its figures as JSON and as
+//! text, for Doom (the vanilla walk's passes) and for another format.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn bench(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_mapscope"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .expect("running mapscope bench");
+    assert!(
+        out.status.success(),
+        "mapscope bench {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn names(v: &Value) -> Vec<&str> {
+    v.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn doom_tour_reports_frame_times_and_the_time_of_each_pass() {
+    let wad = "/usr/share/games/doom/freedoom2.wad";
+    assert!(Path::new(wad).exists(), "{wad} missing: install the Debian package freedoom");
+    let out = bench(&[wad, "--map", "MAP02", "--size", "320x200", "--frames", "12", "--json"]);
+    let v: Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["level"], "MAP02");
+    assert_eq!(v["size"], "320x200");
+    assert_eq!(v["mode"], "faithful");
+    assert_eq!(v["frames"], 12);
+    let (median, p95, min, max) = (
+        v["median_ms"].as_f64().unwrap(),
+        v["p95_ms"].as_f64().unwrap(),
+        v["min_ms"].as_f64().unwrap(),
+        v["max_ms"].as_f64().unwrap(),
+    );
+    assert!(min > 0.0 && min <= median && median <= p95 && p95 <= max, "{v}");
+    assert!((v["fps"].as_f64().unwrap() - 1000.0 / median).abs() < 1e-6);
+    assert!(v["adapter"].as_str().unwrap().contains("Vulkan"), "{v}");
+    assert!(v["triangles"].as_u64().unwrap() > 1000);
+    assert!(v["draw_calls"].as_u64().unwrap() >= 3);
+    // The tour walks through the map's things.
+    assert_eq!(v["tour"]["waypoints"], 16);
+    assert!(v["tour"]["length"].as_f64().unwrap() > 500.0);
+    // The vanilla walk runs on the CPU; the span pass draws the flats on the GPU.
+    let cpu = names(&v["cpu_ms"]);
+    assert!(cpu.contains(&"vanilla walk") && cpu.contains(&"flat spans set-up"), "{cpu:?}");
+    let gpu = names(&v["gpu_ms"]);
+    for pass in ["depth pre-pass", "solid surfaces", "sprites", "flat spans"] {
+        assert!(gpu.contains(&pass), "{pass} missing from {gpu:?}");
+    }
+    assert!(v["presented"].is_null());
+}
+
+#[test]
+fn other_formats_tour_their_level_and_print_a_table() {
+    let lev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/saturn/test_room.lev");
+    let out =
+        bench(&[lev.to_str().unwrap(), "--size", "160x100", "--frames", "6", "--mode", "smooth"]);
+    assert!(out.contains("at 160x100, smooth on"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("fps ")), "{out}");
+    assert!(out.contains("CPU per frame (median):"), "{out}");
+    // No vanilla walk outside Doom, and no flat span pass.
+    assert!(!out.contains("flat spans"), "{out}");
+    assert!(out.contains("solid surfaces"), "{out}");
+}
