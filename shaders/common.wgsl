@@ -30,7 +30,8 @@ struct Frame {
     // count, first entry per seg), the column entries (texture column, 1 / scale, light
     // column), 0, and 1 when this frame has a walk
     walk_offs: vec4<u32>,
-    // clear palette index, fragments a pixel list holds, 0, 0
+    // clear palette index, fragments a pixel list holds, lit palette (Doom: word offset into
+    // `scene_meta`), 0
     misc: vec4<u32>,
 }
 
@@ -210,6 +211,8 @@ struct SurfaceIn {
     shade: vec4<f32>,
     // Descriptor of `tex`.
     info: TexInfo,
+    // The family's per-triangle data (its `surface_extra`).
+    extra: vec4<u32>,
 }
 
 // What a translucent fragment contributes: `mode == 0u` blends `color` by its alpha,

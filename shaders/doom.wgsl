@@ -9,6 +9,13 @@ fn colormap(map: u32, index: u32) -> u32 {
     return scene_meta[frame.meta_offs.y + map * 256u + (index & 255u)];
 }
 
+// The palette colour of `index` through colormap `map`: one read of the lit palette (every
+// colormap row already through the palette, packing.rs) where colormap then palette take two.
+fn lit_rgb(map: u32, index: u32) -> vec4<f32> {
+    let c = scene_meta[frame.misc.z + map * 256u + (index & 255u)];
+    return vec4<f32>(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u), 255.0) / 255.0;
+}
+
 fn light_level(s: SurfaceIn) -> i32 {
     return clamp(i32(s.light >> LIGHTSEGSHIFT) + s.contrast, 0, 15);
 }
@@ -29,7 +36,8 @@ fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32, wall_scale_index:
         j = i32(min(floor(frame.screen.w * 16.0 / max(s.light_depth, 0.001)), 1e6));
     }
     j = min(j, MAXLIGHTSCALE - 1);
-    return u32(tables[frame.table_offs2.y + u32(level * MAXLIGHTSCALE + j)]);
+    // scalelight[level][j] (r_main.c R_InitLightTables), computed rather than read.
+    return u32(clamp((15 - level) * 4 - j / 2, 0, 31));
 }
 
 struct FlatSample {
@@ -70,26 +78,33 @@ struct WallSample {
     drawn: bool,
 }
 
+// Per-triangle data of a wall (read once per triangle in the vertex shader): its seg's first
+// set-up column, column count and first entry (`vanilla_walls::WallSetup::columns`), and
+// `dc_texturemid` (16.16) from its anchor.
+fn surface_extra(surface: u32, anchor: f32) -> vec4<u32> {
+    let t = frame.walk_offs.x + (max(surface, 1u) - 1u) * 3u;
+    let present = frame.walk_offs.w != 0u && surface != 0u && surface <= frame.extra_offs.y;
+    let texturemid = i32(round(anchor * 65536.0)) - frame.fixed_view.z;
+    let count = select(0u, state[t + 1u], present);
+    return vec4<u32>(state[t], count, state[t + 2u], bitcast<u32>(texturemid));
+}
+
 // R_RenderSegLoop for the pixel's column. The CPU has set up every column the walk drew with
-// this seg, and a few either side (`vanilla_walls::WallSetup::columns`: texture column before
-// scrolling, 1 / rw_scale, light column), so the pixel only steps down its column as
-// R_DrawColumn does.
+// this seg, and a few either side (texture column before scrolling, 1 / rw_scale and the
+// light column), so the pixel only steps down its column as R_DrawColumn does.
 fn vanilla_wall(s: SurfaceIn) -> WallSample {
-    let seg = s.surface - 1u;
-    let x = i32(s.frag.x);
-    let t = frame.walk_offs.x + seg * 3u;
-    let i = x - bitcast<i32>(state[t]);
-    let drawn = frame.walk_offs.w != 0u && i >= 0 && u32(i) < state[t + 1u];
-    let e = frame.walk_offs.y + (state[t + 2u] + u32(max(i, 0))) * 3u;
+    let i = i32(s.frag.x) - bitcast<i32>(s.extra.x);
+    let drawn = i >= 0 && u32(i) < s.extra.y;
+    let e = frame.walk_offs.y + (s.extra.z + u32(max(i, 0))) * 2u;
     let colbase = bitcast<i32>(state[e]);
-    let iscale = state[e + 1u];
+    let packed = state[e + 1u];
     let scroll = i32(floor(s.scroll.x)) << 16u;
     let col = (colbase + scroll) >> 16u;
-    let texturemid = i32(round(s.anchor * 65536.0)) - frame.fixed_view.z;
-    let frac = texturemid + (i32(s.frag.y) - i32(frame.extra_offs.w)) * bitcast<i32>(iscale);
+    let iscale = bitcast<i32>(packed & 0xFFFFFFu);
+    let frac = bitcast<i32>(s.extra.w) + (i32(s.frag.y) - i32(frame.extra_offs.w)) * iscale;
     var out: WallSample;
     out.coord = vec2<i32>(col, (frac >> 16u) & 127);
-    out.scale_index = bitcast<i32>(state[e + 2u]);
+    out.scale_index = i32(packed >> 24u);
     out.drawn = drawn;
     return out;
 }
@@ -146,7 +161,7 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
         discard;
     }
     let map = doom_colormap_index(s, zindex, wall_scale);
-    return vec4<f32>(palette_rgb(colormap(map, t.x)), 1.0);
+    return lit_rgb(map, t.x);
 }
 
 // Smooth mode: bilinear texels in true colour, light as a continuous factor.
@@ -175,8 +190,8 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
     return vec4<f32>(c * (1.0 - map / 32.0), 1.0);
 }
 
-// Plane key: flats in vanilla-exact mode are redrawn by the span pass (texture + 1, height,
-// light) with the texel the walk's span gives them. Where the walk drew another plane (the
+// Plane key: flats in vanilla-exact mode are redrawn by the span pass (the flat's first texel
+// word + 1, height, light) with the texel the walk's span gives them. Where the walk drew another plane (the
 // GPU's edge falls a pixel off vanilla's), the pass takes the texel and light column of the
 // plain perspective mapping, packed here as the walk packs its words (vanilla_flats.rs).
 fn surface_key(s: SurfaceIn) -> vec4<u32> {
@@ -186,7 +201,8 @@ fn surface_key(s: SurfaceIn) -> vec4<u32> {
     let coord = vec2<u32>(vec2<i32>(floor(s.uv)) & vec2<i32>(63));
     let zindex = u32(clamp(i32(floor(s.depth / 16.0)), 0, MAXLIGHTZ - 1));
     let texel = 0x80000000u | coord.x | (coord.y << 6u) | (zindex << 12u);
-    return vec4<u32>(s.tex + 1u, bitcast<u32>(i32(round(s.height * 65536.0))), s.light, texel);
+    // The texture by its first texel word (+ 1: 0 is no flat); flats are 64x64.
+    return vec4<u32>(s.info.offset + 1u, bitcast<u32>(i32(round(s.height * 65536.0))), s.light, texel);
 }
 
 @group(1) @binding(0) var plane_keys: texture_2d<u32>;
@@ -242,9 +258,11 @@ fn fs_flat_spans(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
     s.light = key.z;
     s.contrast = 0;
     s.fullbright = false;
-    let t = fetch_index(tex_info(key.x - 1u), i32(word & 63u), i32((word >> 6u) & 63u));
+    // R_DrawSpan's texel: row * 64 + column of the flat.
+    let i = (word & 63u) | (((word >> 6u) & 63u) << 6u);
+    let index = (texels[key.x - 1u + i / 2u] >> ((i & 1u) * 16u)) & 255u;
     let map = doom_colormap_index(s, i32((word >> 12u) & 127u), -1);
-    return vec4<f32>(palette_rgb(colormap(map, t.x)), 1.0);
+    return lit_rgb(map, index);
 }
 
 // Vanilla Doom has no translucent surfaces; a flagged one is drawn as it would be opaque.

@@ -107,8 +107,8 @@ fn m_is_static(s: SurfaceIn) -> bool {
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
     var coord: vec2<i32>;
-    let landscape = s.kind == KIND_SKY && has_flag(FLAG_SKY);
-    if s.kind == KIND_SPRITE {
+    let landscape = surface_is(s, KIND_SKY) && has_flag(FLAG_SKY);
+    if surface_is(s, KIND_SPRITE) {
         coord = vec2<i32>(floor(s.uv));
     } else if landscape {
         coord = m_landscape_texel(s);
@@ -119,7 +119,7 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     if t.transparent && s.masked {
         discard;
     }
-    if s.kind != KIND_SPRITE && m_is_static(s) {
+    if !surface_is(s, KIND_SPRITE) && m_is_static(s) {
         // Static draws random values of the surface's colour table.
         let r = m_hash(vec3<u32>(u32(s.frag.x), u32(s.frag.y), u32(s.scroll.x)));
         let base = s.info.palette;
@@ -130,7 +130,7 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     if landscape || s.fullbright {
         light = 65536;
     }
-    if !has_flag(FLAG_FAITHFUL) || (m_table(1u) & M_FLAG_SHAPES) == 0u {
+    if !faithful_mode() || (m_table(1u) & M_FLAG_SHAPES) == 0u {
         // Smooth mode (and flat colours without a Shapes file): plain multiplication.
         return vec4<f32>(t.rgba.rgb * min(f32(light) / 65536.0, 1.0), 1.0);
     }
@@ -152,4 +152,9 @@ fn translucent(s: SurfaceIn) -> Translucent {
 
 fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {
     return src;
+}
+
+// Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): none.
+fn surface_extra(surface: u32, anchor: f32) -> vec4<u32> {
+    return vec4<u32>(0u);
 }

@@ -57,14 +57,14 @@ fn sat_sky(s: SurfaceIn) -> vec4<f32> {
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
     // With the sky turned off (viewer key K) sky planes show the frame as a plain texture.
-    if s.kind == KIND_SKY && has_flag(FLAG_SKY) {
+    if surface_is(s, KIND_SKY) && has_flag(FLAG_SKY) {
         return sat_sky(s);
     }
     let t = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }
-    if has_flag(FLAG_FAITHFUL) {
+    if faithful_mode() {
         return vec4<f32>(sat_expand(sat_texel5(t) + sat_gouraud(s)), 1.0);
     }
     // Smooth: the triangle-interpolated offsets, not quantised, on the 8-bit colour.
@@ -87,4 +87,9 @@ fn translucent(s: SurfaceIn) -> Translucent {
 
 fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {
     return src;
+}
+
+// Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): none.
+fn surface_extra(surface: u32, anchor: f32) -> vec4<u32> {
+    return vec4<u32>(0u);
 }

@@ -68,3 +68,8 @@ fn translucent(s: SurfaceIn) -> Translucent {
 fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {
     return saucer_lut2(mode - 1u, src, dst);
 }
+
+// Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): none.
+fn surface_extra(surface: u32, anchor: f32) -> vec4<u32> {
+    return vec4<u32>(0u);
+}

@@ -40,22 +40,14 @@ fn push_fragment(frag: vec2<f32>, depth: f32, t: Translucent) {
     frag_entries[e + 2u] = pack_rgba8(t.color);
 }
 
-struct ResolveOut {
-    @builtin(position) clip: vec4<f32>,
-}
-
-@vertex
-fn vs_resolve(@builtin(vertex_index) vi: u32) -> ResolveOut {
-    let xy = vec2<f32>(f32((vi << 1u) & 2u), f32(vi & 2u));
-    return ResolveOut(vec4<f32>(xy * 2.0 - 1.0, 0.0, 1.0));
-}
-
 const MAX_LAYERS: u32 = 8u;
 
+// Drawn with the translucent triangles themselves (translucent_pass.rs): every fragment of a
+// pixel blends the pixel's whole list, so it does not matter how many cover it.
 @fragment
-fn fs_resolve(in: ResolveOut) -> @location(0) vec4<f32> {
-    let xy = vec2<i32>(in.clip.xy);
-    let p = pixel_index(in.clip.xy);
+fn fs_resolve(@builtin(position) clip: vec4<f32>) -> @location(0) vec4<f32> {
+    let xy = vec2<i32>(clip.xy);
+    let p = pixel_index(clip.xy);
     let n = min(atomicLoad(&frag_counts[p]), min(frame.misc.y, MAX_LAYERS));
     if n == 0u {
         discard;

@@ -24,6 +24,7 @@ struct WorldOut {
     @location(11) @interpolate(flat) info: vec4<u32>,
     // origin x, y, palette base
     @location(12) @interpolate(flat) info2: vec3<i32>,
+    @location(13) @interpolate(flat) extra: vec4<u32>,
 }
 
 // Fills the per-triangle lookups of `out` for texture `tex` (before animation) and light slot
@@ -60,6 +61,7 @@ fn vs_world(
     out.shade = shade;
     // Walls: v = anchor - z, so every vertex of a wall quad gives the same anchor.
     out.anchor = pos.y + uv.y;
+    out.extra = surface_extra(surface, out.anchor);
     return out;
 }
 
@@ -76,6 +78,7 @@ fn surface_from(in: WorldOut, kind: u32) -> SurfaceIn {
     s.tex = in.tex;
     s.info = TexInfo(in.info.x, in.info.y, in.info.z, in.info.w, in.info2.xy, bitcast<u32>(in.info2.z));
     s.light = in.light;
+    s.extra = in.extra;
     // Bits 8..16 hold the contrast as a signed byte.
     s.contrast = bitcast<i32>(in.flags << 16u) >> 24u;
     s.kind = kind;
@@ -147,6 +150,7 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
     per_triangle(&out, view & 0x7FFFFFFFu, light, 0u);
     out.surface = 0u;
     out.anchor = 0.0;
+    out.extra = vec4<u32>(0u);
     out.shade = vec4<f32>(0.0);
     // Sprites are always masked; bit 0 of the sprite flags marks full brightness.
     out.flags = KIND_SPRITE | VFLAG_MASKED | select(0u, SPRITE_FULLBRIGHT, (sflags & 1u) != 0u);

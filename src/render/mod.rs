@@ -16,6 +16,7 @@ mod vanilla_flats;
 pub mod vanilla_tables;
 mod vanilla_walls;
 mod view;
+mod walk_order;
 mod world_batches;
 mod world_pipelines;
 

@@ -7,6 +7,8 @@ use crate::scene::{FrameState, Scene, Shading, Sprite, Texels, MAX_PALETTE};
 pub struct MetaLayout {
     pub palette: u32,
     pub colormap: u32,
+    /// Doom: every colormap row through the palette (packed RGB), 0 elsewhere.
+    pub lit: u32,
     pub texinfo: u32,
     pub texture_count: u32,
 }
@@ -40,6 +42,12 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
     }
     if meta.len() == colormap as usize {
         meta.push(0);
+    }
+    let mut lit = 0;
+    if let Shading::DoomColormap { colormap: rows, .. } = &scene.shading {
+        lit = meta.len() as u32;
+        let rows: Vec<u32> = rows.iter().map(|&i| meta[palette as usize + i as usize]).collect();
+        meta.extend(rows);
     }
     let texinfo = meta.len() as u32;
 
@@ -90,6 +98,7 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
         layout: MetaLayout {
             palette,
             colormap,
+            lit,
             texinfo,
             texture_count: scene.textures.len().max(1) as u32,
         },

@@ -1,3 +1,5 @@
+use std::ops::Range;
+
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use glam::DVec3;
@@ -12,6 +14,7 @@ use super::vanilla_bsp::{self, VanillaView, WalkResult};
 use super::vanilla_flats::{flat_words, FlatViewer};
 use super::vanilla_tables::{self, fixed_div, FRACUNIT};
 use super::vanilla_walls::{self, WallSetup};
+use super::walk_order::{FrameIndices, WalkOrder};
 use super::world_batches::{batch_world, Group};
 use super::world_pipelines::{world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines};
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, SCENE_FORMAT};
@@ -94,9 +97,6 @@ impl SceneStage {
 /// A scene uploaded to the GPU, ready to draw from any camera.
 pub struct SceneRenderer {
     pipelines: WorldPipelines,
-    /// Whether the family's shader specialises per surface kind and mode (Doom's), so the
-    /// world is drawn in groups by kind with pipelines made per mode.
-    specialised: bool,
     /// The solid triangles in reverse order, for the shading pass: with an equal depth test
     /// the last triangle drawn wins a tie, so reversing keeps the first one as a plain
     /// `Greater` test would.
@@ -104,6 +104,11 @@ pub struct SceneRenderer {
     solid_count: u32,
     solid_groups: Vec<Group>,
     masked_groups: Vec<Group>,
+    /// Doom: the solid triangles by subsector, to draw vanilla-exact frames in walk order.
+    walk_order: Option<WalkOrder>,
+    /// This frame's index lists when drawn in walk order, and their buffer.
+    frame_indices: Option<FrameIndices>,
+    index_buffer: Option<wgpu::Buffer>,
     /// GPU pass timestamps, when profiling.
     timer: Option<PassTimer>,
     /// The last frame's CPU steps.
@@ -177,9 +182,14 @@ impl SceneRenderer {
             pack_state(&scene.animator.initial(), packed.layout.texture_count, &mut state_words);
         let state = storage("frame state", &state_words);
 
-        let specialised = matches!(scene.shading, Shading::DoomColormap { .. });
-        let batches = batch_world(&scene.world, specialised);
+        let batches = batch_world(&scene.world, true);
         let world = &batches.vertices;
+        let walk_order = match &scene.shading {
+            Shading::DoomColormap { map: Some(map), .. } => {
+                Some(WalkOrder::new(map, &world[..batches.solid_count as usize]))
+            }
+            _ => None,
+        };
         let solid_reversed = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("solid world vertices, reversed"),
             contents: bytemuck::cast_slice(&batches.solid_reversed),
@@ -244,11 +254,13 @@ impl SceneRenderer {
         let [r, g, b] = scene.clear.rgb.map(|c| c as f64 / 255.0);
         Ok(SceneRenderer {
             pipelines: WorldPipelines::new(module, pipeline_layout),
-            specialised,
             solid_reversed,
             solid_count: batches.solid_count,
             solid_groups: batches.solid,
             masked_groups: batches.masked,
+            walk_order,
+            frame_indices: None,
+            index_buffer: None,
             timer: None,
             cpu_steps: Vec::new(),
             markers,
@@ -346,6 +358,7 @@ impl SceneRenderer {
         }
         let mode = self.shade_mode(view);
         self.prepare_pipelines(&gpu.device, view, mode);
+        self.order_by_walk(gpu, mode);
         if let Some(timer) = &mut self.timer {
             timer.begin_frame();
         }
@@ -422,7 +435,7 @@ impl SceneRenderer {
                 },
                 self.vertices.slice(opaque_bytes..),
                 self.translucent_count,
-                timer.as_mut().and_then(|t| t.pass("translucent collect")),
+                timer.as_mut(),
             );
             draws += 2;
         }
@@ -470,6 +483,28 @@ impl SceneRenderer {
             }
         };
         match stage {
+            SceneStage::DepthPrePass | SceneStage::Solid
+                if self.frame_indices.is_some() && self.index_buffer.is_some() =>
+            {
+                let (Some(f), Some(buffer)) = (&self.frame_indices, &self.index_buffer) else {
+                    return draws;
+                };
+                pass.set_vertex_buffer(0, self.vertices.slice(..));
+                pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
+                let ranges: Vec<(PipelineKind, u32, Range<u32>)> = match stage {
+                    SceneStage::DepthPrePass => vec![(self.pre_pass(mode), 0, f.pre_pass.clone())],
+                    _ => {
+                        f.kinds.iter().map(|(k, r)| (PipelineKind::Shade, *k, r.clone())).collect()
+                    }
+                };
+                for (kind, surface, range) in ranges {
+                    if let (Some(p), false) = (pipeline(kind, surface), range.is_empty()) {
+                        pass.set_pipeline(p);
+                        pass.draw_indexed(range, 0, 0..1);
+                        draws += 1;
+                    }
+                }
+            }
             SceneStage::DepthPrePass => {
                 pass.set_vertex_buffer(0, self.vertices.slice(..));
                 draw(pass, self.pre_pass(mode), 0, 0..self.solid_count, 0..1);
@@ -506,10 +541,39 @@ impl SceneRenderer {
         draws
     }
 
+    /// In vanilla-exact frames, the solid world's index lists in the walk's order (see
+    /// `walk_order`), uploaded; otherwise none, and the whole world is drawn.
+    fn order_by_walk(&mut self, gpu: &Gpu, mode: u32) {
+        let (Some(order), Some(walk), true) =
+            (&self.walk_order, &self.walk, mode == MODE_VANILLA_EXACT)
+        else {
+            self.frame_indices = None;
+            return;
+        };
+        let kinds: Vec<u32> = self.shaded_groups(mode).map(|g| g.surface).collect();
+        let mut f = self.frame_indices.take().unwrap_or_default();
+        order.frame(&walk.subsectors, &kinds, &mut f);
+        let size = (f.indices.len().max(1) * 4) as u64;
+        if self.index_buffer.as_ref().is_none_or(|b| b.size() < size) {
+            self.index_buffer = Some(gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("walk order"),
+                size: size.next_power_of_two(),
+                usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }));
+        }
+        if let Some(buffer) = &self.index_buffer {
+            if !f.indices.is_empty() {
+                gpu.queue.write_buffer(buffer, 0, bytemuck::cast_slice(&f.indices));
+            }
+        }
+        self.frame_indices = Some(f);
+    }
+
     /// In vanilla-exact frames the pre-pass leaves each pixel its plane key and the span pass
     /// draws the flats from it, so the flats need no shading pass of their own.
     fn pre_pass(&self, mode: u32) -> PipelineKind {
-        if self.specialised && mode == MODE_VANILLA_EXACT {
+        if mode == MODE_VANILLA_EXACT {
             PipelineKind::DepthKey
         } else {
             PipelineKind::Depth
@@ -523,11 +587,7 @@ impl SceneRenderer {
     }
 
     fn sprite_surface(&self) -> u32 {
-        if self.specialised {
-            KIND_SPRITE + 1
-        } else {
-            0
-        }
+        KIND_SPRITE + 1
     }
 
     /// Times each pass on the GPU (where the adapter has timestamp queries) and each CPU step
@@ -776,17 +836,16 @@ impl SceneRenderer {
                 (p.cy - 0.5).floor() as u32,
             ],
             walk_offs: self.walk_offsets(),
-            misc: [self.clear_index, translucent_pass::LAYERS, 0, 0],
+            misc: [self.clear_index, translucent_pass::LAYERS, self.meta_layout.lit, 0],
         }
     }
 
-    /// The `SHADE_MODE` this frame's pipelines are specialised for (0: chosen by the shader).
+    /// The `SHADE_MODE` this frame's pipelines are specialised for (shaders/common.wgsl).
     fn shade_mode(&self, view: &ViewSettings) -> u32 {
-        match (self.specialised, view.mode, self.walk.is_some()) {
-            (false, _, _) => 0,
-            (true, RenderMode::Smooth, _) => 1,
-            (true, RenderMode::Faithful, false) => 2,
-            (true, RenderMode::Faithful, true) => MODE_VANILLA_EXACT,
+        match (view.mode, self.walk.is_some()) {
+            (RenderMode::Smooth, _) => 1,
+            (RenderMode::Faithful, false) => 2,
+            (RenderMode::Faithful, true) => MODE_VANILLA_EXACT,
         }
     }
 

@@ -4,6 +4,7 @@
 //! blending (Saucerman's LUT2) needs the palette index already on screen, which no
 //! fixed-function blend state can give.
 
+use super::profiler::PassTimer;
 use super::{DEPTH_FORMAT, SCENE_FORMAT};
 
 /// Fragments kept per pixel; deeper stacks drop the fragments that arrive last.
@@ -78,64 +79,51 @@ impl TranslucentPass {
             bind_group_layouts: &[Some(scene_layout), Some(&layout)],
             immediate_size: 0,
         });
-        let collect = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("translucent collect"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module,
-                entry_point: Some("vs_world"),
-                compilation_options: Default::default(),
-                buffers: &[Some(vertex_layout)],
-            },
-            // As the opaque world: each surface from its front side.
-            primitive: wgpu::PrimitiveState {
-                front_face: wgpu::FrontFace::Ccw,
-                cull_mode: Some(wgpu::Face::Back),
-                ..Default::default()
-            },
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::Greater),
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module,
-                entry_point: Some("fs_translucent"),
-                compilation_options: Default::default(),
-                targets: &[],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        let resolve = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("translucent resolve"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module,
-                entry_point: Some("vs_resolve"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module,
-                entry_point: Some("fs_resolve"),
-                compilation_options: Default::default(),
-                targets: &[Some(SCENE_FORMAT.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        // Both passes draw the translucent triangles as the opaque world does (each surface from
+        // its front side), tested against the opaque depth without writing it.
+        let pipeline = |label, fs, targets: &[Option<wgpu::ColorTargetState>]| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module,
+                    entry_point: Some("vs_world"),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(vertex_layout.clone())],
+                },
+                primitive: wgpu::PrimitiveState {
+                    front_face: wgpu::FrontFace::Ccw,
+                    cull_mode: Some(wgpu::Face::Back),
+                    ..Default::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(false),
+                    depth_compare: Some(wgpu::CompareFunction::Greater),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let collect = pipeline("translucent collect", "fs_translucent", &[]);
+        // The resolve draws the triangles again, so it runs only on the pixels they cover (a
+        // full-screen pass costs a software rasteriser the whole screen); each of a pixel's
+        // fragments computes the same blend of its whole list over the opaque copy.
+        let resolve = pipeline("translucent resolve", "fs_resolve", &[Some(SCENE_FORMAT.into())]);
         TranslucentPass { collect, resolve, layout, bound: None }
     }
 
     /// Collects `vertices` (translucent triangles) and blends them into the colour target;
-    /// `timestamp_writes` times the collect pass (see `profiler`).
+    /// `timer`, when profiling, times both passes.
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
@@ -145,7 +133,7 @@ impl TranslucentPass {
         targets: OpaqueTargets,
         vertices: wgpu::BufferSlice,
         vertex_count: u32,
-        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
+        mut timer: Option<&mut PassTimer>,
     ) {
         if self.bound.as_ref().is_none_or(|b| b.size != targets.size) {
             self.bound = Some(self.bind(device, &targets));
@@ -168,7 +156,7 @@ impl TranslucentPass {
                     depth_ops: None,
                     stencil_ops: None,
                 }),
-                timestamp_writes,
+                timestamp_writes: timer.as_mut().and_then(|t| t.pass("translucent collect")),
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
@@ -186,15 +174,20 @@ impl TranslucentPass {
                 resolve_target: None,
                 ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
             })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: targets.depth_view,
+                depth_ops: None,
+                stencil_ops: None,
+            }),
+            timestamp_writes: timer.and_then(|t| t.pass("translucent resolve")),
             occlusion_query_set: None,
             multiview_mask: None,
         });
         pass.set_pipeline(&self.resolve);
         pass.set_bind_group(0, scene_group, &[]);
         pass.set_bind_group(1, &b.group, &[]);
-        pass.draw(0..3, 0..1);
+        pass.set_vertex_buffer(0, vertices);
+        pass.draw(0..vertex_count, 0..1);
     }
 
     fn bind(&self, device: &wgpu::Device, targets: &OpaqueTargets) -> Bound {

@@ -298,6 +298,8 @@ pub struct WalkResult {
     /// Wall ranges in the order vanilla stores them.
     pub drawsegs: Vec<DrawSeg>,
     pub planes: Vec<PlaneInfo>,
+    /// Subsectors in the order the walk drew them (front to back).
+    pub subsectors: Vec<u32>,
     pub stats: WalkStats,
     /// Drawseg indices grouped by seg: those of seg `s` are
     /// `seg_drawsegs[seg_first[s]..seg_first[s + 1]]`, by increasing x1.
@@ -392,6 +394,7 @@ struct Walker<'a> {
     rw_angle1: u32,
     // Bounds for broken trees.
     subsector_done: Vec<bool>,
+    subsector_order: Vec<u32>,
     lines_left: usize,
 }
 
@@ -421,6 +424,7 @@ impl<'a> Walker<'a> {
             backsector: None,
             rw_angle1: 0,
             subsector_done: vec![false; map.subsectors.len()],
+            subsector_order: Vec::new(),
             lines_left: map.segs.len().saturating_mul(2).saturating_add(1024),
         }
     }
@@ -587,6 +591,7 @@ impl<'a> Walker<'a> {
             return;
         }
         self.stats.subsectors += 1;
+        self.subsector_order.push(num as u32);
         let front = self.sector(sub.sector);
         self.frontsector = front;
         let viewz = self.v.viewz;
@@ -1157,6 +1162,7 @@ impl<'a> Walker<'a> {
             wall_drawseg: self.wall_drawseg,
             drawsegs: self.drawsegs,
             planes,
+            subsectors: self.subsector_order,
             stats: self.stats,
             seg_first,
             seg_drawsegs,

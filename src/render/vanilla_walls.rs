@@ -17,10 +17,11 @@ pub const EDGE_COLUMNS: i32 = 2;
 
 /// Words per seg in the column index: first column, column count, first entry.
 pub const SEG_INDEX_WORDS: usize = 3;
-/// Words per column entry: texture column before scrolling (16.16), 1 / rw_scale
-/// (`0xFFFFFFFF / rw_scale`, as R_RenderSegLoop sets `dc_iscale`), and the light column
-/// (`rw_scale >> LIGHTSCALESHIFT` on a 320-wide screen).
-pub const COLUMN_WORDS: usize = 3;
+/// Words per column entry: texture column before scrolling (16.16); then 1 / rw_scale
+/// (`0xFFFFFFFF / rw_scale`, as R_RenderSegLoop sets `dc_iscale`) in the low 24 bits with the
+/// light column (`rw_scale >> LIGHTSCALESHIFT` on a 320-wide screen, at most 255) above.
+/// `rw_scale` is at least 256, so `dc_iscale` fits in 24 bits.
+pub const COLUMN_WORDS: usize = 2;
 
 /// Fixed tables the set-up needs, made once.
 pub struct WallSetup {
@@ -92,9 +93,9 @@ impl WallSetup {
                 if scale == 0 {
                     scale = self.scale_from_global_angle(xa, center, distance, projection);
                 }
-                let iscale = u32::MAX / scale as u32;
+                let iscale = (u32::MAX / scale as u32).min(0xFF_FFFF);
                 let light = ((scale >> 12) as f32 * 320.0 / width as f32) as i32;
-                out.extend([colbase as u32, iscale, light as u32]);
+                out.extend([colbase as u32, iscale | (light.clamp(0, 255) as u32) << 24]);
             }
         }
         ColumnTables { seg_index: seg_index as u32, entries: entries as u32 }
