@@ -143,9 +143,23 @@ fn fetch_with(info: TexInfo, x: i32, y: i32) -> Texel {
 // it is transparent: `fetch_with` without the direct-colour path, for families whose textures
 // are all indexed (every branch costs a software rasteriser, taken or not).
 fn fetch_index(info: TexInfo, x: i32, y: i32) -> vec2<u32> {
-    let tx = wrap(x, info.width);
-    let ty = wrap(y, info.height);
-    let i = ty * info.width + tx;
+    return texel_at(info, wrap(x, info.width), wrap(y, info.height));
+}
+
+// `fetch_index` of the 2x2 texels from `base` right and down (x, x + 1 on row y, then on row
+// y + 1), wrapping once: bilinear filtering's four texels.
+fn fetch_index_quad(info: TexInfo, base: vec2<i32>) -> array<vec2<u32>, 4> {
+    let x0 = wrap(base.x, info.width);
+    let y0 = wrap(base.y, info.height);
+    let x1 = select(x0 + 1u, 0u, x0 + 1u >= info.width);
+    let y1 = select(y0 + 1u, 0u, y0 + 1u >= info.height);
+    return array<vec2<u32>, 4>(texel_at(info, x0, y0), texel_at(info, x1, y0),
+                               texel_at(info, x0, y1), texel_at(info, x1, y1));
+}
+
+// The palette index and transparency of texel (x, y), already wrapped, of an indexed texture.
+fn texel_at(info: TexInfo, x: u32, y: u32) -> vec2<u32> {
+    let i = y * info.width + x;
     let w = texels[info.offset + i / 2u];
     let v = (w >> ((i & 1u) * 16u)) & 0xFFFFu;
     return vec2<u32>((v & 255u) + info.palette, (v >> 8u) & 1u);

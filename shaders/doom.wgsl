@@ -133,12 +133,12 @@ fn sky_texel(frag: vec2<f32>) -> Texel {
 }
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
-    if !faithful_mode() {
-        return shade_smooth(s);
-    }
     if surface_is(s, KIND_SKY) && has_flag(FLAG_SKY) {
         let t = sky_texel(s.frag);
         return vec4<f32>(palette_rgb(t.index), 1.0);
+    }
+    if !faithful_mode() {
+        return shade_smooth(s);
     }
     if surface_is(s, KIND_FLAT) && vanilla_exact_mode() {
         // The span pass draws every flat pixel from its span's start (fs_flat_spans).
@@ -169,17 +169,18 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
     let p = s.uv - 0.5;
     let base = vec2<i32>(floor(p));
     let f = p - floor(p);
-    let t00 = fetch_with(s.info, base.x, base.y);
-    if s.masked {
-        let c = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
-        if c.transparent {
-            discard;
-        }
+    let q = fetch_index_quad(s.info, base);
+    let t00 = q[0];
+    let t10 = q[1];
+    let t01 = q[2];
+    let t11 = q[3];
+    // The texel under the pixel's centre is the one of the four nearest it.
+    let near = select(select(t00, t10, f.x >= 0.5), select(t01, t11, f.x >= 0.5), f.y >= 0.5);
+    if s.masked && near.y != 0u {
+        discard;
     }
-    let t10 = fetch_with(s.info, base.x + 1, base.y);
-    let t01 = fetch_with(s.info, base.x, base.y + 1);
-    let t11 = fetch_with(s.info, base.x + 1, base.y + 1);
-    let c = mix(mix(t00.rgba.rgb, t10.rgba.rgb, f.x), mix(t01.rgba.rgb, t11.rgba.rgb, f.x), f.y);
+    let c = mix(mix(palette_rgb(t00.x), palette_rgb(t10.x), f.x),
+                mix(palette_rgb(t01.x), palette_rgb(t11.x), f.x), f.y);
     if s.fullbright || surface_is(s, KIND_SKY) {
         return vec4<f32>(c, 1.0);
     }
@@ -191,9 +192,10 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
 }
 
 // Plane key: flats in vanilla-exact mode are redrawn by the span pass (the flat's first texel
-// word + 1, height, light) with the texel the walk's span gives them. Where the walk drew another plane (the
-// GPU's edge falls a pixel off vanilla's), the pass takes the texel and light column of the
-// plain perspective mapping, packed here as the walk packs its words (vanilla_flats.rs).
+// word + 1, height, light) with the texel the walk's span gives them. Where the walk drew
+// another plane (the GPU's edge falls a pixel off vanilla's), the pass takes the texel and
+// light column of the plain perspective mapping, packed as the walk packs its words
+// (vanilla_flats.rs).
 fn surface_key(s: SurfaceIn) -> vec4<u32> {
     if !surface_is(s, KIND_FLAT) || !vanilla_exact_mode() {
         return vec4<u32>(0u);

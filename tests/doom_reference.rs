@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use mapscope::compare::{compare_images, diff_image, load_png, CompareOptions};
-use mapscope::render::{render_headless, Gpu, ViewSettings};
+use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
+use mapscope::scene::Texels;
 
 const DOOM_DIR: &str = "/usr/share/games/doom";
 /// Regression floor for every view (the issue target is 0.90; measured 98.6%..99.98%).
@@ -92,4 +93,38 @@ fn renders_match_chocolate_doom_frames() {
         }
     }
     assert!(failures.is_empty(), "below {MIN_IDENTICAL}: {failures:?}");
+}
+
+/// Smooth mode filters walls and flats but draws the sky from the sky texture by view angle,
+/// as faithful mode does, not the ceiling's F_SKY1 flat: the courtyard's sky above the
+/// building (top rows, middle columns) holds only colours of the sky texture.
+#[test]
+fn smooth_mode_draws_the_sky_from_the_sky_texture() {
+    let c = captures().into_iter().find(|c| c.png.ends_with("freedoom1_e1m1_courtyard.png"));
+    let c = c.expect("the courtyard capture");
+    let gpu = Gpu::headless().expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let wad = Path::new(DOOM_DIR).join(&c.wad);
+    let source = mapscope::loader::open(&[wad], &Default::default()).unwrap();
+    let mut scene = source.build(Some(&c.map)).unwrap();
+    let mut cam = scene.spawn;
+    cam.pos = scene.axes.to_viewer_f64(glam::DVec3::new(c.x, c.y, c.z));
+    cam.yaw = scene.axes.yaw_to_viewer(c.angle);
+    cam.pitch = 0.0;
+    let sky = &scene.textures[scene.sky.as_ref().expect("a sky").texture as usize];
+    let Texels::Indexed { index, .. } = &sky.texels else { panic!("an indexed sky") };
+    let colours: std::collections::HashSet<[u8; 3]> =
+        index.iter().map(|&i| scene.palette[i as usize]).collect();
+    let view = ViewSettings { show_sprites: false, mode: RenderMode::Smooth, ..Default::default() };
+    let smooth = render_headless(&gpu, &mut scene, &cam, &view, c.tic).unwrap();
+    let (rows, columns) = (0..12, 70..200);
+    let sky_coloured = rows
+        .clone()
+        .flat_map(|y| columns.clone().map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let p = smooth.get_pixel(x, y).0;
+            colours.contains(&[p[0], p[1], p[2]])
+        })
+        .count();
+    let share = sky_coloured as f64 / (rows.len() * columns.len()) as f64;
+    assert!(share > 0.99, "share of sky-texture colours in the sky rows: {share}");
 }
