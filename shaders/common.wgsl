@@ -27,8 +27,9 @@ struct Frame {
     // vanilla centre row
     extra_offs: vec4<u32>,
     // vanilla BSP walk (word offsets into `state`): the wall column index (first column,
-    // count, first entry per seg), the column entries (texture column, 1 / scale, light
-    // column), 0, and 1 when this frame has a walk
+    // count, first entry per seg), the column entries (texture column, 1 / scale and light
+    // column), the flat words (one a pixel, then each visplane's height), and 1 when this
+    // frame has a walk
     walk_offs: vec4<u32>,
     // clear palette index, fragments a pixel list holds, lit palette (Doom: word offset into
     // `scene_meta`), 0

@@ -141,8 +141,7 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
         return shade_smooth(s);
     }
     if surface_is(s, KIND_FLAT) && vanilla_exact_mode() {
-        // The span pass draws every flat pixel from its span's start (fs_flat_spans).
-        return vec4<f32>(0.0, 0.0, 0.0, 1.0);
+        return exact_flat(s);
     }
     var coord = vec2<i32>(floor(s.uv));
     var zindex = i32(floor(s.depth / 16.0));
@@ -191,80 +190,31 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
     return vec4<f32>(c * (1.0 - map / 32.0), 1.0);
 }
 
-// Plane key: flats in vanilla-exact mode are redrawn by the span pass (the flat's first texel
-// word + 1, height, light) with the texel the walk's span gives them. Where the walk drew
-// another plane (the GPU's edge falls a pixel off vanilla's), the pass takes the texel and
-// light column of the plain perspective mapping, packed as the walk packs its words
-// (vanilla_flats.rs).
+// Doom draws nothing that needs the opaque pixel's key.
 fn surface_key(s: SurfaceIn) -> vec4<u32> {
-    if !surface_is(s, KIND_FLAT) || !vanilla_exact_mode() {
-        return vec4<u32>(0u);
-    }
+    return vec4<u32>(0u);
+}
+
+// A flat pixel of a vanilla-exact frame: the texel and light column R_MapPlane gives it, from
+// the CPU's word for the pixel (vanilla_flats.rs: column, row, light column, visplane) when
+// the walk drew the pixel with a plane of this flat's height (to 1/1024 unit: the height is
+// interpolated across the triangle); else, where the GPU's edge falls a pixel off vanilla's,
+// the plain perspective texel and light.
+fn exact_flat(s: SurfaceIn) -> vec4<f32> {
+    let pixels = u32(frame.screen.x * frame.screen.y);
+    let at = frame.walk_offs.z;
+    let word = state[at + u32(s.frag.y) * u32(frame.screen.x) + u32(s.frag.x)];
+    let plane_height = bitcast<i32>(state[at + pixels + ((word >> 19u) & 4095u)]);
+    let height = i32(round(s.height * 65536.0));
+    let walked = (word & 0x80000000u) != 0u && abs(plane_height - height) <= 64;
     let coord = vec2<u32>(vec2<i32>(floor(s.uv)) & vec2<i32>(63));
     let zindex = u32(clamp(i32(floor(s.depth / 16.0)), 0, MAXLIGHTZ - 1));
-    let texel = 0x80000000u | coord.x | (coord.y << 6u) | (zindex << 12u);
-    // The texture by its first texel word (+ 1: 0 is no flat); flats are 64x64.
-    return vec4<u32>(s.info.offset + 1u, bitcast<u32>(i32(round(s.height * 65536.0))), s.light, texel);
-}
-
-@group(1) @binding(0) var plane_keys: texture_2d<u32>;
-// One word a pixel from the CPU's R_MapPlane (vanilla_flats.rs): column, row, light column,
-// visplane and a valid bit; then each visplane's height.
-@group(1) @binding(1) var<storage, read> flat_words: array<u32>;
-
-@vertex
-fn vs_fullscreen(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32> {
-    let x = f32((vi << 1u) & 2u);
-    let y = f32(vi & 2u);
-    return vec4<f32>(x * 2.0 - 1.0, 1.0 - y * 2.0, 0.0, 1.0);
-}
-
-// The flat pixel's colour from its texel and light column.
-fn flat_color(key: vec4<u32>, coord: vec2<i32>, zindex: i32) -> vec4<f32> {
-    var s: SurfaceIn;
-    s.kind = KIND_FLAT;
-    s.light = key.z;
-    s.contrast = 0;
-    s.fullbright = false;
-    let t = fetch(key.x - 1u, coord.x, coord.y);
-    let map = doom_colormap_index(s, zindex, -1);
-    return vec4<f32>(palette_rgb(colormap(map, t.index)), 1.0);
-}
-
-// The texel of a flat pixel: the CPU's word when the walk drew this pixel with a plane of the
-// key's height (to 1/1024 unit), else the key's own.
-fn flat_word(key: vec4<u32>, x: u32, y: u32) -> u32 {
-    let width = u32(frame.screen.x);
-    let word = flat_words[y * width + x];
-    let plane = (word >> 19u) & 4095u;
-    let height = flat_words[u32(frame.screen.x * frame.screen.y) + plane];
-    // The key's height is interpolated across the triangle and may be a unit in the last
-    // place off the plane's.
-    let near = abs(bitcast<i32>(height) - bitcast<i32>(key.y)) <= 64;
-    let walked = (word & 0x80000000u) != 0u && near;
-    return select(key.w, word, walked);
-}
-
-// The span pass: every flat pixel again, with the texel vanilla's span gives it.
-@fragment
-fn fs_flat_spans(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
-    let x = u32(p.x);
-    let y = u32(p.y);
-    let key = textureLoad(plane_keys, vec2<i32>(i32(x), i32(y)), 0);
-    if key.x == 0u {
-        discard;
-    }
-    let word = flat_word(key, x, y);
-    var s: SurfaceIn;
-    s.kind = KIND_FLAT;
-    s.light = key.z;
-    s.contrast = 0;
-    s.fullbright = false;
-    // R_DrawSpan's texel: row * 64 + column of the flat.
-    let i = (word & 63u) | (((word >> 6u) & 63u) << 6u);
-    let index = (texels[key.x - 1u + i / 2u] >> ((i & 1u) * 16u)) & 255u;
-    let map = doom_colormap_index(s, i32((word >> 12u) & 127u), -1);
-    return lit_rgb(map, index);
+    let own = coord.x | (coord.y << 6u) | (zindex << 12u);
+    let w = select(own, word, walked);
+    // R_DrawSpan's texel: row * 64 + column of the 64x64 flat.
+    let i = (w & 63u) | (((w >> 6u) & 63u) << 6u);
+    let index = ((texels[s.info.offset + i / 2u] >> ((i & 1u) * 16u)) & 255u) + s.info.palette;
+    return lit_rgb(doom_colormap_index(s, i32((w >> 12u) & 127u), -1), index);
 }
 
 // Vanilla Doom has no translucent surfaces; a flagged one is drawn as it would be opaque.

@@ -185,14 +185,6 @@ fn fs_depth_only() -> FragOut {
     return FragOut(vec4<f32>(0.0), vec4<u32>(0u));
 }
 
-// The depth pre-pass that also leaves each pixel the key of its nearest surface (colour masked
-// off): for families whose later passes draw some surfaces from their keys alone.
-@fragment
-fn fs_depth_key(in: WorldOut) -> FragOut {
-    let s = surface_from(in, in.flags & 15u);
-    return FragOut(vec4<f32>(0.0), surface_key(s));
-}
-
 @fragment
 fn fs_marker() -> FragOut {
     return FragOut(vec4<f32>(1.0, 0.85, 0.1, 1.0), vec4<u32>(0u));

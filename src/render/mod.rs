@@ -9,7 +9,6 @@ mod presenter;
 mod profiler;
 mod scene_renderer;
 mod shaders;
-mod span_pass;
 mod translucent_pass;
 pub mod vanilla_bsp;
 mod vanilla_flats;
@@ -31,3 +30,6 @@ pub use view::{RenderMode, ViewSettings};
 /// Format of the offscreen scene image: plain 8-bit RGBA so palette colours stay exact.
 pub const SCENE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Format of the per-pixel key target: what a family's translucent blending needs of the
+/// opaque pixel (Saucerman: its palette index + 1).
+pub const KEY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Uint;

@@ -8,7 +8,6 @@ use wgpu::util::DeviceExt;
 use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
-use super::span_pass::{SpanPass, KEY_FORMAT};
 use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
 use super::vanilla_bsp::{self, VanillaView, WalkResult};
 use super::vanilla_flats::{flat_words, FlatViewer};
@@ -17,7 +16,7 @@ use super::vanilla_walls::{self, WallSetup};
 use super::walk_order::{FrameIndices, WalkOrder};
 use super::world_batches::{batch_world, Group};
 use super::world_pipelines::{world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines};
-use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, SCENE_FORMAT};
+use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, KEY_FORMAT, SCENE_FORMAT};
 use crate::scene::vanilla_doom::VanillaMap;
 use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex};
 
@@ -45,8 +44,7 @@ struct FrameUniform {
 const FLAG_FAITHFUL: i32 = 1;
 const FLAG_VANILLA_EXACT: i32 = 2;
 const FLAG_SKY: i32 = 4;
-/// `KIND_FLAT`, `KIND_SPRITE` in shaders/common.wgsl.
-const KIND_FLAT: u32 = 1;
+/// `KIND_SPRITE` in shaders/common.wgsl.
 const KIND_SPRITE: u32 = 3;
 /// `SHADE_MODE` of vanilla-exact frames (shaders/common.wgsl).
 const MODE_VANILLA_EXACT: u32 = 3;
@@ -137,15 +135,13 @@ pub struct SceneRenderer {
     axes: Axes,
     segs: Vec<VanillaSeg>,
     wall_setup: WallSetup,
-    /// Doom only: flats redrawn by visplane spans.
-    spans: Option<SpanPass>,
     /// Doom only: the map for vanilla's BSP walk, and the walk's view at the current size
     /// (present when the view is vanilla's 90° projection).
     vanilla_map: Option<Box<VanillaMap>>,
     vanilla_view: Option<VanillaView>,
     /// This frame's walk (vanilla-exact frames only).
     walk: Option<WalkResult>,
-    /// This frame's flat texel per pixel (`vanilla_flats::flat_words`), for upload.
+    /// This frame's flat texel per pixel (`vanilla_flats::flat_words`), uploaded with the state.
     span_words: Vec<u32>,
     /// Draw calls the last `render` issued.
     last_draws: u32,
@@ -153,6 +149,8 @@ pub struct SceneRenderer {
     upload: Vec<u32>,
     /// This frame's seg set-up (4 words a seg), kept apart for the column set-up.
     setup_words: Vec<u32>,
+    /// Where the flat words start in the state buffer (this frame's, when there is a walk).
+    flat_words_at: u32,
     targets: Option<Targets>,
     clear: wgpu::Color,
     /// Palette index blending sees where nothing opaque was drawn.
@@ -237,8 +235,6 @@ impl SceneRenderer {
             usage: wgpu::BufferUsages::VERTEX,
         });
 
-        let spans = matches!(scene.shading, Shading::DoomColormap { .. })
-            .then(|| SpanPass::new(device, &module, &layout));
         let fragment_storage = gpu
             .adapter
             .get_downlevel_capabilities()
@@ -301,7 +297,7 @@ impl SceneRenderer {
             wall_setup: WallSetup::new(),
             upload: Vec::new(),
             setup_words: Vec::new(),
-            spans,
+            flat_words_at: 0,
             targets: None,
             clear: wgpu::Color { r, g, b, a: 1.0 },
             clear_index: scene.clear.index,
@@ -344,14 +340,16 @@ impl SceneRenderer {
         self.ensure_tables(gpu, w, h, focal, faithful);
         cpu.mark("targets and tables");
         self.run_walk(camera, view);
-        let uniform = self.frame_uniform(camera, view, focal);
+        let mut uniform = self.frame_uniform(camera, view, focal);
         if self.walk.is_some() {
             cpu.mark("vanilla walk");
             self.step_flats(&uniform);
             cpu.mark("flat spans set-up");
         }
-        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         self.upload_state(gpu, &uniform);
+        // Where this frame's walk data landed in the state buffer.
+        uniform.walk_offs = self.walk_offsets();
+        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         cpu.mark("state upload");
         if self.bind_group.is_none() {
             self.bind_group = Some(self.make_bind_group(&gpu.device));
@@ -439,20 +437,6 @@ impl SceneRenderer {
             );
             draws += 2;
         }
-        if let (Some(spans), Some(_)) = (self.spans.as_mut(), &self.walk) {
-            spans.record(
-                &gpu.device,
-                &gpu.queue,
-                &mut encoder,
-                bind_group,
-                &targets.keys_view,
-                &targets.color_view,
-                (targets.width, targets.height),
-                &self.span_words,
-                timer.as_mut().and_then(|t| t.pass("flat spans")),
-            );
-            draws += 1;
-        }
         if let Some(t) = &timer {
             t.resolve(&mut encoder);
         }
@@ -492,7 +476,7 @@ impl SceneRenderer {
                 pass.set_vertex_buffer(0, self.vertices.slice(..));
                 pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
                 let ranges: Vec<(PipelineKind, u32, Range<u32>)> = match stage {
-                    SceneStage::DepthPrePass => vec![(self.pre_pass(mode), 0, f.pre_pass.clone())],
+                    SceneStage::DepthPrePass => vec![(PipelineKind::Depth, 0, f.pre_pass.clone())],
                     _ => {
                         f.kinds.iter().map(|(k, r)| (PipelineKind::Shade, *k, r.clone())).collect()
                     }
@@ -507,11 +491,11 @@ impl SceneRenderer {
             }
             SceneStage::DepthPrePass => {
                 pass.set_vertex_buffer(0, self.vertices.slice(..));
-                draw(pass, self.pre_pass(mode), 0, 0..self.solid_count, 0..1);
+                draw(pass, PipelineKind::Depth, 0, 0..self.solid_count, 0..1);
             }
             SceneStage::Solid => {
                 pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
-                for g in self.shaded_groups(mode) {
+                for g in &self.solid_groups {
                     draw(pass, PipelineKind::Shade, g.surface, g.vertices.clone(), 0..1);
                 }
             }
@@ -550,7 +534,7 @@ impl SceneRenderer {
             self.frame_indices = None;
             return;
         };
-        let kinds: Vec<u32> = self.shaded_groups(mode).map(|g| g.surface).collect();
+        let kinds: Vec<u32> = self.solid_groups.iter().map(|g| g.surface).collect();
         let mut f = self.frame_indices.take().unwrap_or_default();
         order.frame(&walk.subsectors, &kinds, &mut f);
         let size = (f.indices.len().max(1) * 4) as u64;
@@ -568,22 +552,6 @@ impl SceneRenderer {
             }
         }
         self.frame_indices = Some(f);
-    }
-
-    /// In vanilla-exact frames the pre-pass leaves each pixel its plane key and the span pass
-    /// draws the flats from it, so the flats need no shading pass of their own.
-    fn pre_pass(&self, mode: u32) -> PipelineKind {
-        if mode == MODE_VANILLA_EXACT {
-            PipelineKind::DepthKey
-        } else {
-            PipelineKind::Depth
-        }
-    }
-
-    /// The solid groups the shading pass draws (see [`SceneRenderer::pre_pass`]).
-    fn shaded_groups(&self, mode: u32) -> impl Iterator<Item = &Group> + '_ {
-        let keyed = self.pre_pass(mode) == PipelineKind::DepthKey;
-        self.solid_groups.iter().filter(move |g| !(keyed && g.surface == KIND_FLAT + 1))
     }
 
     fn sprite_surface(&self) -> u32 {
@@ -667,6 +635,8 @@ impl SceneRenderer {
                 &mut self.upload,
             );
             debug_assert_eq!([at.seg_index, at.entries], self.walk_offsets()[..2]);
+            self.flat_words_at = self.upload.len() as u32;
+            self.upload.extend_from_slice(&self.span_words);
         }
         let size = (self.upload.len() * 4) as u64;
         if size > self.state.size() {
@@ -714,9 +684,6 @@ impl SceneRenderer {
             wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
             "plane keys",
         );
-        if let Some(spans) = &mut self.spans {
-            spans.invalidate();
-        }
         self.targets = Some(Targets {
             keys_view: keys.create_view(&Default::default()),
             width: w,
@@ -851,8 +818,8 @@ impl SceneRenderer {
 
     /// Makes the pipelines this frame draws with that do not exist yet.
     fn prepare_pipelines(&mut self, device: &wgpu::Device, view: &ViewSettings, mode: u32) {
-        let mut keys = vec![(self.pre_pass(mode), 0)];
-        keys.extend(self.shaded_groups(mode).map(|g| (PipelineKind::Shade, g.surface)));
+        let mut keys = vec![(PipelineKind::Depth, 0)];
+        keys.extend(self.solid_groups.iter().map(|g| (PipelineKind::Shade, g.surface)));
         keys.extend(self.masked_groups.iter().map(|g| (PipelineKind::World, g.surface)));
         if view.show_sprites && self.sprite_count > 0 {
             keys.push((PipelineKind::Sprite, self.sprite_surface()));
@@ -876,7 +843,7 @@ impl SceneRenderer {
         }
         let index = (self.state_words.len() + self.segs.len() * 4) as u32;
         let entries = index + (self.segs.len() * vanilla_walls::SEG_INDEX_WORDS) as u32;
-        [index, entries, 0, 1]
+        [index, entries, self.flat_words_at, 1]
     }
 
     fn make_bind_group(&self, device: &wgpu::Device) -> wgpu::BindGroup {

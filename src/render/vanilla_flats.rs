@@ -1,7 +1,8 @@
 //! R_MapPlane on the CPU for every flat pixel of vanilla's walk: the texel and light column
 //! each pixel of a span gets by vanilla's fixed-point stepping from the span's start, packed
-//! one word a pixel for the span pass. Vanilla sets up each span once and steps one addition a
-//! pixel; the GPU only looks the texel up.
+//! one word a pixel, uploaded with the frame state for the flats' fragment shader
+//! (`exact_flat` in shaders/doom.wgsl). Vanilla sets up each span once and steps one addition
+//! a pixel; the GPU only looks the texel up.
 
 use super::vanilla_bsp::{VanillaView, WalkResult, NO_PLANE};
 use super::vanilla_tables::{fixed_mul, ANGLETOFINESHIFT};

@@ -4,8 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::span_pass::KEY_FORMAT;
-use super::{DEPTH_FORMAT, SCENE_FORMAT};
+use super::{DEPTH_FORMAT, KEY_FORMAT, SCENE_FORMAT};
 use crate::scene::WorldVertex;
 
 /// What a pipeline draws.
@@ -15,9 +14,6 @@ pub enum PipelineKind {
     World,
     /// Solid world triangles, depth only: the pre-pass that finds each pixel's nearest surface.
     Depth,
-    /// The pre-pass writing each pixel's plane key as well (Doom's vanilla-exact frames, whose
-    /// flats the span pass then draws from their keys alone).
-    DepthKey,
     /// Solid world triangles again, shaded only where they are the nearest (depth equal), so
     /// each pixel runs the family's fragment shader once however deep the level is behind it.
     Shade,
@@ -74,16 +70,9 @@ fn make_pipeline(
         wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
     let world_layout = world_vertex_layout();
     let (vs, fs, buffers, topology) = match kind {
-        PipelineKind::World
-        | PipelineKind::Depth
-        | PipelineKind::DepthKey
-        | PipelineKind::Shade => (
+        PipelineKind::World | PipelineKind::Depth | PipelineKind::Shade => (
             "vs_world",
-            match kind {
-                PipelineKind::Depth => "fs_depth_only",
-                PipelineKind::DepthKey => "fs_depth_key",
-                _ => "fs_world",
-            },
+            if kind == PipelineKind::Depth { "fs_depth_only" } else { "fs_world" },
             vec![Some(world_layout)],
             wgpu::PrimitiveTopology::TriangleList,
         ),
@@ -104,10 +93,9 @@ fn make_pipeline(
             wgpu::PrimitiveTopology::TriangleList,
         ),
     };
-    // The pre-passes leave the colour alone (and the keys, unless they write them).
+    // The pre-pass leaves colour and keys alone.
     let (color_writes, key_writes) = match kind {
         PipelineKind::Depth => (wgpu::ColorWrites::empty(), wgpu::ColorWrites::empty()),
-        PipelineKind::DepthKey => (wgpu::ColorWrites::empty(), wgpu::ColorWrites::ALL),
         _ => (wgpu::ColorWrites::ALL, wgpu::ColorWrites::ALL),
     };
     let targets =
@@ -132,10 +120,7 @@ fn make_pipeline(
             front_face: wgpu::FrontFace::Ccw,
             cull_mode: matches!(
                 kind,
-                PipelineKind::World
-                    | PipelineKind::Depth
-                    | PipelineKind::DepthKey
-                    | PipelineKind::Shade
+                PipelineKind::World | PipelineKind::Depth | PipelineKind::Shade
             )
             .then_some(wgpu::Face::Back),
             ..Default::default()
@@ -144,10 +129,7 @@ fn make_pipeline(
             format: DEPTH_FORMAT,
             depth_write_enabled: Some(matches!(
                 kind,
-                PipelineKind::World
-                    | PipelineKind::Depth
-                    | PipelineKind::DepthKey
-                    | PipelineKind::Sprite
+                PipelineKind::World | PipelineKind::Depth | PipelineKind::Sprite
             )),
             depth_compare: Some(match kind {
                 PipelineKind::Wire | PipelineKind::Marker => wgpu::CompareFunction::GreaterEqual,
