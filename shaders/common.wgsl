@@ -23,8 +23,7 @@ struct Frame {
     table_offs: vec4<u32>,
     // zlight, scalelight, sprite views (in `sprites`), sky texture
     table_offs2: vec4<u32>,
-    // wall set-up (word offset into `state`), seg count, finetangent (into `tables`),
-    // vanilla centre row
+    // 0, seg count, finetangent (into `tables`), vanilla centre row
     extra_offs: vec4<u32>,
     // vanilla BSP walk (word offsets into `state`): the wall column index (first column,
     // count, first entry per seg), the column entries (texture column, 1 / scale and light

@@ -40,36 +40,6 @@ fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32, wall_scale_index:
     return u32(clamp((15 - level) * 4 - j / 2, 0, 31));
 }
 
-struct FlatSample {
-    coord: vec2<i32>,
-    // distance >> LIGHTZSHIFT, the zlight column.
-    zindex: i32,
-}
-
-// R_MapPlane for pixel (x, y) of a span starting at column x1: the texel comes from the
-// span start's position plus whole steps, as vanilla's fixed-point stepping gives it.
-fn vanilla_flat(x: u32, y: u32, x1: u32, plane_z: i32) -> FlatSample {
-    let planeheight = abs(plane_z - frame.fixed_view.z);
-    let distance = fixed_mul(planeheight, tables[frame.table_offs.z + y]);
-    let length = fixed_mul(distance, tables[frame.table_offs.w + x1]);
-    let xangle = bitcast<u32>(tables[frame.table_offs.y + x1]);
-    let angle = (bitcast<u32>(frame.fixed_view.w) + xangle) >> 19u;
-    let steps = u32(i32(x) - i32(x1));
-    let xstep = fixed_mul(distance, frame.fixed_step.x);
-    let ystep = fixed_mul(distance, frame.fixed_step.y);
-    let xfrac = frame.fixed_view.x + fixed_mul(finecosine(angle), length);
-    let yfrac = -frame.fixed_view.y - fixed_mul(finesine(angle), length);
-    // R_DrawSpan packs both coordinates in one word as 6.10 fixed point (x high, y low) and
-    // steps that: the truncated step and the y carry into x are part of the vanilla look.
-    let position = ((bitcast<u32>(xfrac) << 10u) & 0xFFFF0000u) | (bitcast<u32>(yfrac >> 6u) & 0xFFFFu);
-    let step = ((bitcast<u32>(xstep) << 10u) & 0xFFFF0000u) | (bitcast<u32>(ystep >> 6u) & 0xFFFFu);
-    let p = position + steps * step;
-    var out: FlatSample;
-    out.coord = vec2<i32>(i32(p >> 26u), i32((p >> 10u) & 63u));
-    out.zindex = distance >> 20u;
-    return out;
-}
-
 struct WallSample {
     coord: vec2<i32>,
     // rw_scale >> LIGHTSCALESHIFT on a 320-wide screen

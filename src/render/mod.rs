@@ -12,6 +12,7 @@ mod shaders;
 mod translucent_pass;
 pub mod vanilla_bsp;
 mod vanilla_flats;
+mod vanilla_frame;
 pub mod vanilla_tables;
 mod vanilla_walls;
 mod view;

@@ -9,16 +9,13 @@ use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
 use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
-use super::vanilla_bsp::{self, VanillaView, WalkResult};
-use super::vanilla_flats::{flat_words, FlatViewer};
+use super::vanilla_flats::FlatViewer;
+use super::vanilla_frame::{VanillaFrame, WalkOffsets};
 use super::vanilla_tables::{self, fixed_div, FRACUNIT};
-use super::vanilla_walls::{self, WallSetup};
-use super::walk_order::{FrameIndices, WalkOrder};
 use super::world_batches::{batch_world, Group};
 use super::world_pipelines::{world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines};
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, KEY_FORMAT, SCENE_FORMAT};
-use crate::scene::vanilla_doom::VanillaMap;
-use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, VanillaSeg, WorldVertex};
+use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, WorldVertex};
 
 /// Mirrors `Frame` in shaders/common.wgsl.
 #[repr(C)]
@@ -92,6 +89,10 @@ impl SceneStage {
     }
 }
 
+/// Index ranges of a frame drawn in the walk's order: the pre-pass's, then (`SURFACE_KIND`,
+/// range) for each solid group.
+type WalkDraws = (Range<u32>, Vec<(u32, Range<u32>)>);
+
 /// A scene uploaded to the GPU, ready to draw from any camera.
 pub struct SceneRenderer {
     pipelines: WorldPipelines,
@@ -102,10 +103,13 @@ pub struct SceneRenderer {
     solid_count: u32,
     solid_groups: Vec<Group>,
     masked_groups: Vec<Group>,
-    /// Doom: the solid triangles by subsector, to draw vanilla-exact frames in walk order.
-    walk_order: Option<WalkOrder>,
-    /// This frame's index lists when drawn in walk order, and their buffer.
-    frame_indices: Option<FrameIndices>,
+    /// Doom: the CPU half of vanilla-exact frames (the walk and what follows from it).
+    vanilla: Option<VanillaFrame>,
+    /// Where this frame's walk data lies in the state buffer.
+    walk_offs: WalkOffsets,
+    /// This frame's solid index lists when drawn in the walk's order (pre-pass range, then
+    /// a range per surface kind), and their buffer.
+    walk_draws: Option<WalkDraws>,
     index_buffer: Option<wgpu::Buffer>,
     /// GPU pass timestamps, when profiling.
     timer: Option<PassTimer>,
@@ -133,24 +137,10 @@ pub struct SceneRenderer {
     state_words: Vec<u32>,
     sky_texture: u32,
     axes: Axes,
-    segs: Vec<VanillaSeg>,
-    wall_setup: WallSetup,
-    /// Doom only: the map for vanilla's BSP walk, and the walk's view at the current size
-    /// (present when the view is vanilla's 90° projection).
-    vanilla_map: Option<Box<VanillaMap>>,
-    vanilla_view: Option<VanillaView>,
-    /// This frame's walk (vanilla-exact frames only).
-    walk: Option<WalkResult>,
-    /// This frame's flat texel per pixel (`vanilla_flats::flat_words`), uploaded with the state.
-    span_words: Vec<u32>,
     /// Draw calls the last `render` issued.
     last_draws: u32,
-    /// `state_words` followed by this frame's wall set-up; what the state buffer holds.
+    /// `state_words` followed by this frame's walk data; what the state buffer holds.
     upload: Vec<u32>,
-    /// This frame's seg set-up (4 words a seg), kept apart for the column set-up.
-    setup_words: Vec<u32>,
-    /// Where the flat words start in the state buffer (this frame's, when there is a walk).
-    flat_words_at: u32,
     targets: Option<Targets>,
     clear: wgpu::Color,
     /// Palette index blending sees where nothing opaque was drawn.
@@ -182,10 +172,12 @@ impl SceneRenderer {
 
         let batches = batch_world(&scene.world, true);
         let world = &batches.vertices;
-        let walk_order = match &scene.shading {
-            Shading::DoomColormap { map: Some(map), .. } => {
-                Some(WalkOrder::new(map, &world[..batches.solid_count as usize]))
-            }
+        let vanilla = match &scene.shading {
+            Shading::DoomColormap { map: Some(map), segs, .. } => Some(VanillaFrame::new(
+                map.clone(),
+                segs.clone(),
+                &world[..batches.solid_count as usize],
+            )),
             _ => None,
         };
         let solid_reversed = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -254,8 +246,9 @@ impl SceneRenderer {
             solid_count: batches.solid_count,
             solid_groups: batches.solid,
             masked_groups: batches.masked,
-            walk_order,
-            frame_indices: None,
+            vanilla,
+            walk_offs: [0; 4],
+            walk_draws: None,
             index_buffer: None,
             timer: None,
             cpu_steps: Vec::new(),
@@ -282,22 +275,8 @@ impl SceneRenderer {
             state_words,
             sky_texture: scene.sky.as_ref().map(|s| s.texture).unwrap_or(0),
             axes: scene.axes,
-            segs: match &scene.shading {
-                Shading::DoomColormap { segs, .. } => segs.clone(),
-                _ => Vec::new(),
-            },
-            vanilla_map: match &scene.shading {
-                Shading::DoomColormap { map, .. } => map.clone(),
-                _ => None,
-            },
-            vanilla_view: None,
-            walk: None,
-            span_words: Vec::new(),
             last_draws: 0,
-            wall_setup: WallSetup::new(),
             upload: Vec::new(),
-            setup_words: Vec::new(),
-            flat_words_at: 0,
             targets: None,
             clear: wgpu::Color { r, g, b, a: 1.0 },
             clear_index: scene.clear.index,
@@ -318,7 +297,7 @@ impl SceneRenderer {
 
     /// Whether the last `render` repeated vanilla's BSP walk (faithful, 90°, level camera).
     pub fn used_vanilla_walk(&self) -> bool {
-        self.walk.is_some()
+        self.walked()
     }
 
     /// The image of the last `render`, at the view's size.
@@ -341,14 +320,17 @@ impl SceneRenderer {
         cpu.mark("targets and tables");
         self.run_walk(camera, view);
         let mut uniform = self.frame_uniform(camera, view, focal);
-        if self.walk.is_some() {
+        if let Some(v) = self.vanilla.as_mut().filter(|v| v.walked()) {
             cpu.mark("vanilla walk");
-            self.step_flats(&uniform);
+            let [viewx, viewy, viewz, angle] = uniform.fixed_view;
+            let [basexscale, baseyscale, ..] = uniform.fixed_step;
+            let viewangle = angle as u32;
+            v.step_flats(&FlatViewer { viewx, viewy, viewz, viewangle, basexscale, baseyscale });
             cpu.mark("flat spans set-up");
         }
         self.upload_state(gpu, &uniform);
         // Where this frame's walk data landed in the state buffer.
-        uniform.walk_offs = self.walk_offsets();
+        uniform.walk_offs = self.walk_offs;
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         cpu.mark("state upload");
         if self.bind_group.is_none() {
@@ -468,18 +450,18 @@ impl SceneRenderer {
         };
         match stage {
             SceneStage::DepthPrePass | SceneStage::Solid
-                if self.frame_indices.is_some() && self.index_buffer.is_some() =>
+                if self.walk_draws.is_some() && self.index_buffer.is_some() =>
             {
-                let (Some(f), Some(buffer)) = (&self.frame_indices, &self.index_buffer) else {
+                let (Some((pre_pass, kinds)), Some(buffer)) =
+                    (&self.walk_draws, &self.index_buffer)
+                else {
                     return draws;
                 };
                 pass.set_vertex_buffer(0, self.vertices.slice(..));
                 pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
                 let ranges: Vec<(PipelineKind, u32, Range<u32>)> = match stage {
-                    SceneStage::DepthPrePass => vec![(PipelineKind::Depth, 0, f.pre_pass.clone())],
-                    _ => {
-                        f.kinds.iter().map(|(k, r)| (PipelineKind::Shade, *k, r.clone())).collect()
-                    }
+                    SceneStage::DepthPrePass => vec![(PipelineKind::Depth, 0, pre_pass.clone())],
+                    _ => kinds.iter().map(|(k, r)| (PipelineKind::Shade, *k, r.clone())).collect(),
                 };
                 for (kind, surface, range) in ranges {
                     if let (Some(p), false) = (pipeline(kind, surface), range.is_empty()) {
@@ -528,15 +510,12 @@ impl SceneRenderer {
     /// In vanilla-exact frames, the solid world's index lists in the walk's order (see
     /// `walk_order`), uploaded; otherwise none, and the whole world is drawn.
     fn order_by_walk(&mut self, gpu: &Gpu, mode: u32) {
-        let (Some(order), Some(walk), true) =
-            (&self.walk_order, &self.walk, mode == MODE_VANILLA_EXACT)
-        else {
-            self.frame_indices = None;
+        self.walk_draws = None;
+        let kinds: Vec<u32> = self.solid_groups.iter().map(|g| g.surface).collect();
+        let Some(v) = self.vanilla.as_mut().filter(|_| mode == MODE_VANILLA_EXACT) else {
             return;
         };
-        let kinds: Vec<u32> = self.solid_groups.iter().map(|g| g.surface).collect();
-        let mut f = self.frame_indices.take().unwrap_or_default();
-        order.frame(&walk.subsectors, &kinds, &mut f);
+        let Some(f) = v.indices(&kinds) else { return };
         let size = (f.indices.len().max(1) * 4) as u64;
         if self.index_buffer.as_ref().is_none_or(|b| b.size() < size) {
             self.index_buffer = Some(gpu.device.create_buffer(&wgpu::BufferDescriptor {
@@ -551,7 +530,7 @@ impl SceneRenderer {
                 gpu.queue.write_buffer(buffer, 0, bytemuck::cast_slice(&f.indices));
             }
         }
-        self.frame_indices = Some(f);
+        self.walk_draws = Some((f.pre_pass.clone(), f.kinds.clone()));
     }
 
     fn sprite_surface(&self) -> u32 {
@@ -582,61 +561,31 @@ impl SceneRenderer {
     }
 
     /// Repeats vanilla's BSP walk for this view when it is vanilla's projection (faithful,
-    /// 90°, level, Doom): span starts for the flats and wall ranges for the wall scales.
+    /// 90°, level, Doom).
     fn run_walk(&mut self, camera: &CameraPose, view: &ViewSettings) {
-        self.walk = None;
+        let Some(v) = &mut self.vanilla else { return };
         let exact = view.mode == RenderMode::Faithful
             && camera.pitch == 0.0
             && self.axes == Axes::ZUpRightHanded;
-        let (Some(map), Some(vview)) = (&self.vanilla_map, &mut self.vanilla_view) else {
-            return;
-        };
-        if !exact {
-            return;
-        }
         let (x, y, z, angle) = fixed_camera(self.axes, camera);
-        vview.set_camera(x, y, z, angle);
         let l = &self.state_layout;
         let light = &self.state_words[l.light as usize..(l.light + l.light_count) as usize];
-        self.walk = Some(vanilla_bsp::walk(map, light, vview));
+        v.walk(exact, [x, y, z, angle as i32], light);
     }
 
-    /// R_MapPlane for every flat pixel of this frame's walk (`span_words`).
-    fn step_flats(&mut self, uniform: &FrameUniform) {
-        let (Some(walk), Some(view)) = (&self.walk, &self.vanilla_view) else { return };
-        let [viewx, viewy, viewz, angle] = uniform.fixed_view;
-        let viewer = FlatViewer {
-            viewx,
-            viewy,
-            viewz,
-            viewangle: angle as u32,
-            basexscale: uniform.fixed_step[0],
-            baseyscale: uniform.fixed_step[1],
-        };
-        flat_words(walk, view, &self.wall_setup.sine, &viewer, &mut self.span_words);
+    fn walked(&self) -> bool {
+        self.vanilla.as_ref().is_some_and(|v| v.walked())
     }
 
-    /// Writes the animation state, this view's wall set-up and the walk's wall ranges into the
-    /// state buffer (layout in `frame_uniform`).
+    /// Writes the animation state and this frame's walk data into the state buffer.
     fn upload_state(&mut self, gpu: &Gpu, uniform: &FrameUniform) {
         self.upload.clear();
         self.upload.extend_from_slice(&self.state_words);
-        let [vx, vy, _, angle] = uniform.fixed_view;
-        self.setup_words.clear();
-        self.wall_setup.compute(&self.segs, vx, vy, angle as u32, &mut self.setup_words);
-        self.upload.extend_from_slice(&self.setup_words);
-        if let (Some(walk), Some(view)) = (&self.walk, &self.vanilla_view) {
-            let projection = uniform.fixed_step[3];
-            let at = self.wall_setup.columns(
-                &self.setup_words,
-                walk,
-                view.xtoviewangle(),
-                projection,
-                &mut self.upload,
-            );
-            debug_assert_eq!([at.seg_index, at.entries], self.walk_offsets()[..2]);
-            self.flat_words_at = self.upload.len() as u32;
-            self.upload.extend_from_slice(&self.span_words);
+        self.walk_offs = [0; 4];
+        if let Some(v) = &mut self.vanilla {
+            let [vx, vy, _, angle] = uniform.fixed_view;
+            self.walk_offs =
+                v.append_state([vx, vy, angle], uniform.fixed_step[3], &mut self.upload);
         }
         let size = (self.upload.len() * 4) as u64;
         if size > self.state.size() {
@@ -706,13 +655,14 @@ impl SceneRenderer {
         let mut v = vanilla_tables::view_tables(w, h, focal, centerx, centery);
         // At vanilla's own projection (90° across the width) take the walk's tables, which
         // are built exactly as R_InitTextureMapping builds them.
-        self.vanilla_view = None;
-        if faithful && self.vanilla_map.is_some() && (focal - (w / 2) as f64).abs() < 1e-9 {
-            let vv = VanillaView::new(w, h);
+        let vanilla_projection = faithful && (focal - (w / 2) as f64).abs() < 1e-9;
+        if let Some(vf) = self.vanilla.as_mut() {
+            vf.set_screen(w, h, vanilla_projection);
+        }
+        if let Some(vv) = self.vanilla.as_ref().and_then(|vf| vf.view()) {
             v.xtoviewangle = vv.xtoviewangle().to_vec();
             v.yslope = vv.yslope().to_vec();
             v.distscale = vv.distscale().to_vec();
-            self.vanilla_view = Some(vv);
         }
         let mut words: Vec<i32> = Vec::new();
         let at = |words: &mut Vec<i32>, part: &[i32]| {
@@ -759,7 +709,7 @@ impl SceneRenderer {
         let mut flags = 0;
         if faithful {
             flags |= FLAG_FAITHFUL;
-            if self.walk.is_some() {
+            if self.walked() {
                 flags |= FLAG_VANILLA_EXACT;
             }
         }
@@ -797,19 +747,19 @@ impl SceneRenderer {
             table_offs: [t.sine, t.xtoviewangle, t.yslope, t.distscale],
             table_offs2: [t.zlight, t.scalelight, self.sprite_views, self.sky_texture],
             extra_offs: [
-                self.state_words.len() as u32,
-                self.segs.len() as u32,
+                0,
+                self.vanilla.as_ref().map(|v| v.seg_count() as u32).unwrap_or(0),
                 t.tangent,
                 (p.cy - 0.5).floor() as u32,
             ],
-            walk_offs: self.walk_offsets(),
+            walk_offs: self.walk_offs,
             misc: [self.clear_index, translucent_pass::LAYERS, self.meta_layout.lit, 0],
         }
     }
 
     /// The `SHADE_MODE` this frame's pipelines are specialised for (shaders/common.wgsl).
     fn shade_mode(&self, view: &ViewSettings) -> u32 {
-        match (view.mode, self.walk.is_some()) {
+        match (view.mode, self.walked()) {
             (RenderMode::Smooth, _) => 1,
             (RenderMode::Faithful, false) => 2,
             (RenderMode::Faithful, true) => MODE_VANILLA_EXACT,
@@ -833,17 +783,6 @@ impl SceneRenderer {
         for (kind, surface) in keys {
             self.pipelines.prepare(device, PipelineKey { kind, surface, mode });
         }
-    }
-
-    /// Word offsets in the state buffer of the wall column index and its entries
-    /// (`WallSetup::columns`), and whether there is a walk.
-    fn walk_offsets(&self) -> [u32; 4] {
-        if self.walk.is_none() {
-            return [0; 4];
-        }
-        let index = (self.state_words.len() + self.segs.len() * 4) as u32;
-        let entries = index + (self.segs.len() * vanilla_walls::SEG_INDEX_WORDS) as u32;
-        [index, entries, self.flat_words_at, 1]
     }
 
     fn make_bind_group(&self, device: &wgpu::Device) -> wgpu::BindGroup {
