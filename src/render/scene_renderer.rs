@@ -64,7 +64,8 @@ struct Targets {
     color: wgpu::Texture,
     color_view: wgpu::TextureView,
     depth_view: wgpu::TextureView,
-    keys_view: wgpu::TextureView,
+    /// The per-pixel keys, for families whose translucent surfaces blend by palette index.
+    keys_view: Option<wgpu::TextureView>,
 }
 
 /// The stages of the opaque scene, in drawing order.
@@ -241,7 +242,7 @@ impl SceneRenderer {
             .then(|| TranslucentPass::new(device, &module, &layout, world_vertex_layout()));
         let [r, g, b] = scene.clear.rgb.map(|c| c as f64 / 255.0);
         Ok(SceneRenderer {
-            pipelines: WorldPipelines::new(module, pipeline_layout),
+            pipelines: WorldPipelines::new(module, pipeline_layout, translucent.is_some()),
             solid_reversed,
             solid_count: batches.solid_count,
             solid_groups: batches.solid,
@@ -376,8 +377,8 @@ impl SceneRenderer {
                         resolve_target: None,
                         ops: color_ops(self.clear),
                     }),
-                    Some(wgpu::RenderPassColorAttachment {
-                        view: &targets.keys_view,
+                    targets.keys_view.as_ref().map(|view| wgpu::RenderPassColorAttachment {
+                        view,
                         depth_slice: None,
                         resolve_target: None,
                         ops: color_ops(wgpu::Color::TRANSPARENT),
@@ -400,7 +401,7 @@ impl SceneRenderer {
                 draws += self.record_stage(&mut pass, stage, view, mode);
             }
         }
-        if let Some(pass) = self.translucent.as_mut() {
+        if let (Some(pass), Some(keys_view)) = (self.translucent.as_mut(), &targets.keys_view) {
             let opaque_bytes = self.vertex_count as u64 * std::mem::size_of::<WorldVertex>() as u64;
             pass.record(
                 &gpu.device,
@@ -409,7 +410,7 @@ impl SceneRenderer {
                 OpaqueTargets {
                     color: &targets.color,
                     color_view: &targets.color_view,
-                    keys_view: &targets.keys_view,
+                    keys_view,
                     depth_view: &targets.depth_view,
                     size: (targets.width, targets.height),
                 },
@@ -628,13 +629,17 @@ impl SceneRenderer {
             wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
             "scene depth",
         );
-        let keys = make(
-            KEY_FORMAT,
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            "plane keys",
-        );
+        // Only the translucent pass reads the keys: without it, a scene pass writes no key
+        // target (16 bytes a pixel cleared, written and stored each frame).
+        let keys = self.translucent.is_some().then(|| {
+            make(
+                KEY_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+                "pixel keys",
+            )
+        });
         self.targets = Some(Targets {
-            keys_view: keys.create_view(&Default::default()),
+            keys_view: keys.map(|k| k.create_view(&Default::default())),
             width: w,
             height: h,
             color_view: color.create_view(&Default::default()),

@@ -36,18 +36,24 @@ pub struct PipelineKey {
 pub struct WorldPipelines {
     module: wgpu::ShaderModule,
     layout: wgpu::PipelineLayout,
+    /// Whether the scene pass has the key target (see `SceneRenderer`).
+    keys: bool,
     made: HashMap<PipelineKey, wgpu::RenderPipeline>,
 }
 
 impl WorldPipelines {
-    pub fn new(module: wgpu::ShaderModule, layout: wgpu::PipelineLayout) -> WorldPipelines {
-        WorldPipelines { module, layout, made: HashMap::new() }
+    pub fn new(
+        module: wgpu::ShaderModule,
+        layout: wgpu::PipelineLayout,
+        keys: bool,
+    ) -> WorldPipelines {
+        WorldPipelines { module, layout, keys, made: HashMap::new() }
     }
 
     /// Makes the pipeline for `key` unless it exists.
     pub fn prepare(&mut self, device: &wgpu::Device, key: PipelineKey) {
         if !self.made.contains_key(&key) {
-            let pipeline = make_pipeline(device, &self.layout, &self.module, key);
+            let pipeline = make_pipeline(device, &self.layout, &self.module, key, self.keys);
             self.made.insert(key, pipeline);
         }
     }
@@ -63,6 +69,7 @@ fn make_pipeline(
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     key: PipelineKey,
+    keys: bool,
 ) -> wgpu::RenderPipeline {
     let kind = key.kind;
     let constants = [("SURFACE_KIND", key.surface as f64), ("SHADE_MODE", key.mode as f64)];
@@ -98,10 +105,12 @@ fn make_pipeline(
         PipelineKind::Depth => (wgpu::ColorWrites::empty(), wgpu::ColorWrites::empty()),
         _ => (wgpu::ColorWrites::ALL, wgpu::ColorWrites::ALL),
     };
-    let targets =
-        [(SCENE_FORMAT, color_writes), (KEY_FORMAT, key_writes)].map(|(format, write_mask)| {
-            Some(wgpu::ColorTargetState { format, blend: None, write_mask })
-        });
+    // Without the key target the shader's key output goes nowhere.
+    let targets = [(SCENE_FORMAT, color_writes, true), (KEY_FORMAT, key_writes, keys)].map(
+        |(format, write_mask, used)| {
+            used.then_some(wgpu::ColorTargetState { format, blend: None, write_mask })
+        },
+    );
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(vs),
         layout: Some(layout),
