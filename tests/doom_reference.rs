@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use mapscope::compare::{compare_images, diff_image, load_png, CompareOptions};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
-use mapscope::scene::Texels;
+use mapscope::scene::{CameraPose, Scene, Texels};
 
 const DOOM_DIR: &str = "/usr/share/games/doom";
 /// Regression floor for every view (the issue target is 0.90; measured 98.6%..99.98%).
@@ -53,6 +53,19 @@ fn captures() -> Vec<Capture> {
     out
 }
 
+/// The capture's map and the camera Chocolate Doom had (level, at the capture's eye).
+fn scene_and_camera(c: &Capture) -> (Scene, CameraPose) {
+    let wad = Path::new(DOOM_DIR).join(&c.wad);
+    assert!(wad.exists(), "{} missing: install the Debian package freedoom", wad.display());
+    let source = mapscope::loader::open(&[wad], &Default::default()).unwrap();
+    let scene = source.build(Some(&c.map)).unwrap();
+    let mut cam = scene.spawn;
+    cam.pos = scene.axes.to_viewer_f64(glam::DVec3::new(c.x, c.y, c.z));
+    cam.yaw = scene.axes.yaw_to_viewer(c.angle);
+    cam.pitch = 0.0;
+    (scene, cam)
+}
+
 #[test]
 fn renders_match_chocolate_doom_frames() {
     let caps = captures();
@@ -63,14 +76,7 @@ fn renders_match_chocolate_doom_frames() {
     let view = ViewSettings { show_sprites: false, ..Default::default() };
     let mut failures = Vec::new();
     for c in &caps {
-        let wad = Path::new(DOOM_DIR).join(&c.wad);
-        assert!(wad.exists(), "{} missing: install the Debian package freedoom", wad.display());
-        let source = mapscope::loader::open(&[wad], &Default::default()).unwrap();
-        let mut scene = source.build(Some(&c.map)).unwrap();
-        let mut cam = scene.spawn;
-        cam.pos = scene.axes.to_viewer_f64(glam::DVec3::new(c.x, c.y, c.z));
-        cam.yaw = scene.axes.yaw_to_viewer(c.angle);
-        cam.pitch = 0.0;
+        let (mut scene, cam) = scene_and_camera(c);
         let img = render_headless(&gpu, &mut scene, &cam, &view, c.tic).unwrap();
         let reference = load_png(&c.png).unwrap();
         let opts = CompareOptions { tolerance: 8, mask: None };
@@ -103,13 +109,7 @@ fn smooth_mode_draws_the_sky_from_the_sky_texture() {
     let c = captures().into_iter().find(|c| c.png.ends_with("freedoom1_e1m1_courtyard.png"));
     let c = c.expect("the courtyard capture");
     let gpu = Gpu::headless().expect("a Vulkan adapter (install mesa-vulkan-drivers)");
-    let wad = Path::new(DOOM_DIR).join(&c.wad);
-    let source = mapscope::loader::open(&[wad], &Default::default()).unwrap();
-    let mut scene = source.build(Some(&c.map)).unwrap();
-    let mut cam = scene.spawn;
-    cam.pos = scene.axes.to_viewer_f64(glam::DVec3::new(c.x, c.y, c.z));
-    cam.yaw = scene.axes.yaw_to_viewer(c.angle);
-    cam.pitch = 0.0;
+    let (mut scene, cam) = scene_and_camera(&c);
     let sky = &scene.textures[scene.sky.as_ref().expect("a sky").texture as usize];
     let Texels::Indexed { index, .. } = &sky.texels else { panic!("an indexed sky") };
     let colours: std::collections::HashSet<[u8; 3]> =

@@ -11,6 +11,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
+use super::window_surface::{self, WindowSurface};
 use crate::bench::{Tour, WARM_UP_FRAMES};
 use crate::render::{Gpu, Presenter, SceneRenderer, ViewSettings};
 use crate::scene::{FrameState, Scene};
@@ -79,33 +80,9 @@ impl BenchWindow {
             .with_title("mapscope bench")
             .with_inner_size(size)
             .with_resizable(false);
-        let window = Arc::new(event_loop.create_window(attrs).context("creating the window")?);
-        let instance = Gpu::new_instance();
-        let surface =
-            instance.create_surface(window.clone()).context("creating the window surface")?;
-        let gpu = Gpu::from_instance(instance, Some(&surface))?;
-        let caps = surface.get_capabilities(&gpu.adapter);
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| !f.is_srgb())
-            .or_else(|| caps.formats.first().copied())
-            .context("the window surface supports no format")?;
-        let inner = window.inner_size();
-        // As the viewer presents.
-        let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            color_space: wgpu::SurfaceColorSpace::Auto,
-            width: inner.width.max(1),
-            height: inner.height.max(1),
-            present_mode: wgpu::PresentMode::AutoVsync,
-            desired_maximum_frame_latency: 2,
-            alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: vec![],
-        };
-        surface.configure(&gpu.device, &config);
+        let WindowSurface { window, surface, config, gpu } =
+            window_surface::open(event_loop, attrs)?;
+        let format = config.format;
         let renderer = SceneRenderer::new(&gpu, &self.scene)?;
         let presenter = Presenter::new(&gpu.device, format);
         self.win = Some(Win { window, surface, config, gpu, renderer, presenter });
@@ -124,14 +101,8 @@ impl BenchWindow {
         self.scene.animator.state_at(i as u32, &mut self.state);
         w.renderer.set_state(&self.state);
         w.renderer.render(&w.gpu, &self.tour.camera(i, self.frames), &self.view);
-        let frame = match w.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(f)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
-            other => {
-                log::debug!("surface not ready: {other:?}");
-                w.surface.configure(&w.gpu.device, &w.config);
-                return Ok(false);
-            }
+        let Some(frame) = window_surface::next_frame(&w.surface, &w.gpu, &w.config) else {
+            return Ok(false);
         };
         let target = frame.texture.create_view(&Default::default());
         let mut encoder = w.gpu.device.create_command_encoder(&Default::default());

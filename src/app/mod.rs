@@ -9,6 +9,7 @@ pub mod game_view;
 mod overlay;
 pub mod reference;
 mod viewer;
+mod window_surface;
 
 pub use bookmark::{shell_quote, Bookmark};
 pub use fly_camera::{FlyCamera, MoveKeys};

@@ -16,6 +16,7 @@ use super::compare_view::ReferenceView;
 use super::game_view::{self, GameView};
 use super::overlay::{self, Controls, OverlayInfo};
 use super::reference;
+use super::window_surface::{self, WindowSurface};
 use super::{FlyCamera, MoveKeys};
 use crate::cli::{CameraArgs, ViewArgs};
 use crate::loader::{self, LevelSource, OpenOptions};
@@ -260,33 +261,9 @@ impl App {
         let attrs = Window::default_attributes()
             .with_title(self.title())
             .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 720.0));
-        let window = Arc::new(event_loop.create_window(attrs).context("creating the window")?);
-        let instance = Gpu::new_instance();
-        let surface =
-            instance.create_surface(window.clone()).context("creating the window surface")?;
-        let gpu = Gpu::from_instance(instance, Some(&surface))?;
-        let caps = surface.get_capabilities(&gpu.adapter);
-        // Prefer a plain (non-sRGB) format so palette colours pass through unchanged.
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| !f.is_srgb())
-            .or_else(|| caps.formats.first().copied())
-            .context("the window surface supports no format")?;
-        let size = window.inner_size();
-        let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            color_space: wgpu::SurfaceColorSpace::Auto,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            present_mode: wgpu::PresentMode::AutoVsync,
-            desired_maximum_frame_latency: 2,
-            alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: vec![],
-        };
-        surface.configure(&gpu.device, &config);
+        let WindowSurface { window, surface, config, gpu } =
+            window_surface::open(event_loop, attrs)?;
+        let format = config.format;
         let mut renderer = SceneRenderer::new(&gpu, &self.scene)?;
         let frame_state = self.scene.animator.initial();
         renderer.set_state(&frame_state);
@@ -658,14 +635,8 @@ impl App {
             composed = true;
         }
 
-        let frame = match w.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(f)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
-            other => {
-                log::debug!("surface not ready: {other:?}");
-                w.surface.configure(&w.gpu.device, &w.config);
-                return Ok(());
-            }
+        let Some(frame) = window_surface::next_frame(&w.surface, &w.gpu, &w.config) else {
+            return Ok(());
         };
         let target = frame.texture.create_view(&Default::default());
 
