@@ -588,7 +588,8 @@ impl SceneRenderer {
             self.walk_offs =
                 v.append_state([vx, vy, angle], uniform.fixed_step[3], &mut self.upload);
         }
-        let size = (self.upload.len() * 4) as u64;
+        let flats = self.vanilla.as_ref().map(|v| v.flat_words()).unwrap_or(&[]);
+        let size = ((self.upload.len() + flats.len()) * 4) as u64;
         if size > self.state.size() {
             self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("frame state"),
@@ -599,6 +600,10 @@ impl SceneRenderer {
             self.bind_group = None;
         }
         gpu.queue.write_buffer(&self.state, 0, bytemuck::cast_slice(&self.upload));
+        if !flats.is_empty() {
+            let at = (self.upload.len() * 4) as u64;
+            gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(flats));
+        }
     }
 
     fn ensure_targets(&mut self, gpu: &Gpu, w: u32, h: u32) {

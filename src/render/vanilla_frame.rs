@@ -81,9 +81,10 @@ impl VanillaFrame {
         flat_words(walk, view, &self.walls.sine, viewer, &mut self.flats);
     }
 
-    /// Appends this frame's wall columns and flat words to the state upload for the viewer
-    /// at (`viewx`, `viewy`) facing `angle` with projection `projection` (`centerxfrac`);
-    /// returns where they landed.
+    /// Appends this frame's wall columns to the state upload for the viewer at (`viewx`,
+    /// `viewy`) facing `angle` with projection `projection` (`centerxfrac`); the flat words
+    /// ([`VanillaFrame::flat_words`], a word a pixel) follow them in the state buffer, written
+    /// straight from here rather than copied into the upload. Returns where each lies.
     pub fn append_state(
         &mut self,
         [viewx, viewy, angle]: [i32; 3],
@@ -95,9 +96,16 @@ impl VanillaFrame {
         self.walls.compute(&self.segs, viewx, viewy, angle as u32, &mut self.setup);
         let ColumnTables { seg_index, entries } =
             self.walls.columns(&self.setup, walk, view.xtoviewangle(), projection, upload);
-        let flats = upload.len() as u32;
-        upload.extend_from_slice(&self.flats);
-        [seg_index, entries, flats, 1]
+        [seg_index, entries, upload.len() as u32, 1]
+    }
+
+    /// This frame's flat words (empty without a walk).
+    pub fn flat_words(&self) -> &[u32] {
+        if self.walk.is_some() {
+            &self.flats
+        } else {
+            &[]
+        }
     }
 
     /// The solid world's index lists for this frame's walk: all it reached for the pre-pass,
