@@ -27,8 +27,7 @@ struct Frame {
     extra_offs: vec4<u32>,
     // vanilla BSP walk (word offsets into `state`): the wall column index (first column,
     // count, first entry per seg), the column entries (texture column, 1 / scale and light
-    // column), the flat words (one a pixel, then each visplane's height), and 1 when this
-    // frame has a walk
+    // column), the canvas depths (one f32 a pixel), and 1 when this frame has a walk
     walk_offs: vec4<u32>,
     // clear palette index, fragments a pixel list holds, lit palette (Doom: word offset into
     // `scene_meta`), 0
@@ -269,4 +268,16 @@ fn vanilla_exact_mode() -> bool {
         return SHADE_MODE == 3u;
     }
     return has_flag(FLAG_VANILLA_EXACT);
+}
+
+// In a vanilla-exact frame the CPU drew the solid world (render/vanilla_canvas.rs) and left
+// each pixel's depth in the state buffer; what the GPU draws over it tests against that
+// depth here (the depth attachment holds only what the GPU drew). Reverse depth: a fragment
+// at or behind the canvas is hidden.
+fn hidden_by_canvas(clip: vec4<f32>) -> bool {
+    if !vanilla_exact_mode() {
+        return false;
+    }
+    let i = u32(clip.y) * u32(frame.screen.x) + u32(clip.x);
+    return clip.z <= bitcast<f32>(state[frame.walk_offs.z + i]);
 }

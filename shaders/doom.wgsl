@@ -110,9 +110,6 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     if !faithful_mode() {
         return shade_smooth(s);
     }
-    if surface_is(s, KIND_FLAT) && vanilla_exact_mode() {
-        return exact_flat(s);
-    }
     var coord = vec2<i32>(floor(s.uv));
     var zindex = i32(floor(s.depth / 16.0));
     var wall_scale = -1;
@@ -163,28 +160,6 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
 // Doom draws nothing that needs the opaque pixel's key.
 fn surface_key(s: SurfaceIn) -> vec4<u32> {
     return vec4<u32>(0u);
-}
-
-// A flat pixel of a vanilla-exact frame: the texel and light column R_MapPlane gives it, from
-// the CPU's word for the pixel (vanilla_flats.rs: column, row, light column, visplane) when
-// the walk drew the pixel with a plane of this flat's height (to 1/1024 unit: the height is
-// interpolated across the triangle); else, where the GPU's edge falls a pixel off vanilla's,
-// the plain perspective texel and light.
-fn exact_flat(s: SurfaceIn) -> vec4<f32> {
-    let pixels = u32(frame.screen.x * frame.screen.y);
-    let at = frame.walk_offs.z;
-    let word = state[at + u32(s.frag.y) * u32(frame.screen.x) + u32(s.frag.x)];
-    let plane_height = bitcast<i32>(state[at + pixels + ((word >> 19u) & 4095u)]);
-    let height = i32(round(s.height * 65536.0));
-    let walked = (word & 0x80000000u) != 0u && abs(plane_height - height) <= 64;
-    let coord = vec2<u32>(vec2<i32>(floor(s.uv)) & vec2<i32>(63));
-    let zindex = u32(clamp(i32(floor(s.depth / 16.0)), 0, MAXLIGHTZ - 1));
-    let own = coord.x | (coord.y << 6u) | (zindex << 12u);
-    let w = select(own, word, walked);
-    // R_DrawSpan's texel: row * 64 + column of the 64x64 flat.
-    let i = (w & 63u) | (((w >> 6u) & 63u) << 6u);
-    let index = ((texels[s.info.offset + i / 2u] >> ((i & 1u) * 16u)) & 255u) + s.info.palette;
-    return lit_rgb(doom_colormap_index(s, i32((w >> 12u) & 127u), -1), index);
 }
 
 // Vanilla Doom has no translucent surfaces; a flagged one is drawn as it would be opaque.

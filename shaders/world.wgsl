@@ -96,6 +96,9 @@ struct FragOut {
 
 @fragment
 fn fs_world(in: WorldOut) -> FragOut {
+    if hidden_by_canvas(in.clip) {
+        discard;
+    }
     let s = surface_from(in, in.flags & 15u);
     return FragOut(shade(s), surface_key(s));
 }
@@ -159,6 +162,9 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
 
 @fragment
 fn fs_sprite(in: WorldOut) -> FragOut {
+    if hidden_by_canvas(in.clip) {
+        discard;
+    }
     var s = surface_from(in, KIND_SPRITE);
     let info = s.info;
     // Keep the quad's far edges on the last texel instead of wrapping to the first.
@@ -186,12 +192,18 @@ fn fs_depth_only() -> FragOut {
 }
 
 @fragment
-fn fs_marker() -> FragOut {
+fn fs_marker(@builtin(position) clip: vec4<f32>) -> FragOut {
+    if hidden_by_canvas(clip) {
+        discard;
+    }
     return FragOut(vec4<f32>(1.0, 0.85, 0.1, 1.0), vec4<u32>(0u));
 }
 
 @fragment
 fn fs_wire(in: WorldOut) -> FragOut {
+    if hidden_by_canvas(in.clip) {
+        discard;
+    }
     return FragOut(vec4<f32>(0.2, 1.0, 0.3, 1.0), vec4<u32>(0u));
 }
 

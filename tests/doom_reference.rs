@@ -10,8 +10,18 @@ use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::{CameraPose, Scene, Texels};
 
 const DOOM_DIR: &str = "/usr/share/games/doom";
-/// Regression floor for every view (the issue target is 0.90; measured 98.6%..99.98%).
-const MIN_IDENTICAL: f64 = 0.98;
+/// Each view's regression floor: the share of pixels identical to Chocolate Doom's frame.
+/// The solid world is drawn as vanilla draws it (render/vanilla_canvas.rs), so views without
+/// masked walls match in every pixel; on the crates view the grating on the left, a masked
+/// middle texture still rasterised on the GPU, differs along a row (measured 99.75%).
+const FLOORS: [(&str, f64); 6] = [
+    ("freedoom1_e1m1_courtyard", 1.0),
+    ("freedoom1_e1m1_crates", 0.997),
+    ("freedoom1_e1m1_start", 1.0),
+    ("freedoom1_e1m1_start_a225", 1.0),
+    ("freedoom1_e1m1_start_a90", 1.0),
+    ("freedoom2_map01_start", 1.0),
+];
 
 struct Capture {
     png: PathBuf,
@@ -69,7 +79,11 @@ fn scene_and_camera(c: &Capture) -> (Scene, CameraPose) {
 #[test]
 fn renders_match_chocolate_doom_frames() {
     let caps = captures();
-    assert!(caps.len() >= 3, "expected at least three reference frames");
+    let names: Vec<String> =
+        caps.iter().map(|c| c.png.file_stem().unwrap().to_string_lossy().to_string()).collect();
+    for (view, _) in FLOORS {
+        assert!(names.iter().any(|n| n == view), "reference view {view} missing: {names:?}");
+    }
     let gpu = Gpu::headless().expect("a Vulkan adapter (install mesa-vulkan-drivers)");
     let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/doom-reference");
     std::fs::create_dir_all(&out_dir).unwrap();
@@ -94,11 +108,13 @@ fn renders_match_chocolate_doom_frames() {
             report.mean_abs_error,
             report.psnr_db
         );
-        if report.identical_share < MIN_IDENTICAL {
-            failures.push(format!("{name}: {:.4}", report.identical_share));
+        let floor = FLOORS.iter().find(|(v, _)| *v == name).map(|f| f.1);
+        let floor = floor.unwrap_or_else(|| panic!("{name}: no floor in FLOORS"));
+        if report.identical_share < floor {
+            failures.push(format!("{name}: {:.4} < {floor}", report.identical_share));
         }
     }
-    assert!(failures.is_empty(), "below {MIN_IDENTICAL}: {failures:?}");
+    assert!(failures.is_empty(), "below their floors: {failures:?}");
 }
 
 /// Smooth mode filters walls and flats but draws the sky from the sky texture by view angle,

@@ -11,12 +11,11 @@ mod scene_renderer;
 mod shaders;
 mod translucent_pass;
 pub mod vanilla_bsp;
-mod vanilla_flats;
+mod vanilla_canvas;
 mod vanilla_frame;
 pub mod vanilla_tables;
 mod vanilla_walls;
 mod view;
-mod walk_order;
 mod world_batches;
 mod world_pipelines;
 

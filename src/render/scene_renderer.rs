@@ -1,5 +1,3 @@
-use std::ops::Range;
-
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use glam::DVec3;
@@ -9,7 +7,7 @@ use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
 use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
-use super::vanilla_flats::FlatViewer;
+use super::vanilla_canvas::{CanvasScene, CanvasState, CanvasViewer};
 use super::vanilla_frame::{VanillaFrame, WalkOffsets};
 use super::vanilla_tables::{self, fixed_div, FRACUNIT};
 use super::world_batches::{batch_world, Group};
@@ -90,10 +88,6 @@ impl SceneStage {
     }
 }
 
-/// Index ranges of a frame drawn in the walk's order: the pre-pass's, then (`SURFACE_KIND`,
-/// range) for each solid group.
-type WalkDraws = (Range<u32>, Vec<(u32, Range<u32>)>);
-
 /// A scene uploaded to the GPU, ready to draw from any camera.
 pub struct SceneRenderer {
     pipelines: WorldPipelines,
@@ -108,10 +102,6 @@ pub struct SceneRenderer {
     vanilla: Option<VanillaFrame>,
     /// Where this frame's walk data lies in the state buffer.
     walk_offs: WalkOffsets,
-    /// This frame's solid index lists when drawn in the walk's order (pre-pass range, then
-    /// a range per surface kind), and their buffer.
-    walk_draws: Option<WalkDraws>,
-    index_buffer: Option<wgpu::Buffer>,
     /// GPU pass timestamps, when profiling.
     timer: Option<PassTimer>,
     /// The last frame's CPU steps.
@@ -174,11 +164,11 @@ impl SceneRenderer {
         let batches = batch_world(&scene.world, true);
         let world = &batches.vertices;
         let vanilla = match &scene.shading {
-            Shading::DoomColormap { map: Some(map), segs, .. } => Some(VanillaFrame::new(
-                map.clone(),
-                segs.clone(),
-                &world[..batches.solid_count as usize],
-            )),
+            Shading::DoomColormap { map: Some(map), segs, .. } => {
+                let canvas =
+                    CanvasScene::new(&packed.meta, &packed.layout, packed.texels, scene.clear.rgb);
+                Some(VanillaFrame::new(map.clone(), segs.clone(), canvas))
+            }
             _ => None,
         };
         let solid_reversed = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -249,8 +239,6 @@ impl SceneRenderer {
             masked_groups: batches.masked,
             vanilla,
             walk_offs: [0; 4],
-            walk_draws: None,
-            index_buffer: None,
             timer: None,
             cpu_steps: Vec::new(),
             markers,
@@ -321,15 +309,11 @@ impl SceneRenderer {
         cpu.mark("targets and tables");
         self.run_walk(camera, view);
         let mut uniform = self.frame_uniform(camera, view, focal);
-        if let Some(v) = self.vanilla.as_mut().filter(|v| v.walked()) {
+        if self.walked() {
             cpu.mark("vanilla walk");
-            let [viewx, viewy, viewz, angle] = uniform.fixed_view;
-            let [basexscale, baseyscale, ..] = uniform.fixed_step;
-            let viewangle = angle as u32;
-            v.step_flats(&FlatViewer { viewx, viewy, viewz, viewangle, basexscale, baseyscale });
-            cpu.mark("flat spans set-up");
         }
-        self.upload_state(gpu, &uniform);
+        self.prepare_state(&uniform, &mut cpu);
+        self.upload_state(gpu);
         // Where this frame's walk data landed in the state buffer.
         uniform.walk_offs = self.walk_offs;
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
@@ -339,7 +323,6 @@ impl SceneRenderer {
         }
         let mode = self.shade_mode(view);
         self.prepare_pipelines(&gpu.device, view, mode);
-        self.order_by_walk(gpu, mode);
         if let Some(timer) = &mut self.timer {
             timer.begin_frame();
         }
@@ -351,19 +334,22 @@ impl SceneRenderer {
         let mut draws = 0;
         // One render pass for the opaque scene; when profiling, one per stage so that each
         // can be timed (a tiled rasteriser draws a pass tile by tile, not draw by draw).
-        let stages = [
-            SceneStage::DepthPrePass,
-            SceneStage::Solid,
-            SceneStage::Masked,
-            SceneStage::Sprites,
-            SceneStage::Overlays,
-        ];
+        // A walked frame's solid world is the CPU's canvas, already in the colour target.
+        let walked = self.walked();
+        let solid: &[SceneStage] =
+            if walked { &[] } else { &[SceneStage::DepthPrePass, SceneStage::Solid] };
+        let rest = [SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays];
+        let stages: Vec<SceneStage> = solid.iter().copied().chain(rest).collect();
         // Taken out while the passes borrow the renderer; put back below.
         let mut timer = self.timer.take();
         let split = timer.is_some();
         for (n, group) in stages.chunks(if split { 1 } else { stages.len() }).enumerate() {
             let load = n > 0;
             let color_ops = |clear| wgpu::Operations {
+                load: if load || walked { wgpu::LoadOp::Load } else { wgpu::LoadOp::Clear(clear) },
+                store: wgpu::StoreOp::Store,
+            };
+            let key_ops = |clear| wgpu::Operations {
                 load: if load { wgpu::LoadOp::Load } else { wgpu::LoadOp::Clear(clear) },
                 store: wgpu::StoreOp::Store,
             };
@@ -381,7 +367,7 @@ impl SceneRenderer {
                         view,
                         depth_slice: None,
                         resolve_target: None,
-                        ops: color_ops(wgpu::Color::TRANSPARENT),
+                        ops: key_ops(wgpu::Color::TRANSPARENT),
                     }),
                 ],
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
@@ -450,28 +436,6 @@ impl SceneRenderer {
             }
         };
         match stage {
-            SceneStage::DepthPrePass | SceneStage::Solid
-                if self.walk_draws.is_some() && self.index_buffer.is_some() =>
-            {
-                let (Some((pre_pass, kinds)), Some(buffer)) =
-                    (&self.walk_draws, &self.index_buffer)
-                else {
-                    return draws;
-                };
-                pass.set_vertex_buffer(0, self.vertices.slice(..));
-                pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
-                let ranges: Vec<(PipelineKind, u32, Range<u32>)> = match stage {
-                    SceneStage::DepthPrePass => vec![(PipelineKind::Depth, 0, pre_pass.clone())],
-                    _ => kinds.iter().map(|(k, r)| (PipelineKind::Shade, *k, r.clone())).collect(),
-                };
-                for (kind, surface, range) in ranges {
-                    if let (Some(p), false) = (pipeline(kind, surface), range.is_empty()) {
-                        pass.set_pipeline(p);
-                        pass.draw_indexed(range, 0, 0..1);
-                        draws += 1;
-                    }
-                }
-            }
             SceneStage::DepthPrePass => {
                 pass.set_vertex_buffer(0, self.vertices.slice(..));
                 draw(pass, PipelineKind::Depth, 0, 0..self.solid_count, 0..1);
@@ -508,32 +472,6 @@ impl SceneRenderer {
         draws
     }
 
-    /// In vanilla-exact frames, the solid world's index lists in the walk's order (see
-    /// `walk_order`), uploaded; otherwise none, and the whole world is drawn.
-    fn order_by_walk(&mut self, gpu: &Gpu, mode: u32) {
-        self.walk_draws = None;
-        let kinds: Vec<u32> = self.solid_groups.iter().map(|g| g.surface).collect();
-        let Some(v) = self.vanilla.as_mut().filter(|_| mode == MODE_VANILLA_EXACT) else {
-            return;
-        };
-        let Some(f) = v.indices(&kinds) else { return };
-        let size = (f.indices.len().max(1) * 4) as u64;
-        if self.index_buffer.as_ref().is_none_or(|b| b.size() < size) {
-            self.index_buffer = Some(gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("walk order"),
-                size: size.next_power_of_two(),
-                usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }));
-        }
-        if let Some(buffer) = &self.index_buffer {
-            if !f.indices.is_empty() {
-                gpu.queue.write_buffer(buffer, 0, bytemuck::cast_slice(&f.indices));
-            }
-        }
-        self.walk_draws = Some((f.pre_pass.clone(), f.kinds.clone()));
-    }
-
     fn sprite_surface(&self) -> u32 {
         KIND_SPRITE + 1
     }
@@ -565,7 +503,9 @@ impl SceneRenderer {
     /// 90°, level, Doom).
     fn run_walk(&mut self, camera: &CameraPose, view: &ViewSettings) {
         let Some(v) = &mut self.vanilla else { return };
+        // The canvas draws the sky as vanilla does; a view without it is not vanilla's.
         let exact = view.mode == RenderMode::Faithful
+            && view.show_sky
             && camera.pitch == 0.0
             && self.axes == Axes::ZUpRightHanded;
         let (x, y, z, angle) = fixed_camera(self.axes, camera);
@@ -578,18 +518,44 @@ impl SceneRenderer {
         self.vanilla.as_ref().is_some_and(|v| v.walked())
     }
 
-    /// Writes the animation state and this frame's walk data into the state buffer.
-    fn upload_state(&mut self, gpu: &Gpu, uniform: &FrameUniform) {
+    /// The state upload of this frame: the animation state, then with a walk the wall
+    /// columns' set-up, from which the solid world is drawn on the CPU.
+    fn prepare_state(&mut self, uniform: &FrameUniform, cpu: &mut CpuSteps) {
         self.upload.clear();
         self.upload.extend_from_slice(&self.state_words);
         self.walk_offs = [0; 4];
-        if let Some(v) = &mut self.vanilla {
-            let [vx, vy, _, angle] = uniform.fixed_view;
-            self.walk_offs =
-                v.append_state([vx, vy, angle], uniform.fixed_step[3], &mut self.upload);
-        }
-        let flats = self.vanilla.as_ref().map(|v| v.flat_words()).unwrap_or(&[]);
-        let size = ((self.upload.len() + flats.len()) * 4) as u64;
+        let Some(v) = self.vanilla.as_mut().filter(|v| v.walked()) else { return };
+        let [viewx, viewy, viewz, angle] = uniform.fixed_view;
+        let [basexscale, baseyscale, _, projection] = uniform.fixed_step;
+        self.walk_offs = v.append_state([viewx, viewy, angle], projection, &mut self.upload);
+        cpu.mark("wall columns set-up");
+        let (l, words) = (&self.state_layout, &self.state_words);
+        let at = |from: u32, to: usize| &words[(from as usize).min(to)..to];
+        let state = CanvasState {
+            light: at(l.light, (l.light + l.light_count) as usize),
+            remap: at(l.remap, l.scroll as usize),
+            scroll: at(l.scroll, words.len()),
+        };
+        let viewer = CanvasViewer {
+            viewx,
+            viewy,
+            viewz,
+            viewangle: angle as u32,
+            basexscale,
+            baseyscale,
+            near: self.near,
+            sky_texture: self.sky_texture,
+        };
+        v.draw_canvas(&self.upload, viewer, state);
+        cpu.mark("canvas");
+    }
+
+    /// Writes the state upload and this frame's canvas depths into the state buffer, and the
+    /// canvas colours into the scene's colour target.
+    fn upload_state(&mut self, gpu: &Gpu) {
+        let canvas = self.vanilla.as_ref().and_then(|v| v.canvas());
+        let depths = canvas.map(|c| &c.depths[..]).unwrap_or(&[]);
+        let size = ((self.upload.len() + depths.len()) * 4) as u64;
         if size > self.state.size() {
             self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("frame state"),
@@ -600,10 +566,22 @@ impl SceneRenderer {
             self.bind_group = None;
         }
         gpu.queue.write_buffer(&self.state, 0, bytemuck::cast_slice(&self.upload));
-        if !flats.is_empty() {
-            let at = (self.upload.len() * 4) as u64;
-            gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(flats));
+        let (Some(canvas), Some(t)) = (canvas, &self.targets) else { return };
+        if canvas.colors.len() != (t.width * t.height) as usize {
+            return;
         }
+        let at = (self.upload.len() * 4) as u64;
+        gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(depths));
+        gpu.queue.write_texture(
+            t.color.as_image_copy(),
+            bytemuck::cast_slice(&canvas.colors),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(t.width * 4),
+                rows_per_image: Some(t.height),
+            },
+            wgpu::Extent3d { width: t.width, height: t.height, depth_or_array_layers: 1 },
+        );
     }
 
     fn ensure_targets(&mut self, gpu: &Gpu, w: u32, h: u32) {
@@ -626,6 +604,7 @@ impl SceneRenderer {
             SCENE_FORMAT,
             wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST
                 | wgpu::TextureUsages::TEXTURE_BINDING,
             "scene colour",
         );
@@ -778,8 +757,11 @@ impl SceneRenderer {
 
     /// Makes the pipelines this frame draws with that do not exist yet.
     fn prepare_pipelines(&mut self, device: &wgpu::Device, view: &ViewSettings, mode: u32) {
-        let mut keys = vec![(PipelineKind::Depth, 0)];
-        keys.extend(self.solid_groups.iter().map(|g| (PipelineKind::Shade, g.surface)));
+        let mut keys = Vec::new();
+        if !self.walked() {
+            keys.push((PipelineKind::Depth, 0));
+            keys.extend(self.solid_groups.iter().map(|g| (PipelineKind::Shade, g.surface)));
+        }
         keys.extend(self.masked_groups.iter().map(|g| (PipelineKind::World, g.surface)));
         if view.show_sprites && self.sprite_count > 0 {
             keys.push((PipelineKind::Sprite, self.sprite_surface()));

@@ -206,6 +206,16 @@ impl VanillaView {
         &self.distscale
     }
 
+    /// The centre row (`centery`).
+    pub fn centery(&self) -> i32 {
+        self.centeryfrac >> FRACBITS
+    }
+
+    /// `projection` (`centerxfrac`): the focal length in pixels, 16.16.
+    pub fn projection(&self) -> i32 {
+        self.projection
+    }
+
     /// `clipangle` (= `xtoviewangle[0]`).
     pub fn clipangle(&self) -> u32 {
         self.clipangle
@@ -250,6 +260,27 @@ impl DrawSeg {
     }
 }
 
+/// One wall column as R_RenderSegLoop draws it: rows `yl..=yh` of column `x` (on screen),
+/// drawseg `drawseg`'s seg, tier 0 (upper, or a one-sided wall's middle) or 1 (lower).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WallColumn {
+    pub x: u16,
+    pub yl: u16,
+    pub yh: u16,
+    pub tier: u16,
+    pub drawseg: u32,
+}
+
+/// One flat span as R_MakeSpans hands it to R_MapPlane: row `y`, columns `x1..=x2` (on
+/// screen) of visplane `plane`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub y: u16,
+    pub x1: u16,
+    pub x2: u16,
+    pub plane: u16,
+}
+
 /// A visplane after the walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlaneInfo {
@@ -282,19 +313,26 @@ pub struct WalkStats {
     pub bad_references: u32,
 }
 
+/// What covers each pixel of a walk's screen (row-major), for tests and diagnostics: drawing
+/// goes by [`WalkResult::wall_columns`] and [`WalkResult::spans`].
+#[derive(Clone, Debug)]
+struct Coverage {
+    span_start: Vec<u16>,
+    plane_id: Vec<u16>,
+    wall_drawseg: Vec<u32>,
+}
+
 /// Everything the walk found for one frame.
 #[derive(Clone, Debug)]
 pub struct WalkResult {
     pub width: u32,
     pub height: u32,
-    /// Per pixel (row-major): the first column of the span that draws it, [`NO_SPAN`] for
-    /// pixels no visplane covers.
-    pub span_start: Vec<u16>,
-    /// Per pixel: the visplane that draws it (index into `planes`), [`NO_PLANE`] if none.
-    pub plane_id: Vec<u16>,
-    /// Per pixel: the drawseg whose wall column (upper, lower or one-sided tier) covers it,
-    /// [`NO_WALL`] if none. Masked middle textures are not included.
-    pub wall_drawseg: Vec<u32>,
+    /// What covers each pixel, made from the columns and spans when first asked for.
+    coverage: std::cell::OnceCell<Coverage>,
+    /// Wall columns in the order the walk drew them.
+    pub wall_columns: Vec<WallColumn>,
+    /// Flat spans, visplane by visplane.
+    pub spans: Vec<Span>,
     /// Wall ranges in the order vanilla stores them.
     pub drawsegs: Vec<DrawSeg>,
     pub planes: Vec<PlaneInfo>,
@@ -308,6 +346,45 @@ pub struct WalkResult {
 }
 
 impl WalkResult {
+    fn coverage(&self) -> &Coverage {
+        self.coverage.get_or_init(|| {
+            let (w, h) = (self.width as usize, self.height as usize);
+            let mut c = Coverage {
+                span_start: vec![NO_SPAN; w * h],
+                plane_id: vec![NO_PLANE; w * h],
+                wall_drawseg: vec![NO_WALL; w * h],
+            };
+            for col in &self.wall_columns {
+                for y in col.yl as usize..=col.yh as usize {
+                    c.wall_drawseg[y * w + col.x as usize] = col.drawseg;
+                }
+            }
+            for s in &self.spans {
+                let row = s.y as usize * w;
+                c.span_start[row + s.x1 as usize..=row + s.x2 as usize].fill(s.x1);
+                c.plane_id[row + s.x1 as usize..=row + s.x2 as usize].fill(s.plane);
+            }
+            c
+        })
+    }
+
+    /// Per pixel (row-major): the first column of the span that draws it, [`NO_SPAN`] for
+    /// pixels no visplane covers.
+    pub fn span_start(&self) -> &[u16] {
+        &self.coverage().span_start
+    }
+
+    /// Per pixel: the visplane that draws it (index into `planes`), [`NO_PLANE`] if none.
+    pub fn plane_id(&self) -> &[u16] {
+        &self.coverage().plane_id
+    }
+
+    /// Per pixel: the drawseg whose wall column (upper, lower or one-sided tier) covers it,
+    /// [`NO_WALL`] if none. Masked middle textures are not included.
+    pub fn wall_drawseg(&self) -> &[u32] {
+        &self.coverage().wall_drawseg
+    }
+
     /// The wall ranges stored for seg `seg`, left to right (empty if it was not drawn).
     pub fn ranges_for_seg(&self, seg: usize) -> impl Iterator<Item = &DrawSeg> + '_ {
         let (a, b) = match (self.seg_first.get(seg), self.seg_first.get(seg + 1)) {
@@ -337,7 +414,7 @@ impl WalkResult {
         if x >= self.width || y >= self.height {
             return None;
         }
-        let s = self.span_start[(y * self.width + x) as usize];
+        let s = self.span_start()[(y * self.width + x) as usize];
         (s != NO_SPAN).then_some(s)
     }
 }
@@ -382,7 +459,7 @@ struct Walker<'a> {
     ceilingclip: Vec<i32>,
     planes: Vec<Plane>,
     drawsegs: Vec<DrawSeg>,
-    wall_drawseg: Vec<u32>,
+    wall_columns: Vec<WallColumn>,
     stats: WalkStats,
     // Per subsector.
     frontsector: Sector,
@@ -401,7 +478,6 @@ struct Walker<'a> {
 impl<'a> Walker<'a> {
     fn new(map: &'a VanillaMap, light: &'a [u32], v: &'a VanillaView) -> Walker<'a> {
         let (width, height) = (v.width, v.height);
-        let pixels = (width * height) as usize;
         Walker {
             map,
             light,
@@ -415,7 +491,7 @@ impl<'a> Walker<'a> {
             ceilingclip: vec![-1; width as usize],
             planes: Vec::new(),
             drawsegs: Vec::new(),
-            wall_drawseg: vec![NO_WALL; pixels],
+            wall_columns: Vec::new(),
             stats: WalkStats::default(),
             frontsector: Sector::default(),
             floorplane: None,
@@ -906,7 +982,6 @@ impl<'a> Walker<'a> {
         }
 
         // R_RenderSegLoop.
-        let w = self.width as usize;
         for x in start..=stop {
             let xi = x as usize;
             let cclip = self.ceilingclip[xi];
@@ -941,7 +1016,7 @@ impl<'a> Walker<'a> {
             }
             if midtexture {
                 // One-sided wall: the column is closed.
-                self.mark_wall(ds_index, x, yl, yh, w);
+                self.mark_wall(ds_index, 0, x, yl, yh);
                 self.ceilingclip[xi] = self.height;
                 self.floorclip[xi] = -1;
             } else {
@@ -952,7 +1027,7 @@ impl<'a> Walker<'a> {
                         mid = fclip - 1;
                     }
                     if mid >= yl {
-                        self.mark_wall(ds_index, x, yl, mid, w);
+                        self.mark_wall(ds_index, 0, x, yl, mid);
                         self.ceilingclip[xi] = mid;
                     } else {
                         self.ceilingclip[xi] = yl - 1;
@@ -968,7 +1043,7 @@ impl<'a> Walker<'a> {
                         mid = cclip + 1;
                     }
                     if mid <= yh {
-                        self.mark_wall(ds_index, x, mid, yh, w);
+                        self.mark_wall(ds_index, 1, x, mid, yh);
                         self.floorclip[xi] = mid;
                     } else {
                         self.floorclip[xi] = yh + 1;
@@ -994,11 +1069,12 @@ impl<'a> Walker<'a> {
     }
 
     /// Records the wall column drawn at `x` over rows `yl..=yh` (nothing if empty).
-    fn mark_wall(&mut self, ds: u32, x: i32, yl: i32, yh: i32, w: usize) {
+    fn mark_wall(&mut self, ds: u32, tier: u16, x: i32, yl: i32, yh: i32) {
         let yl = yl.max(0);
         let yh = yh.min(self.height - 1);
-        for y in yl..=yh {
-            self.wall_drawseg[y as usize * w + x as usize] = ds;
+        if yl <= yh {
+            let (x, yl, yh) = (x as u16, yl as u16, yh as u16);
+            self.wall_columns.push(WallColumn { x, yl, yh, tier, drawseg: ds });
         }
     }
 
@@ -1068,9 +1144,8 @@ impl<'a> Walker<'a> {
     /// later plane overwriting an earlier one as vanilla's drawing would.
     fn finish(mut self) -> WalkResult {
         let (w, h) = (self.width as usize, self.height as usize);
-        let mut span_start = vec![NO_SPAN; w * h];
-        let mut plane_id = vec![NO_PLANE; w * h];
         let mut spanstart = vec![0i32; h];
+        let mut spans = Vec::new();
         for (id, p) in self.planes.iter_mut().enumerate() {
             if p.minx > p.maxx {
                 continue;
@@ -1080,10 +1155,10 @@ impl<'a> Walker<'a> {
             p.top[minx as usize] = EMPTY;
             p.top[maxx as usize + 2] = EMPTY;
             let mut map_plane = |y: u32, x1: i32, x2: i32| {
-                let (y, x1) = (y as usize, x1.max(0));
-                for x in x1..=x2.min(w as i32 - 1) {
-                    span_start[y * w + x as usize] = x1.min(NO_SPAN as i32 - 1) as u16;
-                    plane_id[y * w + x as usize] = id as u16;
+                let (x1, x2) = (x1.max(0), x2.min(w as i32 - 1));
+                if x1 <= x2 && (y as usize) < h {
+                    let (y, x1, x2) = (y as u16, x1 as u16, x2 as u16);
+                    spans.push(Span { y, x1, x2, plane: id as u16 });
                 }
             };
             for x in minx..=maxx + 1 {
@@ -1157,9 +1232,9 @@ impl<'a> Walker<'a> {
         WalkResult {
             width: self.width as u32,
             height: self.height as u32,
-            span_start,
-            plane_id,
-            wall_drawseg: self.wall_drawseg,
+            coverage: Default::default(),
+            wall_columns: self.wall_columns,
+            spans,
             drawsegs: self.drawsegs,
             planes,
             subsectors: self.subsector_order,
@@ -1234,6 +1309,7 @@ mod tests {
             segs,
             sectors: vec![sector(0), sector(16)],
             sky_flat: 99,
+            flat_textures: Vec::new(),
         }
     }
 
@@ -1243,14 +1319,14 @@ mod tests {
     }
 
     fn uncovered(r: &WalkResult) -> usize {
-        (0..r.span_start.len())
-            .filter(|&i| r.span_start[i] == NO_SPAN && r.wall_drawseg[i] == NO_WALL)
+        (0..r.span_start().len())
+            .filter(|&i| r.span_start()[i] == NO_SPAN && r.wall_drawseg()[i] == NO_WALL)
             .count()
     }
 
     fn overlapping(r: &WalkResult) -> usize {
-        (0..r.span_start.len())
-            .filter(|&i| r.span_start[i] != NO_SPAN && r.wall_drawseg[i] != NO_WALL)
+        (0..r.span_start().len())
+            .filter(|&i| r.span_start()[i] != NO_SPAN && r.wall_drawseg()[i] != NO_WALL)
             .count()
     }
 
@@ -1298,7 +1374,7 @@ mod tests {
         // The bottom row is the west half's floor from edge to edge: one span from column 0.
         let w = 320;
         for x in 0..w {
-            assert_eq!(r.span_start[199 * w + x], 0, "column {x}");
+            assert_eq!(r.span_start()[199 * w + x], 0, "column {x}");
         }
         // One-sided walls cover each column exactly once.
         let mut count = vec![0; w];
@@ -1421,7 +1497,7 @@ mod tests {
             let mut v = VanillaView::new(w, h);
             v.set_camera(32 << 16, 0, 41 << 16, 12345);
             let r = walk(&split_room(), &[160], &v);
-            assert_eq!(r.span_start.len(), (r.width * r.height) as usize);
+            assert_eq!(r.span_start().len(), (r.width * r.height) as usize);
         }
         // Extreme positions and heights.
         for (x, y, z) in [(i32::MAX, i32::MIN, 0), (0, 0, i32::MIN), (-1, 1, i32::MAX)] {
@@ -1543,7 +1619,7 @@ mod tests {
         let w = 320;
         let floor_rows = (150..200)
             .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .filter(|&(x, y)| res.span_start[y * w + x] != NO_SPAN)
+            .filter(|&(x, y)| res.span_start()[y * w + x] != NO_SPAN)
             .count();
         assert!(floor_rows as f64 > 0.9 * (50 * w) as f64, "{floor_rows}");
         // Other screen sizes: the same arithmetic, generalised as vanilla's tables are.
@@ -1592,7 +1668,7 @@ mod tests {
         for y in 0..h {
             let yslope = view.yslope()[y];
             for x in 0..w {
-                let pid = res.plane_id[y * w + x];
+                let pid = res.plane_id()[y * w + x];
                 if pid == NO_PLANE || res.planes[pid as usize].sky {
                     continue;
                 }
@@ -1650,7 +1726,7 @@ mod tests {
             };
             let (w, res_ref) = (320usize, &res);
             let exact = flat_colours(&stack, &res, &r.view, r.tic, |x, y| {
-                Some(res_ref.span_start[y * w + x] as i32)
+                Some(res_ref.span_start()[y * w + x] as i32)
             });
             let naive = flat_colours(&stack, &res, &r.view, r.tic, |x, _| Some(x as i32));
             let (same, total) = score(&exact);
@@ -1725,7 +1801,7 @@ mod tests {
         for y in 0..h {
             for x in 0..w {
                 let i = y * w + x;
-                let pid = res.plane_id[i];
+                let pid = res.plane_id()[i];
                 if pid != NO_PLANE && res.planes[pid as usize].sky {
                     let col = (view.viewangle.wrapping_add(view.xtoviewangle[x]) >> 22) as i32;
                     let frac = (100 << 16) + (y as i32 - centery) * FRACUNIT;
@@ -1733,10 +1809,10 @@ mod tests {
                         sample(&sky, col, frac).map(|t| palette[colormap[t as usize] as usize]);
                     continue;
                 }
-                if pid != NO_PLANE || res.wall_drawseg[i] == NO_WALL {
+                if pid != NO_PLANE || res.wall_drawseg()[i] == NO_WALL {
                     continue;
                 }
-                let d = res.drawsegs[res.wall_drawseg[i] as usize];
+                let d = res.drawsegs[res.wall_drawseg()[i] as usize];
                 let vseg = vmap.segs[d.seg as usize];
                 let seg = &map.segs[d.seg as usize];
                 let line = &map.linedefs[seg.linedef as usize];
@@ -1845,9 +1921,9 @@ mod tests {
             let (mut same, mut total, mut skipped) = (0, 0, 0);
             let mut bad = Vec::new();
             for (i, c) in colours.iter().enumerate() {
-                let is_wall = res.wall_drawseg[i] != NO_WALL && res.plane_id[i] == NO_PLANE;
+                let is_wall = res.wall_drawseg()[i] != NO_WALL && res.plane_id()[i] == NO_PLANE;
                 let is_sky =
-                    res.plane_id[i] != NO_PLANE && res.planes[res.plane_id[i] as usize].sky;
+                    res.plane_id()[i] != NO_PLANE && res.planes[res.plane_id()[i] as usize].sky;
                 if !(is_wall || is_sky) {
                     continue;
                 }
@@ -1860,7 +1936,7 @@ mod tests {
                 if px.0[..3] == c[..] {
                     same += 1;
                 } else if bad.len() < 12 {
-                    bad.push((i % 320, i / 320, res.wall_drawseg[i]));
+                    bad.push((i % 320, i / 320, res.wall_drawseg()[i]));
                 }
             }
             println!(

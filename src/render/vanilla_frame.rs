@@ -1,46 +1,45 @@
 //! The CPU half of Doom's vanilla-exact frames (faithful, 90° across the width, level camera):
-//! vanilla's BSP walk, then each wall column's and each flat pixel's set-up as vanilla does it
-//! once per column and once per span, and the walk's drawing order. The Doom shading family's
-//! shaders read what this leaves in the state buffer; the scene renderer only asks for it.
+//! vanilla's BSP walk, each wall column's set-up as vanilla does it once per column, and the
+//! solid world drawn from them column by column and span by span (`vanilla_canvas`). The
+//! GPU shows the canvas and draws masked walls and sprites over it; the scene renderer only
+//! asks for what lies in the state buffer.
 
 use super::vanilla_bsp::{self, VanillaView, WalkResult};
-use super::vanilla_flats::{flat_words, FlatViewer};
+use super::vanilla_canvas::{Canvas, CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
 use super::vanilla_walls::{ColumnTables, WallSetup};
-use super::walk_order::{FrameIndices, WalkOrder};
 use crate::scene::vanilla_doom::VanillaMap;
-use crate::scene::{VanillaSeg, WorldVertex};
+use crate::scene::VanillaSeg;
 
 /// Where a frame's data lies in the state buffer, in words (the frame uniform's `walk_offs`):
-/// the wall column index, the column entries, the flat words, and 1 (0 without a walk).
+/// the wall column index, the column entries, the canvas depths (one f32 a pixel), and 1 (0
+/// without a walk).
 pub type WalkOffsets = [u32; 4];
 
 pub struct VanillaFrame {
     map: Box<VanillaMap>,
     segs: Vec<VanillaSeg>,
     walls: WallSetup,
-    order: WalkOrder,
+    canvas: CanvasScene,
     /// The walk's view at the current screen size, when the view is vanilla's projection.
     view: Option<VanillaView>,
     walk: Option<WalkResult>,
     setup: Vec<u32>,
-    flats: Vec<u32>,
-    indices: FrameIndices,
+    columns: ColumnTables,
+    canvas_out: Canvas,
 }
 
 impl VanillaFrame {
-    /// `solid` is the solid triangle list the renderer draws (see `walk_order`).
-    pub fn new(map: Box<VanillaMap>, segs: Vec<VanillaSeg>, solid: &[WorldVertex]) -> VanillaFrame {
-        let order = WalkOrder::new(&map, solid);
+    pub fn new(map: Box<VanillaMap>, segs: Vec<VanillaSeg>, canvas: CanvasScene) -> VanillaFrame {
         VanillaFrame {
             map,
             segs,
             walls: WallSetup::new(),
-            order,
+            canvas,
             view: None,
             walk: None,
             setup: Vec::new(),
-            flats: Vec::new(),
-            indices: FrameIndices::default(),
+            columns: ColumnTables::default(),
+            canvas_out: Canvas::default(),
         }
     }
 
@@ -75,16 +74,10 @@ impl VanillaFrame {
         self.walk.is_some()
     }
 
-    /// R_MapPlane for every flat pixel of this frame's walk.
-    pub fn step_flats(&mut self, viewer: &FlatViewer) {
-        let (Some(walk), Some(view)) = (&self.walk, &self.view) else { return };
-        flat_words(walk, view, &self.walls.sine, viewer, &mut self.flats);
-    }
-
     /// Appends this frame's wall columns to the state upload for the viewer at (`viewx`,
-    /// `viewy`) facing `angle` with projection `projection` (`centerxfrac`); the flat words
-    /// ([`VanillaFrame::flat_words`], a word a pixel) follow them in the state buffer, written
-    /// straight from here rather than copied into the upload. Returns where each lies.
+    /// `viewy`) facing `angle` with projection `projection` (`centerxfrac`); the canvas depths
+    /// ([`VanillaFrame::canvas`]) follow them in the state buffer, written straight from here
+    /// rather than copied into the upload. Returns where each lies.
     pub fn append_state(
         &mut self,
         [viewx, viewy, angle]: [i32; 3],
@@ -94,25 +87,31 @@ impl VanillaFrame {
         let (Some(walk), Some(view)) = (&self.walk, &self.view) else { return [0; 4] };
         self.setup.clear();
         self.walls.compute(&self.segs, viewx, viewy, angle as u32, &mut self.setup);
-        let ColumnTables { seg_index, entries } =
+        self.columns =
             self.walls.columns(&self.setup, walk, view.xtoviewangle(), projection, upload);
-        [seg_index, entries, upload.len() as u32, 1]
+        [self.columns.seg_index, self.columns.entries, upload.len() as u32, 1]
     }
 
-    /// This frame's flat words (empty without a walk).
-    pub fn flat_words(&self) -> &[u32] {
-        if self.walk.is_some() {
-            &self.flats
-        } else {
-            &[]
-        }
+    /// Draws the solid world of this frame's walk on the CPU: `upload` holds the wall columns
+    /// [`VanillaFrame::append_state`] appended, `state` the frame's animation state.
+    pub fn draw_canvas(&mut self, upload: &[u32], viewer: CanvasViewer, state: CanvasState) {
+        let (Some(walk), Some(view)) = (&self.walk, &self.view) else { return };
+        let frame = CanvasFrame {
+            walk,
+            view,
+            map: &self.map,
+            segs: &self.segs,
+            columns: upload,
+            column_tables: self.columns,
+            sine: &self.walls.sine,
+            viewer,
+            state,
+        };
+        self.canvas.draw(&frame, &mut self.canvas_out);
     }
 
-    /// The solid world's index lists for this frame's walk: all it reached for the pre-pass,
-    /// then each of `kinds` (see `walk_order`); none without a walk.
-    pub fn indices(&mut self, kinds: &[u32]) -> Option<&FrameIndices> {
-        let walk = self.walk.as_ref()?;
-        self.order.frame(&walk.subsectors, kinds, &mut self.indices);
-        Some(&self.indices)
+    /// This frame's canvas (none without a walk).
+    pub fn canvas(&self) -> Option<&Canvas> {
+        self.walk.as_ref().map(|_| &self.canvas_out)
     }
 }

@@ -164,8 +164,12 @@ mod tests {
         // front (right) side towards the viewer (seg angle 270°, v1 at (100, 50)):
         // distance 100, the texture column at the centre is 50.
         let w = WallSetup::new();
-        let seg =
-            VanillaSeg { v1: [100, 50], angle: super::super::vanilla_tables::ANG270, offset: 0 };
+        let seg = VanillaSeg {
+            v1: [100, 50],
+            angle: super::super::vanilla_tables::ANG270,
+            offset: 0,
+            ..Default::default()
+        };
         let mut out = Vec::new();
         w.compute(&[seg], 0, 0, 0, &mut out);
         let dist = out[0] as i32 as f64 / 65536.0;

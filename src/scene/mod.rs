@@ -73,6 +73,21 @@ pub struct VanillaSeg {
     pub angle: u32,
     /// Seg offset plus the sidedef's x offset: the texture column at v1.
     pub offset: i32,
+    /// The solid wall tiers the walk draws column by column: the upper tier (or a one-sided
+    /// wall's middle) and the lower tier, as the builder textured them. Masked middles are
+    /// drawn as triangles and are not here.
+    pub tiers: [Option<VanillaTier>; 2],
+    /// Scroll slot of the wall (0 = none; see [`FrameState`]).
+    pub scroll: u16,
+}
+
+/// One solid wall tier of a [`VanillaSeg`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VanillaTier {
+    /// Scene texture, before animation remapping.
+    pub texture: u32,
+    /// World height of the texture's row 0 (16.16): `dc_texturemid` plus the view height.
+    pub top: i32,
 }
 
 /// What kind of surface a world triangle is; selects the light formula in the shader.

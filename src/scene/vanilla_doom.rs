@@ -82,6 +82,9 @@ pub struct VanillaMap {
     pub sectors: Vec<VSector>,
     /// Flat number of F_SKY1 (`skyflatnum`).
     pub sky_flat: u32,
+    /// The scene texture of each flat number the sectors use (`u32::MAX` for the others);
+    /// filled by the level builder, which made the textures.
+    pub flat_textures: Vec<u32>,
 }
 
 /// R_PointOnSide in vanilla's 16.16 fixed point: 0 if (`x`, `y`) is on the front (right) side

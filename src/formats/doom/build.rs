@@ -13,7 +13,7 @@ use glam::{DVec2, DVec3, Vec3};
 use crate::formats::Result;
 use crate::scene::{
     vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene, Shading, Sky,
-    Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, WorldVertex,
+    Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, VanillaTier, WorldVertex,
 };
 
 use super::animation::{active_anims, DoomAnimator, SceneCycle};
@@ -198,20 +198,23 @@ pub fn build_level_scene(
     for seg in &map.segs {
         let v1 = map.vertices[seg.v1 as usize];
         let x_offset = map.seg_sidedef(seg).map(|sd| sd.x_offset as i32).unwrap_or(0);
-        vanilla_segs.push(VanillaSeg {
-            v1: [v1.x as i32, v1.y as i32],
-            angle: (seg.angle as u16 as u32) << 16,
-            offset: seg.offset as i32 + x_offset,
-        });
-        b.surface = vanilla_segs.len() as u32;
+        b.surface = vanilla_segs.len() as u32 + 1;
         let scroll = if seg.side == 0 {
             scroll_slot_of_line.get(&(seg.linedef as usize)).copied().unwrap_or(0)
         } else {
             0
         };
-        if b.wall_seg(map, seg, sky, scroll) {
+        let (fallback, tiers) = b.wall_seg(map, seg, sky, scroll);
+        if fallback {
             one_sided_fallbacks += 1;
         }
+        vanilla_segs.push(VanillaSeg {
+            v1: [v1.x as i32, v1.y as i32],
+            angle: (seg.angle as u16 as u32) << 16,
+            offset: seg.offset as i32 + x_offset,
+            tiers,
+            scroll,
+        });
     }
     if one_sided_fallbacks > 0 {
         b.notes.push(format!(
@@ -334,6 +337,24 @@ pub fn build_level_scene(
         }
     };
 
+    // The walk's flat numbers to the textures made for them, for the CPU's spans.
+    let mut vanilla_map = Box::new(super::vanilla_map::vanilla_map_with(map, stack));
+    for (sector, s) in vanilla_map.sectors.iter().zip(&map.sectors) {
+        for (pic, name) in [(sector.floorpic, &s.floor_flat), (sector.ceilingpic, &s.ceiling_flat)]
+        {
+            let pic = pic as usize;
+            if pic as u32 == vanilla_map.sky_flat || pic > 1 << 20 {
+                continue;
+            }
+            let textures = &mut vanilla_map.flat_textures;
+            if textures.len() <= pic {
+                textures.resize(pic + 1, u32::MAX);
+            }
+            if textures[pic] == u32::MAX {
+                textures[pic] = b.flat(name);
+            }
+        }
+    }
     let lights = LightSim::new(map);
     let facts = LevelFacts {
         counts: vec![
@@ -366,11 +387,7 @@ pub fn build_level_scene(
         format: "Doom".into(),
         axes: Axes::ZUpRightHanded,
         palette,
-        shading: Shading::DoomColormap {
-            colormap,
-            segs: vanilla_segs,
-            map: Some(Box::new(super::vanilla_map::vanilla_map_with(map, stack))),
-        },
+        shading: Shading::DoomColormap { colormap, segs: vanilla_segs, map: Some(vanilla_map) },
         clear: ClearColor::default(),
         near: 1.0,
         textures: b.textures,
@@ -579,10 +596,22 @@ impl Builder<'_> {
     }
 
     /// Emits the quads of one seg; returns true when a two-sided line lacked its back side.
-    fn wall_seg(&mut self, map: &MapData, seg: &super::map::Seg, sky: u32, scroll: u16) -> bool {
+    /// Emits a seg's wall quads; returns whether a two-sided line without a second sidedef
+    /// was drawn one-sided, and the solid tiers the CPU walk draws (see [`VanillaSeg`]).
+    fn wall_seg(
+        &mut self,
+        map: &MapData,
+        seg: &super::map::Seg,
+        sky: u32,
+        scroll: u16,
+    ) -> (bool, [Option<VanillaTier>; 2]) {
+        let mut tiers = [None; 2];
+        let tier = |texture, anchor: f64| {
+            Some(VanillaTier { texture, top: (anchor * 65536.0).round() as i32 })
+        };
         let ld = &map.linedefs[seg.linedef as usize];
         let side = seg.side as usize;
-        let Some(sd) = map.seg_sidedef(seg) else { return false };
+        let Some(sd) = map.seg_sidedef(seg) else { return (false, tiers) };
         let front_i = sd.sector as usize;
         let front = &map.sectors[front_i];
         let mut fallback = false;
@@ -602,7 +631,7 @@ impl Builder<'_> {
         let bpt = DVec2::new(v2.x as f64, v2.y as f64);
         let len = a.distance(bpt);
         if len == 0.0 {
-            return fallback;
+            return (fallback, tiers);
         }
         // Fake contrast (R_StoreWallRange uses the seg's own vertices).
         let contrast: i8 = if v1.y == v2.y {
@@ -628,8 +657,9 @@ impl Builder<'_> {
                 let anchor = if lower_unpegged { ff + h } else { fc } + yoff;
                 let part = WallPart { top: fc, bottom: ff, anchor };
                 self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
+                tiers[0] = tier(tex, anchor);
             }
-            return fallback;
+            return (fallback, tiers);
         };
 
         let (bf, bc) = (back.floor as f64, back.ceiling as f64);
@@ -648,6 +678,7 @@ impl Builder<'_> {
                 let anchor = if upper_unpegged { worldtop } else { bc + h } + yoff;
                 let part = WallPart { top: worldtop, bottom: bc.max(ff), anchor };
                 self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
+                tiers[0] = tier(tex, anchor);
             }
         }
         if bf > ff {
@@ -657,6 +688,7 @@ impl Builder<'_> {
                 let anchor = if lower_unpegged { worldtop } else { bf } + yoff;
                 let part = WallPart { top: bf.min(fc), bottom: ff, anchor };
                 self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
+                tiers[1] = tier(tex, anchor);
             }
         }
         if let Some((tex, h)) = self.wall_texture(&sd.middle) {
@@ -670,7 +702,7 @@ impl Builder<'_> {
                 WallPart { top: open_top.min(anchor), bottom: open_bottom.max(anchor - h), anchor };
             self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, true));
         }
-        false
+        (false, tiers)
     }
 
     #[allow(clippy::too_many_arguments)]

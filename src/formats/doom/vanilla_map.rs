@@ -142,7 +142,7 @@ fn convert(
         })
         .collect();
 
-    VanillaMap { nodes, subsectors, segs, sectors, sky_flat }
+    VanillaMap { nodes, subsectors, segs, sectors, sky_flat, flat_textures: Vec::new() }
 }
 
 #[cfg(test)]

@@ -1,0 +1,297 @@
+//! The solid world of a vanilla-exact Doom frame drawn on the CPU, as vanilla draws it: every
+//! wall column the walk drew stepped down its texture as R_DrawColumn does, every flat span
+//! stepped across its flat as R_MapPlane / R_DrawSpan do, the sky by view angle. Vanilla's
+//! renderer is a column and span rasteriser; repeating it here instead of rasterising the
+//! level's triangles and then correcting each pixel to what the walk found costs a few
+//! additions a pixel where a software GPU pays a full fragment shader, and every pixel lands
+//! where vanilla puts it.
+//!
+//! The result is the frame's colour (RGBA8, copied into the scene's colour target) and each
+//! pixel's depth, which the masked walls and sprites still drawn on the GPU test against
+//! (`hidden_by_canvas` in shaders/common.wgsl).
+
+use super::packing::MetaLayout;
+
+use super::vanilla_bsp::{VanillaView, WalkResult};
+use super::vanilla_tables::{fixed_mul, zlight, ANGLETOFINESHIFT, MAXLIGHTZ};
+use super::vanilla_walls::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
+use crate::scene::vanilla_doom::VanillaMap;
+use crate::scene::VanillaSeg;
+
+/// COLORMAP rows the lit palette holds (light levels 0..31, then the invulnerability and
+/// all-black maps).
+const LIT_ROWS: usize = 34;
+
+/// A texture's descriptor as packed for the shaders (packing.rs).
+#[derive(Clone, Copy, Debug, Default)]
+struct TexInfo {
+    /// First texel, counted in 16-bit texels.
+    first: usize,
+    width: u32,
+    height: u32,
+    palette: u32,
+}
+
+/// What the canvas reads of the scene, kept on the CPU: the packed texels and their
+/// descriptors, the palette and the lit palette (packed RGBA8, as the shaders read them).
+pub struct CanvasScene {
+    /// The packed texels (two 16-bit texels a word: index, transparency above).
+    texels: Vec<u32>,
+    infos: Vec<TexInfo>,
+    /// Every COLORMAP row through the palette, 256 colours a row.
+    lit: Vec<u32>,
+    palette: Vec<u32>,
+    clear: u32,
+    zlight: Vec<u32>,
+}
+
+/// A canvas: a colour (RGBA8) and a reverse depth (`near / distance`; 0 for the sky and for
+/// pixels the walk left empty) a pixel, row-major.
+#[derive(Default)]
+pub struct Canvas {
+    pub colors: Vec<u32>,
+    pub depths: Vec<f32>,
+}
+
+/// The per-frame state the canvas reads: light values by slot, texture remap, scroll
+/// offsets (see `packing::pack_state`).
+pub struct CanvasState<'a> {
+    pub light: &'a [u32],
+    pub remap: &'a [u32],
+    /// Two f32 bit patterns a scroll slot.
+    pub scroll: &'a [u32],
+}
+
+/// The viewer as the spans and columns read it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CanvasViewer {
+    pub viewx: i32,
+    pub viewy: i32,
+    pub viewz: i32,
+    pub viewangle: u32,
+    /// Per-pixel steps of a span at distance 1 (R_SetupFrame's `basexscale`, `baseyscale`).
+    pub basexscale: i32,
+    pub baseyscale: i32,
+    /// The scene's near distance (reverse depth is `near / distance`).
+    pub near: f32,
+    /// The sky texture (before animation).
+    pub sky_texture: u32,
+}
+
+/// One frame's inputs besides the scene.
+pub struct CanvasFrame<'a> {
+    pub walk: &'a WalkResult,
+    pub view: &'a VanillaView,
+    pub map: &'a VanillaMap,
+    pub segs: &'a [VanillaSeg],
+    /// The wall columns' set-up (`vanilla_walls::WallSetup::columns`) and where it lies.
+    pub columns: &'a [u32],
+    pub column_tables: ColumnTables,
+    pub sine: &'a [i32],
+    pub viewer: CanvasViewer,
+    pub state: CanvasState<'a>,
+}
+
+impl CanvasScene {
+    /// `meta` and `texels` as `packing::pack_scene` made them; `clear` is what pixels the walk
+    /// leaves empty show (RGB).
+    pub fn new(meta: &[u32], layout: &MetaLayout, texels: Vec<u32>, clear: [u8; 3]) -> Self {
+        let infos = (0..layout.texture_count as usize)
+            .map(|t| {
+                let at = layout.texinfo as usize + t * 8;
+                let word = |i: usize| meta.get(at + i).copied().unwrap_or(0);
+                TexInfo {
+                    first: word(0) as usize * 2,
+                    width: word(1).max(1),
+                    height: word(2).max(1),
+                    palette: word(6),
+                }
+            })
+            .collect();
+        let words = |from: u32, count: usize| {
+            let from = from as usize;
+            let mut row = meta.get(from..(from + count).min(meta.len())).unwrap_or(&[]).to_vec();
+            row.resize(count, 0xFF00_0000);
+            row
+        };
+        let lit = if layout.lit == 0 { Vec::new() } else { words(layout.lit, LIT_ROWS * 256) };
+        let [r, g, b] = clear.map(u32::from);
+        CanvasScene {
+            texels,
+            infos,
+            lit: if lit.is_empty() { vec![0xFF00_0000; LIT_ROWS * 256] } else { lit },
+            palette: words(
+                layout.palette,
+                layout.colormap.saturating_sub(layout.palette).max(1) as usize,
+            ),
+            clear: r | g << 8 | b << 16 | 0xFF00_0000,
+            zlight: zlight(),
+        }
+    }
+
+    fn info(&self, state: &CanvasState, texture: u32) -> TexInfo {
+        let t = state.remap.get(texture as usize).copied().unwrap_or(texture);
+        self.infos.get(t as usize).copied().unwrap_or_default()
+    }
+
+    /// The palette index of texel `i` of the texture at `info`, 0 outside the texels.
+    fn texel(&self, info: &TexInfo, i: usize) -> u32 {
+        self.all_texels().get(info.first + i).map_or(0, |&t| t as u32 & 255)
+    }
+
+    /// Draws the frame into `out`.
+    pub fn draw(&self, f: &CanvasFrame, out: &mut Canvas) {
+        let (w, h) = (f.walk.width as usize, f.walk.height as usize);
+        out.colors.clear();
+        out.colors.resize(w * h, self.clear);
+        out.depths.clear();
+        out.depths.resize(w * h, 0.0);
+        self.walls(f, w, out);
+        self.flats(f, w, out);
+    }
+
+    /// The lit palette's row for colormap `map`.
+    fn lit_row(&self, map: u32) -> &[u32; 256] {
+        let at = (map as usize).min(LIT_ROWS - 1) * 256;
+        self.lit[at..at + 256].try_into().expect("256 colours a row")
+    }
+
+    /// R_RenderSegLoop's columns: each through R_DrawColumn with its colormap.
+    fn walls(&self, f: &CanvasFrame, w: usize, out: &mut Canvas) {
+        let centery = f.view.centery();
+        let focal = (f.view.projection() as f32) / 65536.0;
+        let ColumnTables { seg_index, entries } = f.column_tables;
+        let all = self.all_texels();
+        for c in &f.walk.wall_columns {
+            let Some(ds) = f.walk.drawsegs.get(c.drawseg as usize) else { continue };
+            let s = ds.seg as usize;
+            let (Some(seg), Some(vseg)) = (f.segs.get(s), f.map.segs.get(s)) else { continue };
+            let Some(tier) = seg.tiers[c.tier as usize & 1] else { continue };
+            // The column's set-up (vanilla_walls::WallSetup::columns).
+            let index = seg_index as usize + s * SEG_INDEX_WORDS;
+            let (Some(&first), Some(&base)) = (f.columns.get(index), f.columns.get(index + 2))
+            else {
+                continue;
+            };
+            let entry = entries as usize
+                + (base as usize + (c.x as u32).wrapping_sub(first) as usize) * COLUMN_WORDS;
+            let (Some(&colbase), Some(&packed)) = (f.columns.get(entry), f.columns.get(entry + 1))
+            else {
+                continue;
+            };
+            let info = self.info(&f.state, tier.texture);
+            let scroll = f.state.scroll.get(seg.scroll as usize * 2).copied().unwrap_or(0);
+            let scroll = (f32::from_bits(scroll).floor() as i32).wrapping_shl(16);
+            let col = (colbase as i32).wrapping_add(scroll) >> 16;
+            let col = col.rem_euclid(info.width as i32) as usize;
+            let iscale = (packed & 0xFF_FFFF) as i32;
+            // Light: the sector's level with fake contrast, then scalelight by the column's
+            // scale (R_StoreWallRange, R_RenderSegLoop).
+            let light = f
+                .map
+                .sectors
+                .get(vseg.front_sector as usize)
+                .and_then(|sec| f.state.light.get(sec.light_slot as usize))
+                .copied()
+                .unwrap_or(0);
+            let contrast = if vseg.v1[1] == vseg.v2[1] {
+                -1
+            } else if vseg.v1[0] == vseg.v2[0] {
+                1
+            } else {
+                0
+            };
+            let level = ((light >> 4) as i32 + contrast).clamp(0, 15);
+            let j = ((packed >> 24) as i32).min(47);
+            let map = ((15 - level) * 4 - j / 2).clamp(0, 31) as u32;
+            let depth = f.viewer.near * ds.scale_at(c.x as i32) as f32 / (focal * 65536.0);
+            let colors = self.lit_row(map);
+            let texturemid = tier.top.wrapping_sub(f.viewer.viewz);
+            let mut frac = texturemid.wrapping_add((c.yl as i32 - centery).wrapping_mul(iscale));
+            let (tw, th) = (info.width as usize, info.height);
+            let Some(texels) = all.get(info.first..info.first + tw * th as usize) else { continue };
+            let x = c.x as usize;
+            let texel = |row: u32| {
+                let t = texels.get(col + row as usize * tw).copied().unwrap_or(0) as u32;
+                colors[(((t & 255) + info.palette) & 255) as usize]
+            };
+            let rows = (c.yl as usize..=c.yh as usize).map(|y| y * w + x);
+            let pow2 = th.is_power_of_two() && th <= 128;
+            for p in rows {
+                let row = if pow2 {
+                    (frac >> 16) as u32 & (th - 1)
+                } else {
+                    ((frac >> 16) & 127) as u32 % th
+                };
+                out.colors[p] = texel(row);
+                out.depths[p] = depth;
+                frac = frac.wrapping_add(iscale);
+            }
+        }
+    }
+
+    /// R_DrawPlanes: each span of a flat through R_MapPlane and R_DrawSpan, the sky's columns
+    /// by view angle.
+    fn flats(&self, f: &CanvasFrame, w: usize, out: &mut Canvas) {
+        let v = &f.viewer;
+        let sky = self.info(&f.state, v.sky_texture);
+        // The sky's width rounded up to a power of two, as the shaders mask the column.
+        let sky_mask = if sky.width <= 1 { 0 } else { u32::MAX >> (sky.width - 1).leading_zeros() };
+        let xtoviewangle = f.view.xtoviewangle();
+        let (yslope, distscale) = (f.view.yslope(), f.view.distscale());
+        for s in &f.walk.spans {
+            let Some(plane) = f.walk.planes.get(s.plane as usize) else { continue };
+            let (y, x1, x2) = (s.y as usize, s.x1 as usize, s.x2 as usize);
+            let pixels = y * w + x1..=y * w + x2;
+            out.depths[pixels.clone()].fill(0.0);
+            let row = &mut out.colors[pixels];
+            if plane.sky {
+                let r = (y as u32 & 127) % sky.height;
+                for (x, p) in (x1..).zip(row.iter_mut()) {
+                    let angle = v.viewangle.wrapping_add(xtoviewangle[x]);
+                    let col = ((angle >> 22) & sky_mask) % sky.width;
+                    let t = self.texel(&sky, (r * sky.width + col) as usize);
+                    let i = ((t + sky.palette) as usize).min(self.palette.len() - 1);
+                    *p = self.palette[i];
+                }
+                continue;
+            }
+            let texture = f.map.flat_textures.get(plane.picnum as usize).copied();
+            let info = self.info(&f.state, texture.unwrap_or(u32::MAX));
+            // R_MapPlane.
+            let planeheight = plane.height.wrapping_sub(v.viewz).wrapping_abs();
+            let distance = fixed_mul(planeheight, yslope[y]);
+            let length = fixed_mul(distance, distscale[x1]);
+            let angle = (v.viewangle.wrapping_add(xtoviewangle[x1]) >> ANGLETOFINESHIFT) as usize;
+            let xstep = fixed_mul(distance, v.basexscale);
+            let ystep = fixed_mul(distance, v.baseyscale);
+            let xfrac = v.viewx.wrapping_add(fixed_mul(f.sine[angle + 2048], length));
+            let yfrac = v.viewy.wrapping_neg().wrapping_sub(fixed_mul(f.sine[angle], length));
+            let level = (plane.lightlevel >> 4).min(15) as usize;
+            let zindex = (distance >> 20).clamp(0, MAXLIGHTZ as i32 - 1) as usize;
+            let map = self.zlight[level * MAXLIGHTZ + zindex];
+            let depth = v.near * 65536.0 / distance.max(1) as f32;
+            let colors = self.lit_row(map);
+            // R_DrawSpan: x and y packed as 6.10 in one word, stepped by one addition.
+            let pack =
+                |x: i32, y: i32| ((x as u32) << 10) & 0xFFFF_0000 | ((y >> 6) as u32 & 0xFFFF);
+            let mut position = pack(xfrac, yfrac);
+            let step = pack(xstep, ystep);
+            let texels = info.first..info.first + (info.width * info.height) as usize;
+            let Some(flat) = self.all_texels().get(texels) else { continue };
+            for p in row.iter_mut() {
+                let i = ((position >> 26) | ((position >> 10) & 63) << 6) as usize;
+                let t = flat.get(i).copied().unwrap_or(0) as u32 & 255;
+                *p = colors[((t + info.palette) & 255) as usize];
+                position = position.wrapping_add(step);
+            }
+            out.depths[y * w + x1..=y * w + x2].fill(depth);
+        }
+    }
+
+    /// The texels as 16-bit values: the packing puts texel `2i` in the low half of word `i`,
+    /// which is the first half in memory on the little-endian machines wgpu runs on.
+    fn all_texels(&self) -> &[u16] {
+        bytemuck::cast_slice(&self.texels)
+    }
+}
