@@ -147,14 +147,32 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
     }
     let c = mix(mix(palette_rgb(t00.x), palette_rgb(t10.x), f.x),
                 mix(palette_rgb(t01.x), palette_rgb(t11.x), f.x), f.y);
+    return vec4<f32>(c * smooth_light(s), 1.0);
+}
+
+// Smooth mode's light: vanilla's diminishing as a continuous factor (1 at full brightness).
+fn smooth_light(s: SurfaceIn) -> f32 {
     if s.fullbright || surface_is(s, KIND_SKY) {
-        return vec4<f32>(c, 1.0);
+        return 1.0;
     }
     let level = f32(clamp(i32(s.light >> LIGHTSEGSHIFT) + s.contrast, 0, 15));
     let startmap = (15.0 - level) * 4.0;
     let scale = frame.screen.w / max(s.light_depth, 1.0);
     let map = clamp(startmap - scale * 8.0, 0.0, 31.0);
-    return vec4<f32>(c * (1.0 - map / 32.0), 1.0);
+    return 1.0 - map / 32.0;
+}
+
+// Smooth walls and flats with their texture bound as a GPU texture (render/smooth_textures.rs):
+// the sampler filters it as `shade_smooth` does by hand, in one fetch.
+@group(1) @binding(0) var smooth_texture: texture_2d<f32>;
+@group(1) @binding(1) var smooth_sampler: sampler;
+
+@fragment
+fn fs_smooth(in: WorldOut) -> FragOut {
+    let s = surface_from(in, in.flags & 15u);
+    let size = vec2<f32>(f32(s.info.width), f32(s.info.height));
+    let c = textureSample(smooth_texture, smooth_sampler, s.uv / size).rgb;
+    return FragOut(vec4<f32>(c * smooth_light(s), 1.0), vec4<u32>(0u));
 }
 
 // Doom draws nothing that needs the opaque pixel's key.

@@ -9,6 +9,7 @@ mod presenter;
 mod profiler;
 mod scene_renderer;
 mod shaders;
+mod smooth_textures;
 mod translucent_pass;
 pub mod vanilla_bsp;
 mod vanilla_canvas;
@@ -16,6 +17,7 @@ mod vanilla_frame;
 pub mod vanilla_tables;
 mod vanilla_walls;
 mod view;
+mod walk_cull;
 mod world_batches;
 mod world_pipelines;
 

@@ -1,3 +1,5 @@
+use std::ops::Range;
+
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use glam::DVec3;
@@ -6,14 +8,16 @@ use wgpu::util::DeviceExt;
 use super::frame::projection;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
+use super::smooth_textures::{self, SmoothTextures};
 use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
 use super::vanilla_canvas::{CanvasScene, CanvasState, CanvasViewer};
 use super::vanilla_frame::{VanillaFrame, WalkOffsets};
 use super::vanilla_tables::{self, fixed_div, FRACUNIT};
+use super::walk_cull::WalkCull;
 use super::world_batches::{batch_world, Group};
 use super::world_pipelines::{world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines};
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, KEY_FORMAT, SCENE_FORMAT};
-use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, WorldVertex};
+use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, SurfaceKind, WorldVertex};
 
 /// Mirrors `Frame` in shaders/common.wgsl.
 #[repr(C)]
@@ -41,7 +45,8 @@ const FLAG_VANILLA_EXACT: i32 = 2;
 const FLAG_SKY: i32 = 4;
 /// `KIND_SPRITE` in shaders/common.wgsl.
 const KIND_SPRITE: u32 = 3;
-/// `SHADE_MODE` of vanilla-exact frames (shaders/common.wgsl).
+/// `SHADE_MODE` of smooth frames and of vanilla-exact frames (shaders/common.wgsl).
+const MODE_SMOOTH: u32 = 1;
 const MODE_VANILLA_EXACT: u32 = 3;
 
 /// Offsets into the viewport tables buffer.
@@ -100,6 +105,14 @@ pub struct SceneRenderer {
     masked_groups: Vec<Group>,
     /// Doom: the CPU half of vanilla-exact frames (the walk and what follows from it).
     vanilla: Option<VanillaFrame>,
+    /// Doom: smooth mode's walls and flats with GPU textures.
+    smooth: Option<SmoothTextures>,
+    /// Doom: smooth frames from a level camera at 90° draw only what the walk reached, with
+    /// this frame's index list and each run's range of it.
+    cull: Option<WalkCull>,
+    cull_draws: Option<(wgpu::Buffer, Vec<Range<u32>>)>,
+    /// Whether this frame's solid world is the CPU's canvas (a walked faithful frame).
+    canvas: bool,
     /// Where this frame's walk data lies in the state buffer.
     walk_offs: WalkOffsets,
     /// GPU pass timestamps, when profiling.
@@ -171,6 +184,13 @@ impl SceneRenderer {
             }
             _ => None,
         };
+        let solid = &batches.solid_reversed[..batches.solid_count as usize];
+        let (mut smooth, mut cull) = (None, None);
+        if let Shading::DoomColormap { map, .. } = &scene.shading {
+            let (triangles, runs) = smooth_textures::runs(solid);
+            cull = map.as_ref().map(|map| WalkCull::new(map, &triangles));
+            smooth = Some(SmoothTextures::new(device, &gpu.queue, scene, &triangles, runs));
+        }
         let solid_reversed = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("solid world vertices, reversed"),
             contents: bytemuck::cast_slice(&batches.solid_reversed),
@@ -231,13 +251,27 @@ impl SceneRenderer {
         let translucent = (translucent_count > 0 && fragment_storage)
             .then(|| TranslucentPass::new(device, &module, &layout, world_vertex_layout()));
         let [r, g, b] = scene.clear.rgb.map(|c| c as f64 / 255.0);
+        let mut pipelines = WorldPipelines::new(module, pipeline_layout, translucent.is_some());
+        if let Some(smooth) = &smooth {
+            pipelines.set_smooth_layout(device.create_pipeline_layout(
+                &wgpu::PipelineLayoutDescriptor {
+                    label: Some("smooth world"),
+                    bind_group_layouts: &[Some(&layout), Some(&smooth.layout)],
+                    immediate_size: 0,
+                },
+            ));
+        }
         Ok(SceneRenderer {
-            pipelines: WorldPipelines::new(module, pipeline_layout, translucent.is_some()),
+            pipelines,
             solid_reversed,
             solid_count: batches.solid_count,
             solid_groups: batches.solid,
             masked_groups: batches.masked,
             vanilla,
+            smooth,
+            cull,
+            cull_draws: None,
+            canvas: false,
             walk_offs: [0; 4],
             timer: None,
             cpu_steps: Vec::new(),
@@ -286,7 +320,7 @@ impl SceneRenderer {
 
     /// Whether the last `render` repeated vanilla's BSP walk (faithful, 90°, level camera).
     pub fn used_vanilla_walk(&self) -> bool {
-        self.walked()
+        self.canvas
     }
 
     /// The image of the last `render`, at the view's size.
@@ -312,6 +346,7 @@ impl SceneRenderer {
         if self.walked() {
             cpu.mark("vanilla walk");
         }
+        self.cull_by_walk(gpu);
         self.prepare_state(&uniform, &mut cpu);
         self.upload_state(gpu);
         // Where this frame's walk data landed in the state buffer.
@@ -335,7 +370,7 @@ impl SceneRenderer {
         // One render pass for the opaque scene; when profiling, one per stage so that each
         // can be timed (a tiled rasteriser draws a pass tile by tile, not draw by draw).
         // A walked frame's solid world is the CPU's canvas, already in the colour target.
-        let walked = self.walked();
+        let walked = self.canvas;
         let solid: &[SceneStage] =
             if walked { &[] } else { &[SceneStage::DepthPrePass, SceneStage::Solid] };
         let rest = [SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays];
@@ -436,14 +471,42 @@ impl SceneRenderer {
             }
         };
         match stage {
+            SceneStage::DepthPrePass if self.smooth_textured(mode) => {
+                // The smooth runs (what the walk reached of them, when it walked); the sky
+                // keeps its own pipeline, depth tested as it is drawn.
+                let Some(smooth) = &self.smooth else { return draws };
+                let Some(p) = pipeline(PipelineKind::Depth, 0) else { return draws };
+                pass.set_pipeline(p);
+                pass.set_vertex_buffer(0, smooth.vertices.slice(..));
+                match &self.cull_draws {
+                    Some((buffer, ranges)) => {
+                        let end = ranges.last().map_or(0, |r| r.end);
+                        pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
+                        pass.draw_indexed(0..end, 0, 0..1);
+                    }
+                    None => pass.draw(0..smooth.runs.last().map_or(0, |r| r.vertices.end), 0..1),
+                }
+                draws += 1;
+            }
             SceneStage::DepthPrePass => {
                 pass.set_vertex_buffer(0, self.vertices.slice(..));
                 draw(pass, PipelineKind::Depth, 0, 0..self.solid_count, 0..1);
             }
             SceneStage::Solid => {
+                let smooth = self.smooth.as_ref().filter(|_| mode == MODE_SMOOTH);
                 pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
                 for g in &self.solid_groups {
-                    draw(pass, PipelineKind::Shade, g.surface, g.vertices.clone(), 0..1);
+                    if smooth.is_none() || g.surface == SurfaceKind::Sky as u32 + 1 {
+                        let kind = if smooth.is_some() {
+                            PipelineKind::World
+                        } else {
+                            PipelineKind::Shade
+                        };
+                        draw(pass, kind, g.surface, g.vertices.clone(), 0..1);
+                    }
+                }
+                if let Some(smooth) = smooth {
+                    draws += self.draw_smooth_runs(pass, smooth, mode);
                 }
             }
             SceneStage::Masked => {
@@ -470,6 +533,52 @@ impl SceneRenderer {
             }
         }
         draws
+    }
+
+    /// Smooth mode's walls and flats, a run of one texture at a time with that texture
+    /// (after animation) bound; returns the draws.
+    fn draw_smooth_runs(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        smooth: &SmoothTextures,
+        mode: u32,
+    ) -> u32 {
+        let remap = &self.state_words[self.state_layout.remap as usize..];
+        pass.set_vertex_buffer(0, smooth.vertices.slice(..));
+        if let Some((buffer, _)) = &self.cull_draws {
+            pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
+        }
+        let mut surface = None;
+        let mut draws = 0;
+        for (i, run) in smooth.runs.iter().enumerate() {
+            if surface != Some(run.surface) {
+                let key =
+                    PipelineKey { kind: PipelineKind::SmoothShade, surface: run.surface, mode };
+                let Some(p) = self.pipelines.get(key) else { continue };
+                pass.set_pipeline(p);
+                surface = Some(run.surface);
+            }
+            let texture = remap.get(run.texture as usize).copied().unwrap_or(run.texture);
+            let Some(group) = smooth.group(texture) else { continue };
+            pass.set_bind_group(1, group, &[]);
+            match &self.cull_draws {
+                Some((_, ranges)) => {
+                    let range = ranges.get(i).cloned().unwrap_or(0..0);
+                    if range.is_empty() {
+                        continue;
+                    }
+                    pass.draw_indexed(range, 0, 0..1);
+                }
+                None => pass.draw(run.vertices.clone(), 0..1),
+            }
+            draws += 1;
+        }
+        draws
+    }
+
+    /// Whether smooth frames draw their walls and flats with bound textures.
+    fn smooth_textured(&self, mode: u32) -> bool {
+        mode == MODE_SMOOTH && self.smooth.is_some()
     }
 
     fn sprite_surface(&self) -> u32 {
@@ -504,14 +613,33 @@ impl SceneRenderer {
     fn run_walk(&mut self, camera: &CameraPose, view: &ViewSettings) {
         let Some(v) = &mut self.vanilla else { return };
         // The canvas draws the sky as vanilla does; a view without it is not vanilla's.
-        let exact = view.mode == RenderMode::Faithful
-            && view.show_sky
-            && camera.pitch == 0.0
-            && self.axes == Axes::ZUpRightHanded;
+        // Smooth frames walk to draw only what the walk reached.
+        let level = camera.pitch == 0.0 && self.axes == Axes::ZUpRightHanded;
+        let canvas = view.mode == RenderMode::Faithful && view.show_sky;
+        let cull = view.mode == RenderMode::Smooth && self.cull.is_some();
+        let exact = level && (canvas || cull);
         let (x, y, z, angle) = fixed_camera(self.axes, camera);
         let l = &self.state_layout;
         let light = &self.state_words[l.light as usize..(l.light + l.light_count) as usize];
         v.walk(exact, [x, y, z, angle as i32], light);
+        self.canvas = canvas && v.walked();
+    }
+
+    /// In a walked smooth frame, the smooth runs' triangles the walk reached, uploaded.
+    fn cull_by_walk(&mut self, gpu: &Gpu) {
+        self.cull_draws = None;
+        let (Some(cull), Some(smooth), Some(v)) = (&mut self.cull, &self.smooth, &self.vanilla)
+        else {
+            return;
+        };
+        let Some(subsectors) = v.walked_subsectors().filter(|_| !self.canvas) else { return };
+        let (indices, ranges) = cull.frame(subsectors, &smooth.runs);
+        let buffer = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("smooth runs reached"),
+            contents: bytemuck::cast_slice(if indices.is_empty() { &[0u32] } else { indices }),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        self.cull_draws = Some((buffer, ranges.to_vec()));
     }
 
     fn walked(&self) -> bool {
@@ -524,7 +652,7 @@ impl SceneRenderer {
         self.upload.clear();
         self.upload.extend_from_slice(&self.state_words);
         self.walk_offs = [0; 4];
-        let Some(v) = self.vanilla.as_mut().filter(|v| v.walked()) else { return };
+        let Some(v) = self.vanilla.as_mut().filter(|_| self.canvas) else { return };
         let [viewx, viewy, viewz, angle] = uniform.fixed_view;
         let [basexscale, baseyscale, _, projection] = uniform.fixed_step;
         self.walk_offs = v.append_state([viewx, viewy, angle], projection, &mut self.upload);
@@ -644,11 +772,11 @@ impl SceneRenderer {
         let mut v = vanilla_tables::view_tables(w, h, focal, centerx, centery);
         // At vanilla's own projection (90° across the width) take the walk's tables, which
         // are built exactly as R_InitTextureMapping builds them.
-        let vanilla_projection = faithful && (focal - (w / 2) as f64).abs() < 1e-9;
+        let vanilla_projection = (focal - (w / 2) as f64).abs() < 1e-9;
         if let Some(vf) = self.vanilla.as_mut() {
             vf.set_screen(w, h, vanilla_projection);
         }
-        if let Some(vv) = self.vanilla.as_ref().and_then(|vf| vf.view()) {
+        if let Some(vv) = self.vanilla.as_ref().and_then(|vf| vf.view()).filter(|_| faithful) {
             v.xtoviewangle = vv.xtoviewangle().to_vec();
             v.yslope = vv.yslope().to_vec();
             v.distscale = vv.distscale().to_vec();
@@ -698,7 +826,7 @@ impl SceneRenderer {
         let mut flags = 0;
         if faithful {
             flags |= FLAG_FAITHFUL;
-            if self.walked() {
+            if self.canvas {
                 flags |= FLAG_VANILLA_EXACT;
             }
         }
@@ -748,8 +876,8 @@ impl SceneRenderer {
 
     /// The `SHADE_MODE` this frame's pipelines are specialised for (shaders/common.wgsl).
     fn shade_mode(&self, view: &ViewSettings) -> u32 {
-        match (view.mode, self.walked()) {
-            (RenderMode::Smooth, _) => 1,
+        match (view.mode, self.canvas) {
+            (RenderMode::Smooth, _) => MODE_SMOOTH,
             (RenderMode::Faithful, false) => 2,
             (RenderMode::Faithful, true) => MODE_VANILLA_EXACT,
         }
@@ -758,7 +886,11 @@ impl SceneRenderer {
     /// Makes the pipelines this frame draws with that do not exist yet.
     fn prepare_pipelines(&mut self, device: &wgpu::Device, view: &ViewSettings, mode: u32) {
         let mut keys = Vec::new();
-        if !self.walked() {
+        if let Some(smooth) = self.smooth.as_ref().filter(|_| mode == MODE_SMOOTH) {
+            keys.push((PipelineKind::Depth, 0));
+            keys.extend(smooth.runs.iter().map(|r| (PipelineKind::SmoothShade, r.surface)));
+            keys.extend(self.solid_groups.iter().map(|g| (PipelineKind::World, g.surface)));
+        } else if !self.canvas {
             keys.push((PipelineKind::Depth, 0));
             keys.extend(self.solid_groups.iter().map(|g| (PipelineKind::Shade, g.surface)));
         }

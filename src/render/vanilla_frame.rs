@@ -69,6 +69,11 @@ impl VanillaFrame {
         self.walk = Some(vanilla_bsp::walk(&self.map, light, view));
     }
 
+    /// The subsectors this frame's walk drew, front to back (none without a walk).
+    pub fn walked_subsectors(&self) -> Option<&[u32]> {
+        self.walk.as_ref().map(|w| &w.subsectors[..])
+    }
+
     /// Whether this frame has a walk.
     pub fn walked(&self) -> bool {
         self.walk.is_some()

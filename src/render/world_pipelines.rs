@@ -17,6 +17,9 @@ pub enum PipelineKind {
     /// Solid world triangles again, shaded only where they are the nearest (depth equal), so
     /// each pixel runs the family's fragment shader once however deep the level is behind it.
     Shade,
+    /// [`PipelineKind::Shade`] for smooth walls and flats whose texture is bound as a GPU
+    /// texture (bind group 1, see `smooth_textures`).
+    SmoothShade,
     Sprite,
     Wire,
     Marker,
@@ -36,6 +39,8 @@ pub struct PipelineKey {
 pub struct WorldPipelines {
     module: wgpu::ShaderModule,
     layout: wgpu::PipelineLayout,
+    /// The layout with the bound texture, for [`PipelineKind::SmoothShade`].
+    smooth_layout: Option<wgpu::PipelineLayout>,
     /// Whether the scene pass has the key target (see `SceneRenderer`).
     keys: bool,
     made: HashMap<PipelineKey, wgpu::RenderPipeline>,
@@ -47,15 +52,28 @@ impl WorldPipelines {
         layout: wgpu::PipelineLayout,
         keys: bool,
     ) -> WorldPipelines {
-        WorldPipelines { module, layout, keys, made: HashMap::new() }
+        WorldPipelines { module, layout, smooth_layout: None, keys, made: HashMap::new() }
+    }
+
+    /// Lets [`PipelineKind::SmoothShade`] pipelines be made, with `layout`.
+    pub fn set_smooth_layout(&mut self, layout: wgpu::PipelineLayout) {
+        self.smooth_layout = Some(layout);
     }
 
     /// Makes the pipeline for `key` unless it exists.
     pub fn prepare(&mut self, device: &wgpu::Device, key: PipelineKey) {
-        if !self.made.contains_key(&key) {
-            let pipeline = make_pipeline(device, &self.layout, &self.module, key, self.keys);
-            self.made.insert(key, pipeline);
+        if self.made.contains_key(&key) {
+            return;
         }
+        let layout = match key.kind {
+            PipelineKind::SmoothShade => match &self.smooth_layout {
+                Some(l) => l,
+                None => return,
+            },
+            _ => &self.layout,
+        };
+        let pipeline = make_pipeline(device, layout, &self.module, key, self.keys);
+        self.made.insert(key, pipeline);
     }
 
     /// The pipeline for `key`; [`WorldPipelines::prepare`] must have made it.
@@ -77,9 +95,16 @@ fn make_pipeline(
         wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
     let world_layout = world_vertex_layout();
     let (vs, fs, buffers, topology) = match kind {
-        PipelineKind::World | PipelineKind::Depth | PipelineKind::Shade => (
+        PipelineKind::World
+        | PipelineKind::Depth
+        | PipelineKind::Shade
+        | PipelineKind::SmoothShade => (
             "vs_world",
-            if kind == PipelineKind::Depth { "fs_depth_only" } else { "fs_world" },
+            match kind {
+                PipelineKind::Depth => "fs_depth_only",
+                PipelineKind::SmoothShade => "fs_smooth",
+                _ => "fs_world",
+            },
             vec![Some(world_layout)],
             wgpu::PrimitiveTopology::TriangleList,
         ),
@@ -129,7 +154,10 @@ fn make_pipeline(
             front_face: wgpu::FrontFace::Ccw,
             cull_mode: matches!(
                 kind,
-                PipelineKind::World | PipelineKind::Depth | PipelineKind::Shade
+                PipelineKind::World
+                    | PipelineKind::Depth
+                    | PipelineKind::Shade
+                    | PipelineKind::SmoothShade
             )
             .then_some(wgpu::Face::Back),
             ..Default::default()
@@ -142,7 +170,7 @@ fn make_pipeline(
             )),
             depth_compare: Some(match kind {
                 PipelineKind::Wire | PipelineKind::Marker => wgpu::CompareFunction::GreaterEqual,
-                PipelineKind::Shade => wgpu::CompareFunction::Equal,
+                PipelineKind::Shade | PipelineKind::SmoothShade => wgpu::CompareFunction::Equal,
                 _ => wgpu::CompareFunction::Greater,
             }),
             stencil: Default::default(),
