@@ -328,7 +328,7 @@ pub struct WalkResult {
     pub width: u32,
     pub height: u32,
     /// What covers each pixel, made from the columns and spans when first asked for.
-    coverage: std::cell::OnceCell<Coverage>,
+    coverage: std::sync::OnceLock<Coverage>,
     /// Wall columns in the order the walk drew them.
     pub wall_columns: Vec<WallColumn>,
     /// Flat spans, visplane by visplane.

@@ -78,6 +78,24 @@ pub struct CanvasViewer {
     pub sky_texture: u32,
 }
 
+/// Threads a canvas is drawn on at most.
+const MAX_BANDS: usize = 8;
+
+/// Rows `y0..` of a canvas, `w` pixels wide.
+struct Band<'a> {
+    y0: usize,
+    w: usize,
+    colors: &'a mut [u32],
+    depths: &'a mut [f32],
+}
+
+impl Band<'_> {
+    /// The band's rows: `y0..y1`.
+    fn rows(&self) -> std::ops::Range<usize> {
+        self.y0..self.y0 + self.colors.len() / self.w.max(1)
+    }
+}
+
 /// One frame's inputs besides the scene.
 pub struct CanvasFrame<'a> {
     pub walk: &'a WalkResult,
@@ -139,15 +157,32 @@ impl CanvasScene {
         self.all_texels().get(info.first + i).map_or(0, |&t| t as u32 & 255)
     }
 
-    /// Draws the frame into `out`.
+    /// Draws the frame into `out`, in bands of rows on as many threads as the machine has
+    /// cores (up to [`MAX_BANDS`]): each draws every column and span clipped to its rows.
     pub fn draw(&self, f: &CanvasFrame, out: &mut Canvas) {
         let (w, h) = (f.walk.width as usize, f.walk.height as usize);
         out.colors.clear();
         out.colors.resize(w * h, self.clear);
         out.depths.clear();
         out.depths.resize(w * h, 0.0);
-        self.walls(f, w, out);
-        self.flats(f, w, out);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let rows = h.div_ceil(threads.clamp(1, MAX_BANDS)).max(1);
+        let bands = out.colors.chunks_mut(rows * w).zip(out.depths.chunks_mut(rows * w));
+        let mut bands: Vec<Band> = bands
+            .enumerate()
+            .map(|(i, (colors, depths))| Band { y0: i * rows, w, colors, depths })
+            .collect();
+        let draw = |band: &mut Band| {
+            self.walls(f, band);
+            self.flats(f, band);
+        };
+        let Some((first, rest)) = bands.split_first_mut() else { return };
+        std::thread::scope(|scope| {
+            for band in rest {
+                scope.spawn(move || draw(band));
+            }
+            draw(first);
+        });
     }
 
     /// The lit palette's row for colormap `map`.
@@ -157,12 +192,17 @@ impl CanvasScene {
     }
 
     /// R_RenderSegLoop's columns: each through R_DrawColumn with its colormap.
-    fn walls(&self, f: &CanvasFrame, w: usize, out: &mut Canvas) {
+    fn walls(&self, f: &CanvasFrame, out: &mut Band) {
+        let (w, rows) = (out.w, out.rows());
         let centery = f.view.centery();
         let focal = (f.view.projection() as f32) / 65536.0;
         let ColumnTables { seg_index, entries } = f.column_tables;
         let all = self.all_texels();
         for c in &f.walk.wall_columns {
+            let (yl, yh) = ((c.yl as usize).max(rows.start), (c.yh as usize).min(rows.end - 1));
+            if yl > yh {
+                continue;
+            }
             let Some(ds) = f.walk.drawsegs.get(c.drawseg as usize) else { continue };
             let s = ds.seg as usize;
             let (Some(seg), Some(vseg)) = (f.segs.get(s), f.map.segs.get(s)) else { continue };
@@ -207,7 +247,7 @@ impl CanvasScene {
             let depth = f.viewer.near * ds.scale_at(c.x as i32) as f32 / (focal * 65536.0);
             let colors = self.lit_row(map);
             let texturemid = tier.top.wrapping_sub(f.viewer.viewz);
-            let mut frac = texturemid.wrapping_add((c.yl as i32 - centery).wrapping_mul(iscale));
+            let mut frac = texturemid.wrapping_add((yl as i32 - centery).wrapping_mul(iscale));
             let (tw, th) = (info.width as usize, info.height);
             let Some(texels) = all.get(info.first..info.first + tw * th as usize) else { continue };
             let x = c.x as usize;
@@ -215,9 +255,8 @@ impl CanvasScene {
                 let t = texels.get(col + row as usize * tw).copied().unwrap_or(0) as u32;
                 colors[(((t & 255) + info.palette) & 255) as usize]
             };
-            let rows = (c.yl as usize..=c.yh as usize).map(|y| y * w + x);
             let pow2 = th.is_power_of_two() && th <= 128;
-            for p in rows {
+            for p in (yl - rows.start..=yh - rows.start).map(|y| y * w + x) {
                 let row = if pow2 {
                     (frac >> 16) as u32 & (th - 1)
                 } else {
@@ -232,7 +271,8 @@ impl CanvasScene {
 
     /// R_DrawPlanes: each span of a flat through R_MapPlane and R_DrawSpan, the sky's columns
     /// by view angle.
-    fn flats(&self, f: &CanvasFrame, w: usize, out: &mut Canvas) {
+    fn flats(&self, f: &CanvasFrame, out: &mut Band) {
+        let (w, rows) = (out.w, out.rows());
         let v = &f.viewer;
         let sky = self.info(&f.state, v.sky_texture);
         // The sky's width rounded up to a power of two, as the shaders mask the column.
@@ -242,7 +282,11 @@ impl CanvasScene {
         for s in &f.walk.spans {
             let Some(plane) = f.walk.planes.get(s.plane as usize) else { continue };
             let (y, x1, x2) = (s.y as usize, s.x1 as usize, s.x2 as usize);
-            let pixels = y * w + x1..=y * w + x2;
+            if !rows.contains(&y) {
+                continue;
+            }
+            let at = (y - rows.start) * w;
+            let pixels = at + x1..=at + x2;
             out.depths[pixels.clone()].fill(0.0);
             let row = &mut out.colors[pixels];
             if plane.sky {
@@ -285,7 +329,7 @@ impl CanvasScene {
                 *p = colors[((t + info.palette) & 255) as usize];
                 position = position.wrapping_add(step);
             }
-            out.depths[y * w + x1..=y * w + x2].fill(depth);
+            out.depths[at + x1..=at + x2].fill(depth);
         }
     }
 
