@@ -48,15 +48,21 @@ fn m_table_index(ambient: i32, depth: f32) -> u32 {
     return u32(clamp(total >> 8u, 0, 255));
 }
 
-// Colour of palette entry `index` through shading table `table`.
+// Colour of palette entry `index` through shading table `table`: the engine's
+// `(colour * table / 255) >> 8`, which is `colour * table / 65280` rounded down.
 fn m_shaded(index: u32, table: u32) -> vec3<f32> {
     let c = m_color(index);
-    var t = table;
-    if (c.flags & M_SELF_LUMINESCENT) != 0u {
-        t = 255u;
-    }
-    let rgb = ((c.rgb * t) / 255u) >> vec3<u32>(8u);
-    return vec3<f32>(rgb) / 255.0;
+    let t = select(table, 255u, (c.flags & M_SELF_LUMINESCENT) != 0u);
+    return vec3<f32>(m_div_65280(c.rgb * t)) / 255.0;
+}
+
+// `p / 65280` for p < 2^24. A software rasteriser divides integers one lane at a time, so the
+// quotient comes from a float division (exact to within one) and is corrected.
+fn m_div_65280(p: vec3<u32>) -> vec3<u32> {
+    var q = vec3<u32>(floor(vec3<f32>(p) / 65280.0));
+    q = select(q, q - 1u, q * 65280u > p);
+    q = select(q, q + 1u, (q + 1u) * 65280u <= p);
+    return q;
 }
 
 // Texel of a wall or flat: storage line from u, position in the line from v, one texture per
@@ -115,16 +121,18 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     } else {
         coord = m_surface_texel(s);
     }
-    var t = fetch_with(s.info, coord.x, coord.y);
-    if t.transparent && s.masked {
+    // Shapes are all indexed: no direct-colour path.
+    let texel = fetch_index(s.info, coord.x, coord.y);
+    if texel.y != 0u && s.masked {
         discard;
     }
+    var index = texel.x;
     if !surface_is(s, KIND_SPRITE) && m_is_static(s) {
         // Static draws random values of the surface's colour table.
         let r = m_hash(vec3<u32>(u32(s.frag.x), u32(s.frag.y), u32(s.scroll.x)));
         let base = s.info.palette;
-        t.index = base + r % m_color(base).defined;
-        t.rgba = vec4<f32>(palette_rgb(t.index), 1.0);
+        // r % defined, by a multiply (no integer division on a software rasteriser).
+        index = base + (((r & 0xFFFFu) * m_color(base).defined) >> 16u);
     }
     var light = i32(s.light);
     if landscape || s.fullbright {
@@ -132,13 +140,13 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     }
     if !faithful_mode() || (m_table(1u) & M_FLAG_SHAPES) == 0u {
         // Smooth mode (and flat colours without a Shapes file): plain multiplication.
-        return vec4<f32>(t.rgba.rgb * min(f32(light) / 65536.0, 1.0), 1.0);
+        return vec4<f32>(palette_rgb(index) * min(f32(light) / 65536.0, 1.0), 1.0);
     }
     var table = 255u;
     if !landscape {
         table = m_table_index(light, s.depth);
     }
-    return vec4<f32>(m_shaded(t.index, table), 1.0);
+    return vec4<f32>(m_shaded(index, table), 1.0);
 }
 
 fn surface_key(s: SurfaceIn) -> vec4<u32> {
