@@ -3,9 +3,13 @@
 struct Blit {
     // x, y, width, height of the destination rectangle in window pixels
     rect: vec4<f32>,
-    // source width, height; 1 when the target needs sRGB encoding
+    // source width, height
     src: vec4<f32>,
 }
+
+// 1 when the target encodes to sRGB on write. A pipeline constant, not a uniform: a software
+// rasteriser runs both sides of a branch for every pixel, and the decode is a `pow` a channel.
+override SRGB_TARGET: u32 = 0u;
 
 @group(0) @binding(0) var<uniform> blit: Blit;
 @group(0) @binding(1) var source: texture_2d<f32>;
@@ -29,7 +33,7 @@ fn fs_blit(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
     }
     let texel = vec2<i32>(rel * blit.src.xy);
     var c = textureLoad(source, texel, 0).rgb;
-    if blit.src.z > 0.5 {
+    if SRGB_TARGET != 0u {
         // The surface encodes to sRGB on write; hand it linear values so the palette survives.
         c = to_linear(c);
     }

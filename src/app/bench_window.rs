@@ -13,7 +13,7 @@ use winit::window::{Window, WindowId};
 
 use super::window_surface::{self, WindowSurface};
 use crate::bench::{Tour, WARM_UP_FRAMES};
-use crate::render::{Gpu, Presenter, SceneRenderer, ViewSettings};
+use crate::render::{self, Gpu, Presenter, SceneRenderer, ViewSettings};
 use crate::scene::{FrameState, Scene};
 
 /// Intervals between presents of the timed frames, and the adapter.
@@ -83,7 +83,8 @@ impl BenchWindow {
         let WindowSurface { window, surface, config, gpu } =
             window_surface::open(event_loop, attrs)?;
         let format = config.format;
-        let renderer = SceneRenderer::new(&gpu, &self.scene)?;
+        let renderer =
+            SceneRenderer::with_format(&gpu, &self.scene, render::scene_format_for(format))?;
         let presenter = Presenter::new(&gpu.device, format);
         self.win = Some(Win { window, surface, config, gpu, renderer, presenter });
         Ok(())
@@ -106,7 +107,9 @@ impl BenchWindow {
         };
         let target = frame.texture.create_view(&Default::default());
         let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
-        if let (Some(source), Some(size)) = (w.renderer.color_view(), w.renderer.target_size()) {
+        let copied = w.renderer.copy_to(&mut encoder, &frame.texture);
+        let source = w.renderer.color_view().zip(w.renderer.target_size()).filter(|_| !copied);
+        if let Some((source, size)) = source {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("present"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {

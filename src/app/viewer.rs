@@ -20,7 +20,7 @@ use super::window_surface::{self, WindowSurface};
 use super::{FlyCamera, MoveKeys};
 use crate::cli::{CameraArgs, ViewArgs};
 use crate::loader::{self, LevelSource, OpenOptions};
-use crate::render::{Gpu, Presenter, RenderMode, SceneRenderer, ViewSettings};
+use crate::render::{self, Gpu, Presenter, RenderMode, SceneRenderer, ViewSettings};
 use crate::scene::{FrameState, Scene};
 use crate::shot::{self, ShotMeta};
 
@@ -264,7 +264,8 @@ impl App {
         let WindowSurface { window, surface, config, gpu } =
             window_surface::open(event_loop, attrs)?;
         let format = config.format;
-        let mut renderer = SceneRenderer::new(&gpu, &self.scene)?;
+        let mut renderer =
+            SceneRenderer::with_format(&gpu, &self.scene, render::scene_format_for(format))?;
         let frame_state = self.scene.animator.initial();
         renderer.set_state(&frame_state);
         let presenter = Presenter::new(&gpu.device, format);
@@ -324,7 +325,8 @@ impl App {
     /// error is shown) when the GPU cannot take it.
     fn set_scene(&mut self, scene: Scene) -> bool {
         if let Some(w) = &mut self.win {
-            match SceneRenderer::new(&w.gpu, &scene) {
+            let format = render::scene_format_for(w.config.format);
+            match SceneRenderer::with_format(&w.gpu, &scene, format) {
                 Ok(r) => {
                     w.renderer = r;
                     w.frame_state = scene.animator.initial();
@@ -707,6 +709,8 @@ impl App {
             &jobs,
             &screen,
         );
+        // A frame that fills the window is copied in; the overlay is drawn over it.
+        let copied = !composed && w.renderer.copy_to(&mut encoder, &frame.texture);
         {
             let mut pass = encoder
                 .begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -716,7 +720,11 @@ impl App {
                         depth_slice: None,
                         resolve_target: None,
                         ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                            load: if copied {
+                                wgpu::LoadOp::Load
+                            } else {
+                                wgpu::LoadOp::Clear(wgpu::Color::BLACK)
+                            },
                             store: wgpu::StoreOp::Store,
                         },
                     })],
@@ -725,6 +733,7 @@ impl App {
                 .forget_lifetime();
             let source = match (&w.composite, composed) {
                 (Some((_, view, size)), true) => Some((view, *size)),
+                _ if copied => None,
                 _ => w.renderer.color_view().zip(w.renderer.target_size()),
             };
             if let Some((src, size)) = source {

@@ -32,8 +32,11 @@ pub fn open(event_loop: &ActiveEventLoop, attrs: WindowAttributes) -> Result<Win
         .or_else(|| caps.formats.first().copied())
         .context("the window surface supports no format")?;
     let size = window.inner_size();
+    // A frame of the window's size is copied in (SceneRenderer::copy_to) rather than drawn by
+    // a shader pass, which costs a software rasteriser as much as a scene pass.
+    let copy = caps.usages & wgpu::TextureUsages::COPY_DST;
     let config = wgpu::SurfaceConfiguration {
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | copy,
         format,
         color_space: wgpu::SurfaceColorSpace::Auto,
         width: size.width.max(1),

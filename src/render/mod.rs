@@ -31,6 +31,16 @@ pub use view::{RenderMode, ViewSettings};
 
 /// Format of the offscreen scene image: plain 8-bit RGBA so palette colours stay exact.
 pub const SCENE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+/// The scene image's format for a window whose surface has `surface` format: the surface's
+/// own when it is plain 8-bit RGBA or BGRA, so a frame can be copied to the window without a
+/// shader pass, else [`SCENE_FORMAT`].
+pub fn scene_format_for(surface: wgpu::TextureFormat) -> wgpu::TextureFormat {
+    match surface {
+        wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Rgba8Unorm => surface,
+        _ => SCENE_FORMAT,
+    }
+}
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Format of the per-pixel key target: what a family's translucent blending needs of the
 /// opaque pixel (Saucerman: its palette index + 1).

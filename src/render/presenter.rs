@@ -5,7 +5,6 @@ pub struct Presenter {
     pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
-    srgb_surface: bool,
 }
 
 impl Presenter {
@@ -59,7 +58,10 @@ impl Presenter {
             fragment: Some(wgpu::FragmentState {
                 module: &module,
                 entry_point: Some("fs_blit"),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &[("SRGB_TARGET", if surface_format.is_srgb() { 1.0 } else { 0.0 })],
+                    ..Default::default()
+                },
                 targets: &[Some(surface_format.into())],
             }),
             multiview_mask: None,
@@ -71,7 +73,7 @@ impl Presenter {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        Presenter { pipeline, layout, uniform, srgb_surface: surface_format.is_srgb() }
+        Presenter { pipeline, layout, uniform }
     }
 
     /// Draws `source` (of `src_size`) into `rect` (x, y, w, h in target pixels) of the pass.
@@ -84,16 +86,8 @@ impl Presenter {
         src_size: (u32, u32),
         rect: [f32; 4],
     ) {
-        let data: [f32; 8] = [
-            rect[0],
-            rect[1],
-            rect[2],
-            rect[3],
-            src_size.0 as f32,
-            src_size.1 as f32,
-            if self.srgb_surface { 1.0 } else { 0.0 },
-            0.0,
-        ];
+        let data: [f32; 8] =
+            [rect[0], rect[1], rect[2], rect[3], src_size.0 as f32, src_size.1 as f32, 0.0, 0.0];
         queue.write_buffer(&self.uniform, 0, bytemuck::cast_slice(&data));
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("blit"),

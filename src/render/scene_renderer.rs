@@ -150,13 +150,28 @@ pub struct SceneRenderer {
     /// Palette index blending sees where nothing opaque was drawn.
     clear_index: u32,
     near: f32,
+    /// The colour target's format: [`SCENE_FORMAT`] or its BGRA order.
+    format: wgpu::TextureFormat,
     /// Translucent triangles follow the `vertex_count` opaque ones in `vertices`.
     translucent_count: u32,
     translucent: Option<TranslucentPass>,
 }
 
 impl SceneRenderer {
+    /// A renderer whose image is [`SCENE_FORMAT`] (RGBA).
     pub fn new(gpu: &Gpu, scene: &Scene) -> Result<SceneRenderer> {
+        SceneRenderer::with_format(gpu, scene, SCENE_FORMAT)
+    }
+
+    /// A renderer whose image has `format`: [`SCENE_FORMAT`] or the BGRA order of it (see
+    /// `render::scene_format_for`).
+    pub fn with_format(
+        gpu: &Gpu,
+        scene: &Scene,
+        format: wgpu::TextureFormat,
+    ) -> Result<SceneRenderer> {
+        let bgra = format == wgpu::TextureFormat::Bgra8Unorm;
+        let format = if bgra { format } else { SCENE_FORMAT };
         let device = &gpu.device;
         let packed = pack_scene(scene);
         let storage = |label: &str, words: &[u32]| {
@@ -178,8 +193,13 @@ impl SceneRenderer {
         let world = &batches.vertices;
         let vanilla = match &scene.shading {
             Shading::DoomColormap { map: Some(map), segs, .. } => {
-                let canvas =
-                    CanvasScene::new(&packed.meta, &packed.layout, packed.texels, scene.clear.rgb);
+                let canvas = CanvasScene::new(
+                    &packed.meta,
+                    &packed.layout,
+                    packed.texels,
+                    scene.clear.rgb,
+                    bgra,
+                );
                 Some(VanillaFrame::new(map.clone(), segs.clone(), canvas))
             }
             _ => None,
@@ -249,9 +269,10 @@ impl SceneRenderer {
             );
         }
         let translucent = (translucent_count > 0 && fragment_storage)
-            .then(|| TranslucentPass::new(device, &module, &layout, world_vertex_layout()));
+            .then(|| TranslucentPass::new(device, &module, &layout, world_vertex_layout(), format));
         let [r, g, b] = scene.clear.rgb.map(|c| c as f64 / 255.0);
-        let mut pipelines = WorldPipelines::new(module, pipeline_layout, translucent.is_some());
+        let mut pipelines =
+            WorldPipelines::new(module, pipeline_layout, translucent.is_some(), format);
         if let Some(smooth) = &smooth {
             pipelines.set_smooth_layout(device.create_pipeline_layout(
                 &wgpu::PipelineLayoutDescriptor {
@@ -304,6 +325,7 @@ impl SceneRenderer {
             clear: wgpu::Color { r, g, b, a: 1.0 },
             clear_index: scene.clear.index,
             near: scene.near,
+            format,
         })
     }
 
@@ -605,7 +627,30 @@ impl SceneRenderer {
     /// Reads the last rendered image back (blocking).
     pub fn read_image(&self, gpu: &Gpu) -> Result<image::RgbaImage> {
         let t = self.targets.as_ref().ok_or_else(|| anyhow::anyhow!("nothing rendered yet"))?;
-        read_texture(gpu, &t.color, t.width, t.height)
+        let mut image = read_texture(gpu, &t.color, t.width, t.height)?;
+        if self.format == wgpu::TextureFormat::Bgra8Unorm {
+            image.pixels_mut().for_each(|p| p.0.swap(0, 2));
+        }
+        Ok(image)
+    }
+
+    /// Copies the image of the last `render` into `texture` (a window's next image) when it
+    /// has the image's size and format, without a shader pass; returns whether it did.
+    pub fn copy_to(&self, encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture) -> bool {
+        let Some(t) = &self.targets else { return false };
+        let same_size = texture.width() == t.width && texture.height() == t.height;
+        if !same_size || texture.format() != self.format {
+            return false;
+        }
+        if !texture.usage().contains(wgpu::TextureUsages::COPY_DST) {
+            return false;
+        }
+        encoder.copy_texture_to_texture(
+            t.color.as_image_copy(),
+            texture.as_image_copy(),
+            wgpu::Extent3d { width: t.width, height: t.height, depth_or_array_layers: 1 },
+        );
+        true
     }
 
     /// Repeats vanilla's BSP walk for this view when it is vanilla's projection (faithful,
@@ -729,7 +774,7 @@ impl SceneRenderer {
             })
         };
         let color = make(
-            SCENE_FORMAT,
+            self.format,
             wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::COPY_SRC
                 | wgpu::TextureUsages::COPY_DST

@@ -5,7 +5,7 @@
 //! fixed-function blend state can give.
 
 use super::profiler::PassTimer;
-use super::{DEPTH_FORMAT, SCENE_FORMAT};
+use super::DEPTH_FORMAT;
 
 /// Fragments kept per pixel; deeper stacks drop the fragments that arrive last.
 pub const LAYERS: u32 = 8;
@@ -42,6 +42,7 @@ impl TranslucentPass {
         module: &wgpu::ShaderModule,
         scene_layout: &wgpu::BindGroupLayout,
         vertex_layout: wgpu::VertexBufferLayout,
+        format: wgpu::TextureFormat,
     ) -> TranslucentPass {
         let fs = wgpu::ShaderStages::FRAGMENT;
         let storage = |binding| wgpu::BindGroupLayoutEntry {
@@ -118,7 +119,7 @@ impl TranslucentPass {
         // The resolve draws the triangles again, so it runs only on the pixels they cover (a
         // full-screen pass costs a software rasteriser the whole screen); each of a pixel's
         // fragments computes the same blend of its whole list over the opaque copy.
-        let resolve = pipeline("translucent resolve", "fs_resolve", &[Some(SCENE_FORMAT.into())]);
+        let resolve = pipeline("translucent resolve", "fs_resolve", &[Some(format.into())]);
         TranslucentPass { collect, resolve, layout, bound: None }
     }
 
@@ -209,7 +210,7 @@ impl TranslucentPass {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: SCENE_FORMAT,
+            format: targets.color.format(),
             usage: wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         });

@@ -112,8 +112,14 @@ pub struct CanvasFrame<'a> {
 
 impl CanvasScene {
     /// `meta` and `texels` as `packing::pack_scene` made them; `clear` is what pixels the walk
-    /// leaves empty show (RGB).
-    pub fn new(meta: &[u32], layout: &MetaLayout, texels: Vec<u32>, clear: [u8; 3]) -> Self {
+    /// leaves empty show (RGB); `bgra` puts the colours in BGRA order (the image's format).
+    pub fn new(
+        meta: &[u32],
+        layout: &MetaLayout,
+        texels: Vec<u32>,
+        clear: [u8; 3],
+        bgra: bool,
+    ) -> Self {
         let infos = (0..layout.texture_count as usize)
             .map(|t| {
                 let at = layout.texinfo as usize + t * 8;
@@ -134,15 +140,21 @@ impl CanvasScene {
         };
         let lit = if layout.lit == 0 { Vec::new() } else { words(layout.lit, LIT_ROWS * 256) };
         let [r, g, b] = clear.map(u32::from);
+        let order = |c: u32| {
+            if bgra {
+                c & 0xFF00_FF00 | (c & 0xFF) << 16 | (c >> 16) & 0xFF
+            } else {
+                c
+            }
+        };
+        let lit = if lit.is_empty() { vec![0xFF00_0000; LIT_ROWS * 256] } else { lit };
+        let palette_len = layout.colormap.saturating_sub(layout.palette).max(1) as usize;
         CanvasScene {
             texels,
             infos,
-            lit: if lit.is_empty() { vec![0xFF00_0000; LIT_ROWS * 256] } else { lit },
-            palette: words(
-                layout.palette,
-                layout.colormap.saturating_sub(layout.palette).max(1) as usize,
-            ),
-            clear: r | g << 8 | b << 16 | 0xFF00_0000,
+            lit: lit.into_iter().map(order).collect(),
+            palette: words(layout.palette, palette_len).into_iter().map(order).collect(),
+            clear: order(r | g << 8 | b << 16 | 0xFF00_0000),
             zlight: zlight(),
         }
     }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::{DEPTH_FORMAT, KEY_FORMAT, SCENE_FORMAT};
+use super::{DEPTH_FORMAT, KEY_FORMAT};
 use crate::scene::WorldVertex;
 
 /// What a pipeline draws.
@@ -43,6 +43,8 @@ pub struct WorldPipelines {
     smooth_layout: Option<wgpu::PipelineLayout>,
     /// Whether the scene pass has the key target (see `SceneRenderer`).
     keys: bool,
+    /// The colour target's format.
+    format: wgpu::TextureFormat,
     made: HashMap<PipelineKey, wgpu::RenderPipeline>,
 }
 
@@ -51,8 +53,10 @@ impl WorldPipelines {
         module: wgpu::ShaderModule,
         layout: wgpu::PipelineLayout,
         keys: bool,
+        format: wgpu::TextureFormat,
     ) -> WorldPipelines {
-        WorldPipelines { module, layout, smooth_layout: None, keys, made: HashMap::new() }
+        let made = HashMap::new();
+        WorldPipelines { module, layout, smooth_layout: None, keys, format, made }
     }
 
     /// Lets [`PipelineKind::SmoothShade`] pipelines be made, with `layout`.
@@ -72,7 +76,7 @@ impl WorldPipelines {
             },
             _ => &self.layout,
         };
-        let pipeline = make_pipeline(device, layout, &self.module, key, self.keys);
+        let pipeline = make_pipeline(device, layout, &self.module, key, self.keys, self.format);
         self.made.insert(key, pipeline);
     }
 
@@ -88,6 +92,7 @@ fn make_pipeline(
     module: &wgpu::ShaderModule,
     key: PipelineKey,
     keys: bool,
+    format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
     let kind = key.kind;
     let constants = [("SURFACE_KIND", key.surface as f64), ("SHADE_MODE", key.mode as f64)];
@@ -131,7 +136,7 @@ fn make_pipeline(
         _ => (wgpu::ColorWrites::ALL, wgpu::ColorWrites::ALL),
     };
     // Without the key target the shader's key output goes nowhere.
-    let targets = [(SCENE_FORMAT, color_writes, true), (KEY_FORMAT, key_writes, keys)].map(
+    let targets = [(format, color_writes, true), (KEY_FORMAT, key_writes, keys)].map(
         |(format, write_mask, used)| {
             used.then_some(wgpu::ColorTargetState { format, blend: None, write_mask })
         },
