@@ -46,6 +46,10 @@ pub enum CompareError {
     Io { path: PathBuf, reason: std::io::Error },
     #[error("{}: not a PNG file (no PNG signature)", path.display())]
     NotPng { path: PathBuf },
+    #[error("{}: not a PNG or JPEG file", path.display())]
+    NotPicture { path: PathBuf },
+    #[error("{}: cannot decode JPEG: {reason}", path.display())]
+    DecodeJpeg { path: PathBuf, reason: image::ImageError },
     #[error("{}: cannot decode PNG: {reason}", path.display())]
     Decode { path: PathBuf, reason: image::ImageError },
     #[error("{}: cannot write PNG: {source}", path.display())]
@@ -418,6 +422,36 @@ pub fn load_png(path: impl AsRef<Path>) -> Result<RgbaImage, CompareError> {
         .decode()
         .map_err(|reason| CompareError::Decode { path: path.to_path_buf(), reason })?;
     Ok(image.into_rgba8())
+}
+
+/// Whether the file at `path` starts like a JPEG (lossy colours).
+pub fn is_jpeg(path: impl AsRef<Path>) -> bool {
+    let mut head = [0u8; 3];
+    File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && head == [0xFF, 0xD8, 0xFF]
+}
+
+/// Loads a screenshot as RGBA8: a PNG (as [`load_png`]) or a JPEG, told apart by their
+/// signatures, with the same size and allocation limits.
+pub fn load_picture(path: impl AsRef<Path>) -> Result<RgbaImage, CompareError> {
+    let path = path.as_ref();
+    let io_err = |reason| CompareError::Io { path: path.to_path_buf(), reason };
+    let mut head = [0u8; 3];
+    let mut file = File::open(path).map_err(io_err)?;
+    let got = file.read(&mut head).map_err(io_err)?;
+    if got == 3 && head == [0xFF, 0xD8, 0xFF] {
+        file.seek(std::io::SeekFrom::Start(0)).map_err(io_err)?;
+        let reader = BufReader::new(file);
+        let mut decoder = ImageReader::with_format(reader, ImageFormat::Jpeg);
+        decoder.limits(png_limits());
+        let image = decoder
+            .decode()
+            .map_err(|reason| CompareError::DecodeJpeg { path: path.to_path_buf(), reason })?;
+        return Ok(image.into_rgba8());
+    }
+    load_png(path).map_err(|e| match e {
+        CompareError::NotPng { path } => CompareError::NotPicture { path },
+        e => e,
+    })
 }
 
 /// Writes an RGBA image as PNG (for `--diff`); the error names the file.

@@ -16,4 +16,5 @@ pub mod formats;
 pub mod loader;
 pub mod render;
 pub mod scene;
+pub mod screenshot;
 pub mod shot;

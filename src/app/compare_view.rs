@@ -31,7 +31,7 @@ pub struct ReferenceView {
 
 impl ReferenceView {
     pub fn load(path: &Path) -> Result<ReferenceView> {
-        let image = compare::load_png(path)?;
+        let image = compare::load_picture(path)?;
         Ok(ReferenceView {
             path: path.to_path_buf(),
             image,

@@ -73,8 +73,10 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
         return compare_align(a);
     }
     let img_a = compare::load_png(&a.a)?;
-    let img_b = compare::load_png(&a.b)?;
+    let fitted = reference_at(&a.b, img_a.dimensions(), &a)?;
+    let img_b = fitted.image;
     let mask = a.mask.as_deref().map(compare::load_png).transpose()?;
+    let mask = crop_mask(mask, a.crop, img_a.dimensions())?;
     let opts = compare::CompareOptions { tolerance: a.tolerance, mask };
     let report = compare::compare_images(&img_a, &img_b, &opts)?;
     if let Some(path) = &a.diff {
@@ -91,6 +93,7 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
     if a.json {
         outln!("{}", report.to_json());
     } else {
+        outln!("reference:         {}", fitted.how);
         outln!("{report}");
     }
     for f in &failed {
@@ -105,13 +108,16 @@ fn compare_align(a: CompareArgs) -> Result<ExitCode> {
     let meta = ShotMeta::read(&a.a).with_context(|| {
         format!("{}: --align needs a mapscope render or shot (its camera metadata)", a.a.display())
     })?;
-    let reference = compare::load_png(&a.b)?;
+    // The reference taken back to the size of A's frame, which the search renders at.
+    let (width, height) = image::image_dimensions(&a.a)
+        .with_context(|| format!("{}: reading its size", a.a.display()))?;
+    let reference = reference_at(&a.b, (width, height), &a)?.image;
     let files: Vec<PathBuf> = meta.file.split(';').map(PathBuf::from).collect();
     let source = loader::open(&files, &a.load.options())?;
     let mut scene = source.build(Some(&meta.map))?;
     let view = render::ViewSettings {
-        width: reference.width(),
-        height: reference.height(),
+        width,
+        height,
         fov_deg: meta.fov,
         mode: meta.mode.parse().map_err(anyhow::Error::msg)?,
         ..Default::default()
@@ -282,4 +288,59 @@ fn print_info(info: &MapInfo, maps: &[String]) {
     for n in &info.notes {
         outln!("note: {n}");
     }
+}
+
+/// Largest channel difference a JPEG's colour is snapped across to the game's palette.
+const JPEG_SNAP: u8 = 24;
+
+/// The reference screenshot at `path` (PNG or JPEG) taken back to a `frame`-sized render; a
+/// JPEG's colours taken back to the palette of A's level (from A's mapscope metadata) when A
+/// is a faithful render.
+fn reference_at(
+    path: &std::path::Path,
+    frame: (u32, u32),
+    a: &CompareArgs,
+) -> Result<crate::screenshot::Fitted> {
+    let shot = compare::load_picture(path)?;
+    let mut fitted = crate::screenshot::fit_to_frame(&shot, frame)
+        .with_context(|| path.display().to_string())?;
+    if compare::is_jpeg(path) {
+        if let Some(palette) = faithful_palette(a) {
+            let n = crate::screenshot::snap_to_palette(&mut fitted.image, &palette, JPEG_SNAP);
+            fitted.how += &format!(", JPEG: {n} pixels snapped to the level's palette");
+        }
+    }
+    Ok(fitted)
+}
+
+/// The palette of A's level when A is a faithful mapscope render (its metadata names it).
+fn faithful_palette(a: &CompareArgs) -> Option<Vec<[u8; 3]>> {
+    let meta = ShotMeta::read(&a.a).ok().filter(|m| m.mode == "faithful")?;
+    let files: Vec<PathBuf> = meta.file.split(';').map(PathBuf::from).collect();
+    let source = loader::open(&files, &a.load.options()).ok()?;
+    let scene = source.build(Some(&meta.map)).ok()?;
+    Some(scene.palette).filter(|p| !p.is_empty())
+}
+
+/// `mask` (or none) with everything outside `crop` (X, Y, W, H) left out.
+fn crop_mask(
+    mask: Option<image::RgbaImage>,
+    crop: Option<[u32; 4]>,
+    (w, h): (u32, u32),
+) -> Result<Option<image::RgbaImage>> {
+    let Some([cx, cy, cw, ch]) = crop else { return Ok(mask) };
+    if cx.saturating_add(cw) > w || cy.saturating_add(ch) > h {
+        anyhow::bail!("--crop {cx},{cy},{cw},{ch} reaches outside the {w}x{h} frame");
+    }
+    let inside = |x: u32, y: u32| (cx..cx + cw).contains(&x) && (cy..cy + ch).contains(&y);
+    let mut out = mask.unwrap_or_else(|| image::RgbaImage::from_pixel(w, h, image::Rgba([255; 4])));
+    if out.dimensions() != (w, h) {
+        return Ok(Some(out));
+    }
+    for (x, y, p) in out.enumerate_pixels_mut() {
+        if !inside(x, y) {
+            *p = image::Rgba([0, 0, 0, 255]);
+        }
+    }
+    Ok(Some(out))
 }

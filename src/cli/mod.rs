@@ -156,8 +156,14 @@ pub struct BenchArgs {
 pub struct CompareArgs {
     /// The image to judge (e.g. a render).
     pub a: PathBuf,
-    /// The reference (e.g. a screenshot of the game).
+    /// The reference (e.g. a screenshot of the game): PNG or JPEG, at A's size, an integer
+    /// scale of it, stretched to 4:3, or with Doom's status bar below a view of A's size; it
+    /// is taken back to A's size before comparing.
     pub b: PathBuf,
+    /// Compare only this rectangle of the frame, X,Y,W,H in A's pixels (e.g. 0,0,320,168 to
+    /// leave out a status bar drawn over a full-height view).
+    #[arg(long, value_parser = parse_crop)]
+    pub crop: Option<[u32; 4]>,
     /// Only pixels that are not black in this PNG are compared.
     #[arg(long)]
     pub mask: Option<PathBuf>,
@@ -254,5 +260,17 @@ pub fn write_line(args: std::fmt::Arguments) {
         }
         eprintln!("mapscope: writing output: {e}");
         std::process::exit(2);
+    }
+}
+
+/// `X,Y,W,H` of `--crop`.
+fn parse_crop(s: &str) -> Result<[u32; 4], String> {
+    let parts: Vec<u32> = s
+        .split(',')
+        .map(|p| p.trim().parse::<u32>().map_err(|e| format!("'{p}': {e}")))
+        .collect::<Result<_, _>>()?;
+    match parts[..] {
+        [x, y, w, h] if w > 0 && h > 0 => Ok([x, y, w, h]),
+        _ => Err(format!("'{s}': expected X,Y,W,H with W and H above 0")),
     }
 }

@@ -1,0 +1,150 @@
+//! `compare` and `compare --align` on screenshots as people keep them: a Chocolate Doom frame
+//! (tests/data/doom-reference) saved 2x and stretched to 4:3 (640x480), as JPEG, and with a
+//! status bar over its bottom rows. The figures come out against the 320x200 frame, close to
+//! those of the frame as captured.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use image::{Rgba, RgbaImage};
+use serde_json::Value;
+use support::{freedoom1, mapscope, success, TempDir};
+
+fn reference() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/doom-reference/freedoom1_e1m1_start.png")
+}
+
+/// mapscope's render of E1M1 from `camera` at `angle` (tic 100, no things): the reference's
+/// camera is -160,304,41 at 0°.
+fn render(dir: &TempDir, name: &str, camera: &str, angle: &str) -> PathBuf {
+    let out = dir.join(name);
+    let wad = freedoom1();
+    let args = [
+        "render",
+        wad.to_str().unwrap(),
+        "--map",
+        "E1M1",
+        &format!("--camera={camera}"),
+        "--angle",
+        angle,
+        "--tic",
+        "100",
+        "--no-things",
+        "--size",
+        "320x200",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    success(&mapscope(args), "render");
+    out
+}
+
+/// `frame` as a port shows it 2x at 4:3: columns doubled, each of 480 rows the frame row
+/// under its centre.
+fn stretched_640x480(frame: &RgbaImage) -> RgbaImage {
+    RgbaImage::from_fn(640, 480, |x, y| *frame.get_pixel(x / 2, ((y as f64 + 0.5) / 2.4) as u32))
+}
+
+/// A status bar drawn over the bottom 32 frame rows (76.8 rows of the 480).
+fn with_status_bar(mut shot: RgbaImage) -> RgbaImage {
+    for y in 403..480 {
+        for x in 0..640 {
+            let grey = 60 + ((x / 8 + y / 8) % 2) as u8 * 40;
+            shot.put_pixel(x, y, Rgba([grey, grey, grey + 10, 255]));
+        }
+    }
+    shot
+}
+
+fn save_jpeg(image: &RgbaImage, path: &Path) {
+    let rgb = image::DynamicImage::ImageRgba8(image.clone()).into_rgb8();
+    let mut out = std::fs::File::create(path).unwrap();
+    let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 95);
+    rgb.write_with_encoder(encoder).unwrap();
+}
+
+fn compare(a: &Path, b: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["compare", a.to_str().unwrap(), b.to_str().unwrap(), "--json"];
+    args.extend_from_slice(extra);
+    serde_json::from_str(&success(&mapscope(args), "compare")).unwrap()
+}
+
+fn share(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} in {v}"))
+}
+
+#[test]
+fn scaled_stretched_jpeg_screenshots_with_a_status_bar_compare_at_the_game_frame() {
+    let dir = TempDir::new("screenshots");
+    let render = render(&dir, "render.png", "-160,304,41", "0");
+    let frame = image::open(reference()).unwrap().into_rgba8();
+    let as_captured = compare(&render, &reference(), &[]);
+
+    let png = dir.join("shot-640x480.png");
+    stretched_640x480(&frame).save(&png).unwrap();
+    let jpeg = dir.join("shot-640x480.jpg");
+    save_jpeg(&stretched_640x480(&frame), &jpeg);
+    let barred = dir.join("shot-640x480-bar.jpg");
+    save_jpeg(&with_status_bar(stretched_640x480(&frame)), &barred);
+
+    let scaled = compare(&render, &png, &[]);
+    let lossy = compare(&render, &jpeg, &[]);
+    let bar_all = compare(&render, &barred, &[]);
+    let bar_cropped = compare(&render, &barred, &["--crop", "0,0,320,168"]);
+    for (what, r) in [
+        ("as captured", &as_captured),
+        ("640x480 PNG", &scaled),
+        ("640x480 JPEG", &lossy),
+        ("JPEG with a bar", &bar_all),
+        ("JPEG with a bar, cropped", &bar_cropped),
+    ] {
+        println!(
+            "{what}: identical {:.4}, within 8 {:.4}, compared {}",
+            share(r, "identical_share"),
+            share(r, "within_tolerance_share"),
+            r["compared_pixels"]
+        );
+    }
+    // Figures over the 320x200 frame.
+    assert_eq!(scaled["compared_pixels"], 64000);
+    assert_eq!(share(&scaled, "identical_share"), share(&as_captured, "identical_share"));
+    // JPEG noise averaged over each frame pixel's inner screenshot pixels and its colours
+    // taken back to the palette: close to the frame as captured.
+    let captured = share(&as_captured, "identical_share");
+    assert!(share(&lossy, "identical_share") > captured - 0.02, "{lossy}");
+    // The bar costs its rows unless cropped away.
+    assert!(share(&bar_all, "identical_share") < 0.9, "{bar_all}");
+    assert_eq!(bar_cropped["compared_pixels"], 320 * 168);
+    assert!(share(&bar_cropped, "identical_share") > captured - 0.02, "{bar_cropped}");
+}
+
+#[test]
+fn a_screenshot_of_another_size_is_refused_naming_both() {
+    let dir = TempDir::new("screenshots-bad");
+    let render = render(&dir, "render.png", "-160,304,41", "0");
+    let odd = dir.join("odd.png");
+    RgbaImage::new(500, 300).save(&odd).unwrap();
+    let out = mapscope(["compare", render.to_str().unwrap(), odd.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("500x300") && err.contains("320x200"), "{err}");
+}
+
+#[test]
+fn align_finds_the_camera_of_a_stretched_jpeg_screenshot() {
+    let dir = TempDir::new("screenshots-align");
+    let rough = render(&dir, "rough.png", "-152,298,43", "1.5");
+    let frame = image::open(reference()).unwrap().into_rgba8();
+    let jpeg = dir.join("shot.jpg");
+    save_jpeg(&stretched_640x480(&frame), &jpeg);
+    let r = compare(&rough, &jpeg, &["--align"]);
+    let best = &r["best"];
+    let pos: Vec<f64> = (0..3).map(|i| best["camera"][i].as_f64().unwrap()).collect();
+    let truth = [-160.0, 304.0, 41.0];
+    let dist = (0..3).map(|i| (pos[i] - truth[i]).powi(2)).sum::<f64>().sqrt();
+    let angle = best["angle"].as_f64().unwrap();
+    println!("{r}");
+    assert!(dist < 2.0 && angle.abs() < 0.3, "found {pos:?} at {angle}°: {r}");
+    assert!(share(&r, "best_identical_share") > share(&r, "start_identical_share"));
+}
