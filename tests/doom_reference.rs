@@ -11,12 +11,12 @@ use mapscope::scene::{CameraPose, Scene, Texels};
 
 const DOOM_DIR: &str = "/usr/share/games/doom";
 /// Each view's regression floor: the share of pixels identical to Chocolate Doom's frame.
-/// The solid world is drawn as vanilla draws it (render/vanilla_canvas.rs), so views without
-/// masked walls match in every pixel; on the crates view the grating on the left, a masked
-/// middle texture still rasterised on the GPU, differs along a row (measured 99.75%).
+/// Walls, flats, sky and masked middles are drawn as vanilla draws them
+/// (render/vanilla_canvas.rs), so most views match in every pixel; on the crates view the
+/// grating on the left (a masked middle) still differs along one row (measured 99.78%).
 const FLOORS: [(&str, f64); 6] = [
     ("freedoom1_e1m1_courtyard", 1.0),
-    ("freedoom1_e1m1_crates", 0.997),
+    ("freedoom1_e1m1_crates", 0.9975),
     ("freedoom1_e1m1_start", 1.0),
     ("freedoom1_e1m1_start_a225", 1.0),
     ("freedoom1_e1m1_start_a90", 1.0),

@@ -391,11 +391,14 @@ impl SceneRenderer {
         let mut draws = 0;
         // One render pass for the opaque scene; when profiling, one per stage so that each
         // can be timed (a tiled rasteriser draws a pass tile by tile, not draw by draw).
-        // A walked frame's solid world is the CPU's canvas, already in the colour target.
+        // A walked frame's walls, flats, sky and masked middles are the CPU's canvas, already in
+        // the colour target.
         let walked = self.canvas;
         let solid: &[SceneStage] =
             if walked { &[] } else { &[SceneStage::DepthPrePass, SceneStage::Solid] };
+        // The canvas has the masked middles too.
         let rest = [SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays];
+        let rest = rest.into_iter().filter(|&s| !(walked && s == SceneStage::Masked));
         let stages: Vec<SceneStage> = solid.iter().copied().chain(rest).collect();
         // Taken out while the passes borrow the renderer; put back below.
         let mut timer = self.timer.take();

@@ -271,6 +271,17 @@ pub struct WallColumn {
     pub drawseg: u32,
 }
 
+/// A drawseg with a masked middle texture (`maskedtexturecol`), to be drawn after the walls
+/// and flats by R_RenderMaskedSegRange, and the clips it is drawn within: `ceilingclip` and
+/// `floorclip` over its columns as R_StoreWallRange left them (`sprtopclip`,
+/// `sprbottomclip`), at `clips..clips + n` and `clips + n..clips + 2n` of
+/// [`WalkResult::openings`] for its `n` columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaskedRange {
+    pub drawseg: u32,
+    pub clips: u32,
+}
+
 /// One flat span as R_MakeSpans hands it to R_MapPlane: row `y`, columns `x1..=x2` (on
 /// screen) of visplane `plane`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,6 +344,10 @@ pub struct WalkResult {
     pub wall_columns: Vec<WallColumn>,
     /// Flat spans, visplane by visplane.
     pub spans: Vec<Span>,
+    /// Drawsegs with masked middles, in the order they were stored.
+    pub masked: Vec<MaskedRange>,
+    /// The clips of [`WalkResult::masked`].
+    pub openings: Vec<i32>,
     /// Wall ranges in the order vanilla stores them.
     pub drawsegs: Vec<DrawSeg>,
     pub planes: Vec<PlaneInfo>,
@@ -460,6 +475,8 @@ struct Walker<'a> {
     planes: Vec<Plane>,
     drawsegs: Vec<DrawSeg>,
     wall_columns: Vec<WallColumn>,
+    masked: Vec<MaskedRange>,
+    openings: Vec<i32>,
     stats: WalkStats,
     // Per subsector.
     frontsector: Sector,
@@ -492,6 +509,8 @@ impl<'a> Walker<'a> {
             planes: Vec::new(),
             drawsegs: Vec::new(),
             wall_columns: Vec::new(),
+            masked: Vec::new(),
+            openings: Vec::new(),
             stats: WalkStats::default(),
             frontsector: Sector::default(),
             floorplane: None,
@@ -1055,6 +1074,15 @@ impl<'a> Walker<'a> {
             topfrac = topfrac.wrapping_add(topstep);
             bottomfrac = bottomfrac.wrapping_add(bottomstep);
         }
+        // A two-sided line's middle texture is masked: drawn later, within the clips as they
+        // stand now (R_StoreWallRange's sprtopclip / sprbottomclip).
+        if self.backsector.is_some() && seg.mid {
+            let clips = self.openings.len() as u32;
+            let (a, b) = (start as usize, stop as usize);
+            self.openings.extend_from_slice(&self.ceilingclip[a..=b]);
+            self.openings.extend_from_slice(&self.floorclip[a..=b]);
+            self.masked.push(MaskedRange { drawseg: ds_index, clips });
+        }
     }
 
     /// Whether `R_StoreWallRange` stores nothing more (MAXDRAWSEGS).
@@ -1235,6 +1263,8 @@ impl<'a> Walker<'a> {
             coverage: Default::default(),
             wall_columns: self.wall_columns,
             spans,
+            masked: self.masked,
+            openings: self.openings,
             drawsegs: self.drawsegs,
             planes,
             subsectors: self.subsector_order,

@@ -15,7 +15,7 @@ use super::packing::MetaLayout;
 use super::vanilla_bsp::{VanillaView, WalkResult};
 use super::vanilla_tables::{fixed_mul, zlight, ANGLETOFINESHIFT, MAXLIGHTZ};
 use super::vanilla_walls::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
-use crate::scene::vanilla_doom::VanillaMap;
+use crate::scene::vanilla_doom::{VSeg, VanillaMap};
 use crate::scene::VanillaSeg;
 
 /// COLORMAP rows the lit palette holds (light levels 0..31, then the invulnerability and
@@ -187,6 +187,7 @@ impl CanvasScene {
         let draw = |band: &mut Band| {
             self.walls(f, band);
             self.flats(f, band);
+            self.masked(f, band);
         };
         let Some((first, rest)) = bands.split_first_mut() else { return };
         std::thread::scope(|scope| {
@@ -208,7 +209,6 @@ impl CanvasScene {
         let (w, rows) = (out.w, out.rows());
         let centery = f.view.centery();
         let focal = (f.view.projection() as f32) / 65536.0;
-        let ColumnTables { seg_index, entries } = f.column_tables;
         let all = self.all_texels();
         for c in &f.walk.wall_columns {
             let (yl, yh) = ((c.yl as usize).max(rows.start), (c.yh as usize).min(rows.end - 1));
@@ -219,41 +219,13 @@ impl CanvasScene {
             let s = ds.seg as usize;
             let (Some(seg), Some(vseg)) = (f.segs.get(s), f.map.segs.get(s)) else { continue };
             let Some(tier) = seg.tiers[c.tier as usize & 1] else { continue };
-            // The column's set-up (vanilla_walls::WallSetup::columns).
-            let index = seg_index as usize + s * SEG_INDEX_WORDS;
-            let (Some(&first), Some(&base)) = (f.columns.get(index), f.columns.get(index + 2))
-            else {
-                continue;
-            };
-            let entry = entries as usize
-                + (base as usize + (c.x as u32).wrapping_sub(first) as usize) * COLUMN_WORDS;
-            let (Some(&colbase), Some(&packed)) = (f.columns.get(entry), f.columns.get(entry + 1))
-            else {
-                continue;
-            };
+            let Some((colbase, packed)) = column_setup(f, s, c.x) else { continue };
             let info = self.info(&f.state, tier.texture);
-            let scroll = f.state.scroll.get(seg.scroll as usize * 2).copied().unwrap_or(0);
-            let scroll = (f32::from_bits(scroll).floor() as i32).wrapping_shl(16);
-            let col = (colbase as i32).wrapping_add(scroll) >> 16;
-            let col = col.rem_euclid(info.width as i32) as usize;
+            let col = texture_column(f, seg, colbase, info.width);
             let iscale = (packed & 0xFF_FFFF) as i32;
             // Light: the sector's level with fake contrast, then scalelight by the column's
             // scale (R_StoreWallRange, R_RenderSegLoop).
-            let light = f
-                .map
-                .sectors
-                .get(vseg.front_sector as usize)
-                .and_then(|sec| f.state.light.get(sec.light_slot as usize))
-                .copied()
-                .unwrap_or(0);
-            let contrast = if vseg.v1[1] == vseg.v2[1] {
-                -1
-            } else if vseg.v1[0] == vseg.v2[0] {
-                1
-            } else {
-                0
-            };
-            let level = ((light >> 4) as i32 + contrast).clamp(0, 15);
+            let level = wall_light_level(f, vseg);
             let j = ((packed >> 24) as i32).min(47);
             let map = ((15 - level) * 4 - j / 2).clamp(0, 31) as u32;
             let depth = f.viewer.near * ds.scale_at(c.x as i32) as f32 / (focal * 65536.0);
@@ -277,6 +249,80 @@ impl CanvasScene {
                 out.colors[p] = texel(row);
                 out.depths[p] = depth;
                 frac = frac.wrapping_add(iscale);
+            }
+        }
+    }
+
+    /// R_DrawMasked's masked middles (no sprites: the GPU draws them over the canvas, tested
+    /// against its depth): each drawseg with one, last stored first, through
+    /// R_RenderMaskedSegRange: every column's posts (runs of opaque texels) scaled as
+    /// R_DrawMaskedColumn scales them, clipped to the drawseg's saved clips.
+    fn masked(&self, f: &CanvasFrame, out: &mut Band) {
+        let (w, rows) = (out.w, out.rows());
+        let centery = f.view.centery();
+        let focal = (f.view.projection() as f32) / 65536.0;
+        let all = self.all_texels();
+        for m in f.walk.masked.iter().rev() {
+            let Some(ds) = f.walk.drawsegs.get(m.drawseg as usize) else { continue };
+            let s = ds.seg as usize;
+            let (Some(seg), Some(vseg)) = (f.segs.get(s), f.map.segs.get(s)) else { continue };
+            let Some(tier) = seg.tiers[2] else { continue };
+            let n = (ds.x2 - ds.x1 + 1).max(0) as usize;
+            let at = m.clips as usize;
+            let (Some(top), Some(bottom)) =
+                (f.walk.openings.get(at..at + n), f.walk.openings.get(at + n..at + 2 * n))
+            else {
+                continue;
+            };
+            let info = self.info(&f.state, tier.texture);
+            let (tw, th) = (info.width as usize, info.height as usize);
+            let Some(texels) = all.get(info.first..info.first + tw * th) else { continue };
+            let level = wall_light_level(f, vseg);
+            let texturemid = tier.top.wrapping_sub(f.viewer.viewz);
+            for (i, x) in (ds.x1..=ds.x2).enumerate() {
+                let Some((colbase, _)) = column_setup(f, s, x as u16) else { continue };
+                let col = texture_column(f, seg, colbase, info.width);
+                let scale = ds.scale_at(x);
+                if scale <= 0 {
+                    continue;
+                }
+                let j = (((scale >> 12) as f32 * 320.0 / w as f32) as i32).min(47);
+                let colors = self.lit_row(((15 - level) * 4 - j / 2).clamp(0, 31) as u32);
+                let depth = f.viewer.near * scale as f32 / (focal * 65536.0);
+                let sprtopscreen = (centery << 16).wrapping_sub(fixed_mul(texturemid, scale));
+                let iscale = (u32::MAX / scale as u32) as i32;
+                let texel = |row: usize| texels.get(col + (row % th) * tw).copied().unwrap_or(0);
+                // The column's posts: runs of opaque texels.
+                let mut row = 0;
+                while row < th {
+                    if texel(row) & 256 != 0 {
+                        row += 1;
+                        continue;
+                    }
+                    let topdelta = row;
+                    while row < th && texel(row) & 256 == 0 {
+                        row += 1;
+                    }
+                    let length = (row - topdelta) as i32;
+                    let topscreen = sprtopscreen.wrapping_add(scale.wrapping_mul(topdelta as i32));
+                    let bottomscreen = topscreen.wrapping_add(scale.wrapping_mul(length));
+                    let yl = (topscreen.wrapping_add(0xFFFF) >> 16).max(top[i] + 1);
+                    let yh = ((bottomscreen.wrapping_sub(1)) >> 16).min(bottom[i] - 1);
+                    let (yl, yh) = (yl.max(rows.start as i32), yh.min(rows.end as i32 - 1));
+                    if yl > yh {
+                        continue;
+                    }
+                    // R_DrawColumn from the post's first texel.
+                    let postmid = texturemid.wrapping_sub((topdelta as i32) << 16);
+                    let mut frac = postmid.wrapping_add((yl - centery).wrapping_mul(iscale));
+                    for y in yl..=yh {
+                        let t = texel(topdelta + ((frac >> 16) & 127) as usize) as u32;
+                        let p = (y as usize - rows.start) * w + x as usize;
+                        out.colors[p] = colors[(((t & 255) + info.palette) & 255) as usize];
+                        out.depths[p] = depth;
+                        frac = frac.wrapping_add(iscale);
+                    }
+                }
             }
         }
     }
@@ -350,4 +396,43 @@ impl CanvasScene {
     fn all_texels(&self) -> &[u16] {
         bytemuck::cast_slice(&self.texels)
     }
+}
+
+/// The set-up of seg `seg`'s column `x` (`vanilla_walls::WallSetup::columns`): the texture
+/// column before scrolling (16.16) and the packed `dc_iscale` and light column.
+fn column_setup(f: &CanvasFrame, seg: usize, x: u16) -> Option<(u32, u32)> {
+    let ColumnTables { seg_index, entries } = f.column_tables;
+    let index = seg_index as usize + seg * SEG_INDEX_WORDS;
+    let (first, base) = (*f.columns.get(index)?, *f.columns.get(index + 2)?);
+    let entry =
+        entries as usize + (base as usize + (x as u32).wrapping_sub(first) as usize) * COLUMN_WORDS;
+    Some((*f.columns.get(entry)?, *f.columns.get(entry + 1)?))
+}
+
+/// The texture column (wrapped to `width`) of a column whose set-up gives `colbase`, with the
+/// seg's scrolling.
+fn texture_column(f: &CanvasFrame, seg: &VanillaSeg, colbase: u32, width: u32) -> usize {
+    let scroll = f.state.scroll.get(seg.scroll as usize * 2).copied().unwrap_or(0);
+    let scroll = (f32::from_bits(scroll).floor() as i32).wrapping_shl(16);
+    let col = (colbase as i32).wrapping_add(scroll) >> 16;
+    col.rem_euclid(width.max(1) as i32) as usize
+}
+
+/// A wall's light level: its sector's, with vanilla's fake contrast for walls along an axis.
+fn wall_light_level(f: &CanvasFrame, vseg: &VSeg) -> i32 {
+    let light = f
+        .map
+        .sectors
+        .get(vseg.front_sector as usize)
+        .and_then(|sec| f.state.light.get(sec.light_slot as usize))
+        .copied()
+        .unwrap_or(0);
+    let contrast = if vseg.v1[1] == vseg.v2[1] {
+        -1
+    } else if vseg.v1[0] == vseg.v2[0] {
+        1
+    } else {
+        0
+    };
+    ((light >> 4) as i32 + contrast).clamp(0, 15)
 }

@@ -73,10 +73,10 @@ pub struct VanillaSeg {
     pub angle: u32,
     /// Seg offset plus the sidedef's x offset: the texture column at v1.
     pub offset: i32,
-    /// The solid wall tiers the walk draws column by column: the upper tier (or a one-sided
-    /// wall's middle) and the lower tier, as the builder textured them. Masked middles are
-    /// drawn as triangles and are not here.
-    pub tiers: [Option<VanillaTier>; 2],
+    /// The wall tiers the CPU draws column by column, as the builder textured them: the upper
+    /// tier (or a one-sided wall's middle), the lower tier, and a two-sided line's masked
+    /// middle.
+    pub tiers: [Option<VanillaTier>; 3],
     /// Scroll slot of the wall (0 = none; see [`FrameState`]).
     pub scroll: u16,
 }

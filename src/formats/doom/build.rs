@@ -597,15 +597,15 @@ impl Builder<'_> {
 
     /// Emits the quads of one seg; returns true when a two-sided line lacked its back side.
     /// Emits a seg's wall quads; returns whether a two-sided line without a second sidedef
-    /// was drawn one-sided, and the solid tiers the CPU walk draws (see [`VanillaSeg`]).
+    /// was drawn one-sided, and the tiers the CPU draws (see [`VanillaSeg`]).
     fn wall_seg(
         &mut self,
         map: &MapData,
         seg: &super::map::Seg,
         sky: u32,
         scroll: u16,
-    ) -> (bool, [Option<VanillaTier>; 2]) {
-        let mut tiers = [None; 2];
+    ) -> (bool, [Option<VanillaTier>; 3]) {
+        let mut tiers = [None; 3];
         let tier = |texture, anchor: f64| {
             Some(VanillaTier { texture, top: (anchor * 65536.0).round() as i32 })
         };
@@ -701,6 +701,7 @@ impl Builder<'_> {
             let part =
                 WallPart { top: open_top.min(anchor), bottom: open_bottom.max(anchor - h), anchor };
             self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, true));
+            tiers[2] = tier(tex, anchor);
         }
         (false, tiers)
     }
