@@ -11,6 +11,7 @@ use mapscope::formats::marathon::lights::{OldLight, FIXED_ONE};
 use mapscope::formats::marathon::map::{MapObject, Point, SideTexture};
 use mapscope::formats::marathon::writer::{self, *};
 use mapscope::formats::marathon::{level_names, mac_roman, Level, Wad};
+use mapscope::shot::ShotMeta;
 use support::TempDir;
 
 const RED: [u8; 3] = [255, 0, 0];
@@ -426,7 +427,7 @@ fn shapes_beside_the_map_are_found_and_missing_shapes_give_flat_colours() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Text: Mac Roman level names.
+// Text: Mac Roman level names, and shots of them in folders named in any script.
 
 /// Level names and the Mac Roman bytes the games hold them as: two of Marathon 1's own, and
 /// one with more of the set's high half (™, curly quotes, Ω, em dash, Ç, å).
@@ -492,4 +493,51 @@ fn a_level_name_two_levels_share_asks_for_the_index() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(info_json(&map, "2")["map"], names[2]);
     assert_eq!(info_json(&map, "arrival")["map"], names[1]);
+}
+
+/// Cyrillic, Greek, Japanese and emoji in the folder, file and shot names: none of it fits
+/// PNG's Latin-1 tEXt chunks.
+#[test]
+fn shots_of_mac_roman_levels_in_folders_of_any_script_reopen_their_view() {
+    let dir = TempDir::new("marathon-shot-text");
+    let folder = dir.join("карты Ωμέγα 地図 🎮");
+    std::fs::create_dir_all(&folder).unwrap();
+    let map = folder.join("Карта™ マップ.sceA");
+    let names = MAC_ROMAN_NAMES.map(|(n, _)| n);
+    std::fs::write(&map, named_wad(4, 2, &names)).unwrap();
+    std::fs::write(folder.join("Shapes"), shapes_file()).unwrap();
+    for (i, name) in names.into_iter().enumerate() {
+        let shot = folder.join(format!("снимок {i} 📸.png"));
+        let args = [
+            "render",
+            map.to_str().unwrap(),
+            "--map",
+            &name.to_lowercase(),
+            "--camera",
+            EYE,
+            "--look-at",
+            "4096,2048,2048",
+            "--size",
+            "160x120",
+            "-o",
+            shot.to_str().unwrap(),
+        ];
+        support::success(&support::mapscope(args), &format!("render --map {name:?}"));
+        let meta = ShotMeta::read(&shot).unwrap();
+        assert_eq!(meta.map, name);
+        assert_eq!(meta.file, map.to_str().unwrap());
+        let img = image::open(&shot).unwrap().to_rgba8();
+        assert_eq!(rgb(&img, 80, 10), RED, "{name}: the room, lit by its Shapes");
+
+        let again = folder.join(format!("снова {i}.png"));
+        let args = ["render", "--from-shot", shot.to_str().unwrap(), "-o", again.to_str().unwrap()];
+        support::success(&support::mapscope(args), &format!("render --from-shot ({name:?})"));
+        let reopened = ShotMeta::read(&again).unwrap();
+        assert_eq!((&reopened.map, &reopened.file), (&meta.map, &meta.file));
+        for (a, b) in reopened.camera.iter().zip(meta.camera) {
+            assert!((a - b).abs() < 1e-6, "{:?} vs {:?}", reopened.camera, meta.camera);
+        }
+        assert!((reopened.angle - meta.angle).abs() < 1e-6);
+        assert_eq!(image::open(&again).unwrap().to_rgba8(), img, "{name}: the same view");
+    }
 }
