@@ -79,10 +79,10 @@ impl ShotMeta {
             decoder.read_info().with_context(|| format!("{}: not a PNG", path.display()))?;
         let mut meta = ShotMeta::default();
         let mut found = false;
-        for chunk in &reader.info().uncompressed_latin1_text {
-            let Some(key) = chunk.keyword.strip_prefix(PREFIX) else { continue };
+        for (keyword, text) in text_chunks(reader.info()) {
+            let Some(key) = keyword.strip_prefix(PREFIX) else { continue };
             found = true;
-            let v = chunk.text.as_str();
+            let v = text.as_str();
             match key {
                 "file" => meta.file = v.to_string(),
                 "map" => meta.map = v.to_string(),
@@ -110,6 +110,24 @@ impl ShotMeta {
     }
 }
 
+/// Every text chunk of a PNG as (keyword, text): tEXt, zTXt and iTXt alike, in that order,
+/// so that where a keyword repeats the UTF-8 value wins. A compressed chunk that does not
+/// inflate within the png crate's limit, or is not text, is left out.
+fn text_chunks(info: &png::Info) -> Vec<(String, String)> {
+    let latin1 = info.uncompressed_latin1_text.iter().map(|c| (c.keyword.clone(), c.text.clone()));
+    let zipped = info.compressed_latin1_text.iter().filter_map(|c| {
+        let mut c = c.clone();
+        c.decompress_text().ok()?;
+        Some((c.keyword.clone(), c.get_text().ok()?))
+    });
+    let utf8 = info.utf8_text.iter().filter_map(|c| {
+        let mut c = c.clone();
+        c.decompress_text().ok()?;
+        Some((c.keyword.clone(), c.get_text().ok()?))
+    });
+    latin1.chain(zipped).chain(utf8).collect()
+}
+
 /// Writes `image` as PNG, with `meta` (when given) as text chunks.
 pub fn save_png(path: &Path, image: &image::RgbaImage, meta: Option<&ShotMeta>) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -122,7 +140,15 @@ pub fn save_png(path: &Path, image: &image::RgbaImage, meta: Option<&ShotMeta>) 
     encoder.set_depth(png::BitDepth::Eight);
     if let Some(meta) = meta {
         for (k, v) in meta.pairs() {
-            encoder.add_text_chunk(format!("{PREFIX}{k}"), v).context("adding PNG text")?;
+            let keyword = format!("{PREFIX}{k}");
+            // tEXt where Latin-1 holds the value, so plain shots stay readable by every PNG
+            // tool and by earlier builds; iTXt (UTF-8) for the rest: level names with "™"
+            // or "…", paths in any script.
+            if v.chars().all(|c| (c as u32) < 0x100) {
+                encoder.add_text_chunk(keyword, v).context("adding PNG text")?;
+            } else {
+                encoder.add_itxt_chunk(keyword, v).context("adding PNG text")?;
+            }
         }
     }
     let mut writer = encoder.write_header().context("writing PNG header")?;
@@ -159,6 +185,65 @@ mod tests {
         assert_eq!(ShotMeta::read(&path).unwrap(), meta);
         let img = image::open(&path).unwrap();
         assert_eq!((img.width(), img.height()), (4, 3));
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// Level names and paths in several scripts: Latin-1 text stays in tEXt, the rest goes
+    /// to iTXt, and both read back.
+    #[test]
+    fn text_in_any_script_round_trips() {
+        let dir = std::env::temp_dir().join(format!("mapscope-shot-text-{}", std::process::id()));
+        let path = dir.join("снимок 地図 📸.png");
+        let scripts = [
+            ("E1M1", "freedoom1.wad"),
+            ("Café à la carte", "/home/zoë/doom/ÿ.wad"),
+            ("Shake Before Using…", "/maps/Marathon™/Map.sceA"),
+            ("Ain’t Got Time Pfhor This…", "C:\\Spiele\\Infinity ∞\\Map"),
+            ("地下基地 マップ", "/home/たなか/マラソン/Map.sceA"),
+            ("Карта Ωμέγα", "/дом/χάρτες/Map.sceA;/дом/χάρτες/Shapes"),
+            ("🎮 level 🚀", "/tmp/😀/map.wad"),
+        ];
+        for (map, file) in scripts {
+            let meta = ShotMeta { file: file.into(), map: map.into(), ..ShotMeta::default() };
+            save_png(&path, &image::RgbaImage::new(2, 2), Some(&meta)).unwrap();
+            assert_eq!(ShotMeta::read(&path).unwrap(), meta, "{map} {file}");
+            let decoder =
+                png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+            let reader = decoder.read_info().unwrap();
+            let info = reader.info();
+            let itxt: Vec<&str> = info.utf8_text.iter().map(|c| c.keyword.as_str()).collect();
+            let latin1 = |t: &str| t.chars().all(|c| (c as u32) < 0x100);
+            let want: Vec<&str> = [("mapscope.file", file), ("mapscope.map", map)]
+                .into_iter()
+                .filter(|(_, t)| !latin1(t))
+                .map(|(k, _)| k)
+                .collect();
+            assert_eq!(itxt, want, "{map} {file}: iTXt only where Latin-1 falls short");
+        }
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// zTXt and iTXt (compressed or not) from other tools read as well as tEXt.
+    #[test]
+    fn compressed_and_utf8_chunks_are_read() {
+        let dir = std::env::temp_dir().join(format!("mapscope-shot-ztxt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("z.png");
+        let file = std::fs::File::create(&path).unwrap();
+        let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), 1, 1);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.add_ztxt_chunk("mapscope.file".into(), "zoë.wad".into()).unwrap();
+        let mut map = png::text_metadata::ITXtChunk::new("mapscope.map", "Ain’t Got Time…");
+        map.compress_text().unwrap();
+        encoder.add_itxt_chunk("mapscope.mode".into(), "smooth".into()).unwrap();
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_text_chunk(&map).unwrap();
+        writer.write_image_data(&[0; 4]).unwrap();
+        writer.finish().unwrap();
+        let meta = ShotMeta::read(&path).unwrap();
+        assert_eq!(meta.file, "zoë.wad");
+        assert_eq!(meta.map, "Ain’t Got Time…");
+        assert_eq!(meta.mode, "smooth");
         std::fs::remove_dir_all(dir).ok();
     }
 }

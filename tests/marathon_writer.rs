@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use mapscope::formats::marathon::lights::{OldLight, FIXED_ONE};
 use mapscope::formats::marathon::map::{MapObject, Point, SideTexture};
 use mapscope::formats::marathon::writer::{self, *};
-use mapscope::formats::marathon::{level_names, Level, Wad};
+use mapscope::formats::marathon::{level_names, mac_roman, Level, Wad};
+use mapscope::shot::ShotMeta;
 use support::TempDir;
 
 const RED: [u8; 3] = [255, 0, 0];
@@ -193,6 +194,11 @@ const LEVEL_NAME: &str = "Writer Room";
 
 /// The level's chunks for data version 1 (Marathon 2) or 0 (Marathon 1 records).
 fn level(data_version: u16) -> LevelChunks {
+    named_level(data_version, LEVEL_NAME)
+}
+
+/// [`level`] under another name (written in Mac Roman, as the games did).
+fn named_level(data_version: u16, name: &str) -> LevelChunks {
     let r = Room::build(&rooms());
     let mut polygons = r.polygons.clone();
     let item =
@@ -222,7 +228,7 @@ fn level(data_version: u16) -> LevelChunks {
             .into_iter()
             .chain([(*b"SIDS", sids(&r.sides)), (*b"POLY", poly(&polygons))])
             .chain([(*b"NAME", {
-                let mut n = LEVEL_NAME.as_bytes().to_vec();
+                let mut n = mac_roman::encode(name);
                 n.resize(64, 0);
                 n
             })])
@@ -236,13 +242,13 @@ fn level(data_version: u16) -> LevelChunks {
             (*b"POLY", poly(&polygons)),
             (*b"LITE", lite(&[constant_light(1.0), constant_light(0.25)])),
             (*b"OBJS", objects),
-            (*b"Minf", minf(LEVEL_NAME, 0)),
+            (*b"Minf", minf(name, 0)),
         ]
     };
     if data_version == 0 {
         chunks.push((*b"p\x8cth", Vec::new()));
     }
-    LevelChunks { name: LEVEL_NAME.into(), chunks }
+    LevelChunks { name: name.into(), chunks }
 }
 
 struct Files {
@@ -418,4 +424,120 @@ fn shapes_beside_the_map_are_found_and_missing_shapes_give_flat_colours() {
     let (upper, far) = (rgb(&img, 160, 20), rgb(&img, 160, 120));
     assert_ne!(upper, far, "different textures get different flat colours");
     assert_ne!(upper, [0, 0, 0]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text: Mac Roman level names, and shots of them in folders named in any script.
+
+/// Level names and the Mac Roman bytes the games hold them as: two of Marathon 1's own, and
+/// one with more of the set's high half (™, curly quotes, Ω, em dash, Ç, å).
+const MAC_ROMAN_NAMES: [(&str, &[u8]); 3] = [
+    ("Shake Before Using…", b"Shake Before Using\xC9"),
+    ("Ain’t Got Time Pfhor This…", b"Ain\xD5t Got Time Pfhor This\xC9"),
+    ("Pfhor™ “Ωmega” — Ça påth", b"Pfhor\xAA \xD2\xBDmega\xD3 \xD1 \x82a p\x8Cth"),
+];
+
+/// A wad of the three named levels; checks the names went in as Mac Roman bytes, so the
+/// reading side is tested against the encoding itself, not against the writer.
+fn named_wad(version: u16, data_version: u16, names: &[&str]) -> Vec<u8> {
+    let levels: Vec<_> = names.iter().map(|n| named_level(data_version, n)).collect();
+    let w = wad(version, data_version, "Writer", &levels);
+    for (name, bytes) in MAC_ROMAN_NAMES {
+        if names.contains(&name) {
+            assert!(w.windows(bytes.len()).any(|b| b == bytes), "{name:?} in Mac Roman");
+        }
+    }
+    w
+}
+
+fn info_json(map: &Path, wanted: &str) -> serde_json::Value {
+    let out = support::mapscope(["info", "--json", "--map", wanted, map.to_str().unwrap()]);
+    serde_json::from_str(&support::success(&out, &format!("info --map {wanted:?}"))).unwrap()
+}
+
+#[test]
+fn mac_roman_level_names_show_in_list_and_info_and_pick_the_level() {
+    let dir = TempDir::new("marathon-names");
+    let names = MAC_ROMAN_NAMES.map(|(n, _)| n);
+    // Marathon 1 (NAME chunk) and Infinity (Minf, directory application data).
+    for (version, data_version) in [(0, 0), (4, 2)] {
+        let map = dir.join(&format!("Map{version}.sceA"));
+        std::fs::write(&map, named_wad(version, data_version, &names)).unwrap();
+        let list = support::success(&support::mapscope(["list".as_ref(), map.as_os_str()]), "list");
+        assert_eq!(list.lines().collect::<Vec<_>>(), names, "v{version} list");
+        for (i, name) in names.iter().enumerate() {
+            for wanted in
+                [name.to_string(), name.to_uppercase(), format!(" {name} "), i.to_string()]
+            {
+                let info = info_json(&map, &wanted);
+                assert_eq!(info["map"], *name, "v{version} --map {wanted:?}");
+                assert_eq!(info["maps"], serde_json::json!(names), "v{version}");
+            }
+        }
+        let out = support::mapscope(["info".as_ref(), map.as_os_str()]);
+        let info = support::success(&out, "info");
+        assert!(info.contains(&format!("map: {}", names[0])), "{info}");
+    }
+}
+
+#[test]
+fn a_level_name_two_levels_share_asks_for_the_index() {
+    let dir = TempDir::new("marathon-names-twice");
+    let map = dir.join("Map.sceA");
+    let names = ["Shake Before Using…", "Arrival", "SHAKE BEFORE USING…"];
+    std::fs::write(&map, named_wad(4, 2, &names)).unwrap();
+    let out = support::mapscope(["info", "--map", "shake before using…", map.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("2 levels are named") && err.contains("indices 0, 2"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(info_json(&map, "2")["map"], names[2]);
+    assert_eq!(info_json(&map, "arrival")["map"], names[1]);
+}
+
+/// Cyrillic, Greek, Japanese and emoji in the folder, file and shot names: none of it fits
+/// PNG's Latin-1 tEXt chunks.
+#[test]
+fn shots_of_mac_roman_levels_in_folders_of_any_script_reopen_their_view() {
+    let dir = TempDir::new("marathon-shot-text");
+    let folder = dir.join("карты Ωμέγα 地図 🎮");
+    std::fs::create_dir_all(&folder).unwrap();
+    let map = folder.join("Карта™ マップ.sceA");
+    let names = MAC_ROMAN_NAMES.map(|(n, _)| n);
+    std::fs::write(&map, named_wad(4, 2, &names)).unwrap();
+    std::fs::write(folder.join("Shapes"), shapes_file()).unwrap();
+    for (i, name) in names.into_iter().enumerate() {
+        let shot = folder.join(format!("снимок {i} 📸.png"));
+        let args = [
+            "render",
+            map.to_str().unwrap(),
+            "--map",
+            &name.to_lowercase(),
+            "--camera",
+            EYE,
+            "--look-at",
+            "4096,2048,2048",
+            "--size",
+            "160x120",
+            "-o",
+            shot.to_str().unwrap(),
+        ];
+        support::success(&support::mapscope(args), &format!("render --map {name:?}"));
+        let meta = ShotMeta::read(&shot).unwrap();
+        assert_eq!(meta.map, name);
+        assert_eq!(meta.file, map.to_str().unwrap());
+        let img = image::open(&shot).unwrap().to_rgba8();
+        assert_eq!(rgb(&img, 80, 10), RED, "{name}: the room, lit by its Shapes");
+
+        let again = folder.join(format!("снова {i}.png"));
+        let args = ["render", "--from-shot", shot.to_str().unwrap(), "-o", again.to_str().unwrap()];
+        support::success(&support::mapscope(args), &format!("render --from-shot ({name:?})"));
+        let reopened = ShotMeta::read(&again).unwrap();
+        assert_eq!((&reopened.map, &reopened.file), (&meta.map, &meta.file));
+        for (a, b) in reopened.camera.iter().zip(meta.camera) {
+            assert!((a - b).abs() < 1e-6, "{:?} vs {:?}", reopened.camera, meta.camera);
+        }
+        assert!((reopened.angle - meta.angle).abs() < 1e-6);
+        assert_eq!(image::open(&again).unwrap().to_rgba8(), img, "{name}: the same view");
+    }
 }

@@ -1,5 +1,5 @@
 //! Marathon 1, 2 and Infinity: scenario wads (plain, MacBinary II or AppleSingle), their
-//! levels, the Shapes file, and the scene builder.
+//! levels, the Shapes file, and the scene builder. Their text is Mac Roman ([`mac_roman`]).
 //!
 //! Entry points: [`Wad::parse`], [`Level::load`], [`level_names`], [`ShapesFile::parse`].
 
@@ -9,6 +9,7 @@ pub mod container;
 pub mod definitions;
 pub mod level;
 pub mod lights;
+pub mod mac_roman;
 pub mod map;
 pub mod panels;
 pub mod shapes;

@@ -3,6 +3,7 @@
 //! All offsets inside a collection, including its u32 offset tables, are relative to the
 //! collection definition.
 
+use super::mac_roman;
 use crate::formats::{Reader, Result, MAX_ALLOC};
 
 pub const COLLECTION_COUNT: usize = 32;
@@ -253,7 +254,7 @@ impl<'a> Collection<'a> {
                     s.skip(4)?;
                     let name_len = s.u8()? as usize;
                     let name_bytes = s.bytes(33)?;
-                    let name = String::from_utf8_lossy(&name_bytes[..name_len.min(33)]).into();
+                    let name = mac_roman::decode(&name_bytes[..name_len.min(33)]);
                     s.seek(o + 38)?;
                     let views_code = s.i16_be()?;
                     let frames_per_view = s.i16_be()?;

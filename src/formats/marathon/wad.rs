@@ -3,6 +3,7 @@
 //! start of its entry.
 
 use super::container::{self, DataFork};
+use super::mac_roman;
 use crate::formats::{Reader, Result};
 
 pub const HEADER_SIZE: usize = 128;
@@ -52,7 +53,8 @@ pub struct Chunk<'a> {
 }
 
 impl Chunk<'_> {
-    /// The tag as text; bytes outside ASCII keep their Mac Roman code point (0x8C stays \u{8c}).
+    /// The tag as text; bytes outside ASCII keep their code point (0x8C stays \u{8c}): a tag
+    /// is four bytes of identifier, shown as the shared fixtures record it, not Mac Roman text.
     pub fn tag_text(&self) -> String {
         tag_text(self.tag)
     }
@@ -179,7 +181,7 @@ fn parse_header(r: &Reader) -> Result<WadHeader> {
     if data_version > MAX_DATA_VERSION {
         return Err(r.error_at(2, format!("unknown data version {data_version} (known: 0..2)")));
     }
-    let name = r.name(64)?;
+    let name = c_string(r.bytes(64)?);
     let checksum = r.u32_be()?;
     let directory_offset = r.u32_be()?;
     let entry_count = r.u16_be()?;
@@ -248,9 +250,8 @@ fn parse_directory(
     Ok(entries)
 }
 
-/// Text up to the first NUL (real files carry garbage after it), Mac Roman bytes kept as
-/// their code points.
+/// Mac Roman text up to the first NUL (real files carry garbage after it).
 pub fn c_string(bytes: &[u8]) -> String {
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    bytes[..end].iter().map(|&b| b as char).collect()
+    mac_roman::decode(&bytes[..end])
 }

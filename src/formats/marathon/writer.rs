@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::container::{crc16_xmodem, crc32};
 use super::lights::{LightingFunction, OldLight, StaticLight, FIXED_ONE, LIGHT_INITIALLY_ACTIVE};
+use super::mac_roman;
 use super::map::{Line, MapObject, Media, Platform, Point, Polygon, Side, SideTexture, NONE};
 use super::shapes::{ColorEntry, BITMAP_COLUMN_ORDER, BITMAP_TRANSPARENT};
 
@@ -17,8 +18,9 @@ fn be32(out: &mut Vec<u8>, v: i64) {
     out.extend_from_slice(&(v as u32).to_be_bytes());
 }
 
+/// `text` in Mac Roman, as the games wrote it, cut or NUL-padded to `n` bytes.
 fn padded(out: &mut Vec<u8>, text: &str, n: usize) {
-    let mut b = text.as_bytes().to_vec();
+    let mut b = mac_roman::encode(text);
     b.resize(n, 0);
     out.extend_from_slice(&b[..n]);
 }
