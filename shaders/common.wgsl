@@ -145,6 +145,13 @@ fn fetch_index(info: TexInfo, x: i32, y: i32) -> vec2<u32> {
     return texel_at(info, wrap(x, info.width), wrap(y, info.height));
 }
 
+// `fetch_with` for a family whose textures are all indexed: the texel and its palette colour,
+// without the direct-colour path.
+fn fetch_indexed(info: TexInfo, x: i32, y: i32) -> Texel {
+    let t = fetch_index(info, x, y);
+    return Texel(t.x, t.y != 0u, vec4<f32>(palette_rgb(t.x), 1.0), false);
+}
+
 // `fetch_index` of the 2x2 texels from `base` right and down (x, x + 1 on row y, then on row
 // y + 1), wrapping once: bilinear filtering's four texels.
 fn fetch_index_quad(info: TexInfo, base: vec2<i32>) -> array<vec2<u32>, 4> {

@@ -99,7 +99,8 @@ fn sky_texel(frag: vec2<f32>) -> Texel {
     let col = i32(angle >> 22u);
     // The width rounded up to a power of two.
     let mask = select(0xFFFFFFFFu >> countLeadingZeros(info.width - 1u), 0u, info.width <= 1u);
-    return fetch(t, col & i32(mask), row);
+    // Doom's textures are all indexed.
+    return fetch_indexed(info, col & i32(mask), row);
 }
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
@@ -175,9 +176,9 @@ fn fs_smooth(in: WorldOut) -> FragOut {
     return FragOut(vec4<f32>(c * smooth_light(s), 1.0), vec4<u32>(0u));
 }
 
-// Doom draws nothing that needs the opaque pixel's key.
-fn surface_key(s: SurfaceIn) -> vec4<u32> {
-    return vec4<u32>(0u);
+// The colour and the opaque pixel's key (none: no surface of this family blends by it).
+fn shade_fragment(s: SurfaceIn) -> FragOut {
+    return FragOut(shade(s), vec4<u32>(0u));
 }
 
 // Vanilla Doom has no translucent surfaces; a flagged one is drawn as it would be opaque.

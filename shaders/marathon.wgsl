@@ -149,8 +149,9 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     return vec4<f32>(m_shaded(index, table), 1.0);
 }
 
-fn surface_key(s: SurfaceIn) -> vec4<u32> {
-    return vec4<u32>(0u);
+// The colour and the opaque pixel's key (none: no surface of this family blends by it).
+fn shade_fragment(s: SurfaceIn) -> FragOut {
+    return FragOut(shade(s), vec4<u32>(0u));
 }
 
 // Marathon draws no index-blended surfaces; a translucent triangle shows its shaded texel.

@@ -60,7 +60,8 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     if surface_is(s, KIND_SKY) && has_flag(FLAG_SKY) {
         return sat_sky(s);
     }
-    let t = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    // Saturn textures are all indexed (rgb555 palettes).
+    let t = fetch_indexed(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }
@@ -72,13 +73,15 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     return vec4<f32>(clamp(t.rgba.rgb + offsets * (8.0 / 255.0), vec3<f32>(0.0), vec3<f32>(1.0)), 1.0);
 }
 
-fn surface_key(s: SurfaceIn) -> vec4<u32> {
-    return vec4<u32>(0u);
+// The colour and the opaque pixel's key (none: no surface of this family blends by it).
+fn shade_fragment(s: SurfaceIn) -> FragOut {
+    return FragOut(shade(s), vec4<u32>(0u));
 }
 
 // Saturn Quake levels have no translucent surfaces; this only satisfies the family contract.
 fn translucent(s: SurfaceIn) -> Translucent {
-    let t = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    // Saturn textures are all indexed (rgb555 palettes).
+    let t = fetch_indexed(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }

@@ -34,32 +34,26 @@ fn saucer_lut2(table: u32, src: u32, dst: u32) -> u32 {
 
 // The lit, fogged palette index of a fragment; `discard` for masked-out texels.
 fn saucer_index(s: SurfaceIn) -> u32 {
-    let t = fetch_with(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
-    if t.transparent && s.masked {
+    // The game's bitmaps are all indexed: no direct-colour path.
+    let t = fetch_index(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    if t.y != 0u && s.masked {
         discard;
     }
     // The light slot's value is the LUT1 part (tile brightness, or the sprite brightness of
     // the tile under a billboard or model).
-    return saucer_lut1(s.light, saucer_fog_level(s.depth), t.index);
+    return saucer_lut1(s.light, saucer_fog_level(s.depth), t.x);
 }
 
-fn shade(s: SurfaceIn) -> vec4<f32> {
-    return vec4<f32>(palette_rgb(saucer_index(s)), 1.0);
-}
-
-// The view depth rides along in .y so translucent fragments can test themselves against it.
-fn surface_key(s: SurfaceIn) -> vec4<u32> {
-    return vec4<u32>(saucer_index(s) + 1u, bitcast<u32>(s.depth), 0u, 0u);
+// The colour and the opaque pixel's key: its palette index + 1, which translucent surfaces
+// blend with through LUT2. One texel fetch and LUT read for both.
+fn shade_fragment(s: SurfaceIn) -> FragOut {
+    let index = saucer_index(s);
+    return FragOut(vec4<f32>(palette_rgb(index), 1.0), vec4<u32>(index + 1u, 0u, 0u, 0u));
 }
 
 // The family byte holds the LUT2 table + 1; the source is fogged before it blends.
 fn translucent(s: SurfaceIn) -> Translucent {
-    // The collect pass's fragment shader has side effects, so it runs before the depth test
-    // and occluded fragments would join the lists; test against the opaque depth here.
-    let key = textureLoad(opaque_keys, vec2<i32>(s.frag), 0);
-    if key.x != 0u && s.depth >= bitcast<f32>(key.y) {
-        discard;
-    }
+    // (fs_translucent has already tested the fragment against the opaque depth.)
     let index = saucer_index(s);
     let mode = u32(max(s.contrast, 0));
     return Translucent(index, mode, vec4<f32>(palette_rgb(index), 1.0));

@@ -1,5 +1,5 @@
 // Entry points for world triangles (walls, flats, sky) and billboards; the shading family file
-// supplies `shade(s: SurfaceIn) -> vec4<f32>`.
+// supplies `shade_fragment(s: SurfaceIn) -> FragOut` (colour and the opaque pixel's key).
 
 // Sprite fragments only: drawn at full brightness (world vertices use these bits for contrast).
 const SPRITE_FULLBRIGHT: u32 = 1u << 12u;
@@ -100,7 +100,7 @@ fn fs_world(in: WorldOut) -> FragOut {
         discard;
     }
     let s = surface_from(in, in.flags & 15u);
-    return FragOut(shade(s), surface_key(s));
+    return shade_fragment(s);
 }
 
 // Billboards: one instance a sprite, six vertices a quad, expanded facing the camera.
@@ -170,7 +170,7 @@ fn fs_sprite(in: WorldOut) -> FragOut {
     // Keep the quad's far edges on the last texel instead of wrapping to the first.
     s.uv = clamp(s.uv, vec2<f32>(0.0), vec2<f32>(f32(info.width) - 0.001, f32(info.height) - 0.001));
     s.contrast = 0;
-    return FragOut(shade(s), surface_key(s));
+    return shade_fragment(s);
 }
 
 // Markers: a diamond of fixed size on screen around each marker, so entities stay findable

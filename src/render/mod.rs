@@ -43,5 +43,6 @@ pub fn scene_format_for(surface: wgpu::TextureFormat) -> wgpu::TextureFormat {
 }
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Format of the per-pixel key target: what a family's translucent blending needs of the
-/// opaque pixel (Saucerman: its palette index + 1).
-pub const KEY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Uint;
+/// opaque pixel (Saucerman: its palette index + 1, at most 256). Two bytes a pixel: the
+/// opaque pass writes it for every pixel it shades.
+pub const KEY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R16Uint;
