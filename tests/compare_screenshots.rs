@@ -106,8 +106,10 @@ fn scaled_stretched_jpeg_screenshots_with_a_status_bar_compare_at_the_game_frame
             r["compared_pixels"]
         );
     }
-    // Figures over the 320x200 frame.
+    // Figures over the 320x200 frame, saying how the screenshot was read.
     assert_eq!(scaled["compared_pixels"], 64000);
+    assert_eq!(scaled["reference"], "640x480 (2x, 4:3-stretched)");
+    assert!(lossy["reference"].as_str().unwrap().contains("snapped to the level's palette"));
     assert_eq!(share(&scaled, "identical_share"), share(&as_captured, "identical_share"));
     // JPEG noise averaged over each frame pixel's inner screenshot pixels and its colours
     // taken back to the palette: close to the frame as captured.
