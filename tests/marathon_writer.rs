@@ -541,3 +541,180 @@ fn shots_of_mac_roman_levels_in_folders_of_any_script_reopen_their_view() {
         assert_eq!(image::open(&again).unwrap().to_rgba8(), img, "{name}: the same view");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Marathon 1 levels that rendered black from their start (issue 18, item 3). The level copies
+// what Marathon 1's "Bigger Guns Nearby" holds at its start: a 0.5 WU start polygon whose floor
+// light is a constant 1.0 and whose ceiling light is a constant 0.0, the level's ten Marathon 1
+// light records (minimum > maximum in some), and side records whose light indices, ambient
+// delta and transparent texture are all zero bytes, as Marathon 1 files hold them.
+
+/// The ten Marathon 1 light records of "Bigger Guns Nearby" as (type, mode, minimum, maximum).
+const BIGGER_GUNS_LIGHTS: [(u16, u16, f64, f64); 10] = [
+    (0, 1, 1.0, 1.0),
+    (0, 1, 0.83, 0.81),
+    (0, 1, 0.45, 0.45),
+    (6, 1, 0.54, 1.0),
+    (0, 1, 0.0, 0.0),
+    (0, 1, 0.12, 0.11),
+    (6, 1, 0.0, 1.0),
+    (2, 1, 0.49, 1.0),
+    (1, 3, 0.0, 1.0),
+    (6, 1, 0.52, 1.0),
+];
+
+/// Start polygon (0..512 square, floor 0, ceiling 1024, floor light 0, ceiling light 4) with a
+/// step up (low side) west into a 4 WU corridor (floor 256, floor light 1, ceiling light 7)
+/// that ends in a white wall; every side record carries zero bytes where Marathon 2 keeps
+/// light indices, ambient delta and the transparent texture, except that the far wall's
+/// ambient delta holds `far_wall_delta`. The player starts in the middle looking west.
+fn bigger_guns_start(far_wall_delta: i32) -> Vec<u8> {
+    let zero = SideTexture { x0: 0, y0: 0, texture: 0 };
+    let wall = |t| {
+        let mut s = SideSpec::full(t, 0);
+        s.transparent = zero;
+        Some(s)
+    };
+    let mut step = SideSpec::full(tex::GREY, 0);
+    step.kind = 2;
+    step.transparent = zero;
+    let mut start = room(
+        square(0, 0, 512, 512),
+        0,
+        1024,
+        vec![wall(tex::RED), wall(tex::RED), wall(tex::RED), Some(step)],
+    );
+    start.floor_light = 0;
+    start.ceiling_light = 4;
+    let mut corridor = room(
+        square(-4096, 0, 0, 512),
+        256,
+        1024,
+        vec![wall(tex::GREEN), None, wall(tex::GREEN), wall(tex::WHITE)],
+    );
+    corridor.floor_light = 1;
+    corridor.ceiling_light = 7;
+    let mut r = Room::build(&[start, corridor]);
+    let far = r.sides.iter().position(|s| s.primary.texture == tex::WHITE).unwrap();
+    r.sides[far].ambient_delta = far_wall_delta;
+    let mut polygons = r.polygons.clone();
+    for poly in &mut polygons {
+        poly.media = 0;
+        poly.media_light = 0;
+    }
+    let fixed = |v: f64| (v * FIXED_ONE as f64).round() as i32;
+    let lights: Vec<OldLight> = BIGGER_GUNS_LIGHTS
+        .iter()
+        .map(|&(kind, mode, min, max)| OldLight {
+            flags: 0,
+            kind,
+            mode,
+            phase: 0,
+            minimum_intensity: fixed(min),
+            maximum_intensity: fixed(max),
+            period: 30,
+        })
+        .collect();
+    let player =
+        MapObject { kind: 3, index: 0, facing: 256, polygon: 0, x: 256, y: 256, z: 0, flags: 0 };
+    let mut name = mac_roman::encode("Bigger Guns Nearby");
+    name.resize(64, 0);
+    let chunks = vec![
+        (*b"EPNT", epnt(&r.endpoints)),
+        (*b"LINS", lins(&r.lines)),
+        (*b"SIDS", sids(&r.sides)),
+        (*b"POLY", poly(&polygons)),
+        (*b"NAME", name),
+        (*b"LITE", old_lite(&lights)),
+        (*b"OBJS", objs(&[player])),
+    ];
+    wad(0, 0, "Map", &[LevelChunks { name: "Bigger Guns Nearby".into(), chunks }])
+}
+
+/// Renders `map` from its spawn (no camera given), 320x240.
+fn render_from_start(
+    map: &Path,
+    shapes: Option<&Path>,
+    mode: &str,
+    name: &str,
+) -> image::RgbaImage {
+    let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/marathon-probes");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let out = out_dir.join(format!("writer_{name}.png"));
+    let mut args: Vec<String> = vec!["render".into(), map.display().to_string()];
+    if let Some(s) = shapes {
+        args.extend(["--shapes".into(), s.display().to_string()]);
+    }
+    args.extend(["--size", "320x240", "--mode", mode, "-o"].map(String::from));
+    args.push(out.display().to_string());
+    support::success(&support::mapscope(&args), &format!("render {name}"));
+    image::open(&out).unwrap().to_rgba8()
+}
+
+#[test]
+fn marathon_1_start_is_not_hidden_behind_zeroed_transparent_textures() {
+    // Marathon 1 has no transparent side textures: the engine sets them to none on load. Read
+    // as stored, texture 0x0000 puts a panel across every opening, lit here by the start
+    // polygon's ceiling light (0.0): the whole view was black.
+    let dir = TempDir::new("marathon-m1-start");
+    let map = dir.join("Map.scen");
+    std::fs::write(&map, bigger_guns_start(0)).unwrap();
+    let shapes = dir.join("Shapes.shpA");
+    std::fs::write(&shapes, shapes_file()).unwrap();
+    for mode in ["faithful", "smooth"] {
+        let img = render_from_start(&map, Some(&shapes), mode, &format!("m1_start_{mode}"));
+        // The far wall, 4 WU down the corridor, in its ceiling light (fluorescent, 1.0).
+        assert_eq!(rgb(&img, 160, 120), WHITE, "{mode}: far wall through the opening");
+        let lit = img.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
+        assert!(lit > 320 * 240 / 2, "{mode}: only {lit} pixels are not black");
+    }
+    // Without a Shapes file (flat colours), as the level was first tried.
+    let flat = dir.join("flat");
+    std::fs::create_dir_all(&flat).unwrap();
+    let lone = flat.join("Map.scen");
+    std::fs::copy(&map, &lone).unwrap();
+    let img = render_from_start(&lone, None, "faithful", "m1_start_flat");
+    assert_ne!(rgb(&img, 160, 120), [0, 0, 0], "flat colours: far wall through the opening");
+    // The corridor's floor (light 1: minimum 0.83 > maximum 0.81, so 0.81 when on) below it.
+    let floor = rgb(&img, 160, 200);
+    assert!(floor.iter().any(|&c| c > 40), "flat colours: corridor floor {floor:?}");
+}
+
+#[test]
+fn marathon_1_side_ambient_delta_is_ignored() {
+    // Marathon 1 sides have no ambient delta either (the engine zeroes it): a stray -1.0 there
+    // must not darken the white far wall lit at 1.0.
+    let dir = TempDir::new("marathon-m1-delta");
+    let map = dir.join("Map.scen");
+    std::fs::write(&map, bigger_guns_start(-FIXED_ONE)).unwrap();
+    let shapes = dir.join("Shapes.shpA");
+    std::fs::write(&shapes, shapes_file()).unwrap();
+    let img = render(&map, Some(&shapes), "-2048,256,640", "-4096,256,640", 0, "m1_delta");
+    assert_eq!(rgb(&img, 160, 120), WHITE, "far wall in light 1.0, ambient delta ignored");
+}
+
+#[test]
+fn marathon_1_start_lights_convert_as_the_engine_converts_them() {
+    let bytes = bigger_guns_start(0);
+    let wad = Wad::parse("Map.scen", &bytes).unwrap();
+    let level = Level::load(&wad, 0).unwrap();
+    let sim = level.light_sim();
+    let at = |i: i16| sim.intensity(i) as f64 / FIXED_ONE as f64;
+    // Normal lights scale their functions into [minimum, maximum]: active ends at the maximum,
+    // even below the minimum.
+    assert!((at(0) - 1.0).abs() < 1e-4);
+    assert!((at(1) - 0.81).abs() < 1e-4, "{}", at(1));
+    assert_eq!(at(4), 0.0);
+    // Fluorescent on: normal defaults, active at the maximum.
+    assert!((at(7) - 1.0).abs() < 1e-4);
+    // Rheostat off: inactive, at the minimum.
+    assert_eq!(at(8), 0.0);
+    // The start polygon's sides: no transparent texture, no ambient delta; lights guessed from
+    // the polygon (full sides: ceiling light; the low side: floor light).
+    for (s, side) in level.sides.iter().enumerate() {
+        assert_eq!(side.transparent.texture, 0xFFFF, "side {s}");
+        assert_eq!(side.ambient_delta, 0, "side {s}");
+    }
+    let step = level.sides.iter().position(|s| s.kind == 2).unwrap();
+    assert_eq!(level.side_lights[step][0], 0);
+}

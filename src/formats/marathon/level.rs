@@ -7,6 +7,7 @@ use super::map::{
     self, Annotation, Line, MapInfo, MapObject, Media, Platform, Point, Polygon, Side,
 };
 use super::map::{platform_flags, SideType, NONE};
+use super::panels::NO_TEXTURE;
 use super::wad::{self, Chunk, Wad, DATA_VERSION_M1};
 use super::WORLD_ONE;
 use crate::formats::{Reader, Result};
@@ -113,10 +114,19 @@ impl Level {
             map::LINE_SIZE,
             map::line,
         )?;
-        let sides = match wad::find(&chunks, b"SIDS") {
+        let mut sides = match wad::find(&chunks, b"SIDS") {
             Some(c) => map::records(file, "SIDS side", c, map::SIDE_SIZE, map::side)?,
             None => Vec::new(),
         };
+        if data_version == DATA_VERSION_M1 {
+            // Marathon 1 has no transparent side textures and no ambient delta: its files hold
+            // zeros (or leftovers) there, and texture 0x0000 would be drawn as a panel across
+            // every opening. The engine clears both when it loads a Marathon 1 side.
+            for s in &mut sides {
+                s.transparent.texture = NO_TEXTURE;
+                s.ambient_delta = 0;
+            }
+        }
         let mut polygons = map::records(
             file,
             "POLY polygon",
@@ -125,9 +135,12 @@ impl Level {
             map::polygon,
         )?;
         if data_version == DATA_VERSION_M1 {
-            // Marathon 1 polygons end at byte 108: the media fields read zero but mean none.
+            // Marathon 1 polygons end at byte 108: the media fields read zero but mean none,
+            // and the texture origins (bytes 108..115) do not exist either.
             for p in &mut polygons {
                 p.media = NONE;
+                p.floor_origin = Point { x: 0, y: 0 };
+                p.ceiling_origin = Point { x: 0, y: 0 };
             }
         }
 
