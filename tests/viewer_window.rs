@@ -86,8 +86,10 @@ fn wait_for<T>(
 /// number and writes it back), so tests running at once never share a server; returns the
 /// guard and the display (":N").
 fn start_xvfb(log: &Path) -> (Killed, String) {
+    // -noreset: by default the server resets when its last client leaves, and the viewer,
+    // connecting just after the readiness probe (xdotool) has left, would find it resetting.
     let mut child = Command::new("Xvfb")
-        .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+        .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(File::create(log).unwrap())
