@@ -174,18 +174,22 @@ pub fn two_room_stack() -> WadStack {
     stack_with(&two_room_level())
 }
 
-/// Both Freedoom IWADs (each its own stack), loaded once per test binary; `None` when not
-/// installed.
-pub fn freedoom() -> Option<&'static Vec<WadStack>> {
-    static WADS: OnceLock<Option<Vec<WadStack>>> = OnceLock::new();
+/// Both Freedoom IWADs (each its own stack), loaded once per test binary. Panics, naming the
+/// package, when they are not installed: a test that passes without its data proves nothing.
+pub fn freedoom() -> &'static Vec<WadStack> {
+    static WADS: OnceLock<Vec<WadStack>> = OnceLock::new();
     WADS.get_or_init(|| {
         let dir = std::path::Path::new("/usr/share/games/doom");
         ["freedoom1.wad", "freedoom2.wad"]
             .iter()
-            .map(|f| WadStack::open(&[dir.join(f)]).ok())
+            .map(|f| {
+                let path = dir.join(f);
+                WadStack::open(&[&path]).unwrap_or_else(|e| {
+                    panic!("{}: {e:#} (install the Debian package freedoom)", path.display())
+                })
+            })
             .collect()
     })
-    .as_ref()
 }
 
 #[test]
