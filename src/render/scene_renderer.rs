@@ -109,7 +109,7 @@ pub struct SceneRenderer {
     smooth: Option<SmoothTextures>,
     /// Doom: smooth frames from a level camera at 90° draw only what the walk reached, with
     /// this frame's index list and each run's range of it.
-    cull: Option<WalkCull>,
+    cull: Option<(WalkCull, wgpu::Buffer)>,
     cull_draws: Option<(wgpu::Buffer, Vec<Range<u32>>)>,
     /// Whether this frame's solid world is the CPU's canvas (a walked faithful frame).
     canvas: bool,
@@ -208,7 +208,14 @@ impl SceneRenderer {
         let (mut smooth, mut cull) = (None, None);
         if let Shading::DoomColormap { map, .. } = &scene.shading {
             let (triangles, runs) = smooth_textures::runs(solid);
-            cull = map.as_ref().map(|map| WalkCull::new(map, &triangles));
+            // Room for every triangle of the runs: a frame's list is written into it.
+            let indices = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("smooth runs reached"),
+                size: (triangles.len().max(1) * 4) as u64,
+                usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            cull = map.as_ref().map(|map| (WalkCull::new(map, &triangles), indices));
             smooth = Some(SmoothTextures::new(device, &gpu.queue, scene, &triangles, runs));
         }
         let solid_reversed = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -681,13 +688,10 @@ impl SceneRenderer {
             return;
         };
         let Some(subsectors) = v.walked_subsectors().filter(|_| !self.canvas) else { return };
+        let (cull, buffer) = cull;
         let (indices, ranges) = cull.frame(subsectors, &smooth.runs);
-        let buffer = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("smooth runs reached"),
-            contents: bytemuck::cast_slice(if indices.is_empty() { &[0u32] } else { indices }),
-            usage: wgpu::BufferUsages::INDEX,
-        });
-        self.cull_draws = Some((buffer, ranges.to_vec()));
+        gpu.queue.write_buffer(buffer, 0, bytemuck::cast_slice(indices));
+        self.cull_draws = Some((buffer.clone(), ranges.to_vec()));
     }
 
     fn walked(&self) -> bool {

@@ -39,10 +39,12 @@ pub struct CanvasScene {
     texels: Vec<u32>,
     infos: Vec<TexInfo>,
     /// Every COLORMAP row through the palette, 256 colours a row.
-    lit: Vec<u32>,
+    lit: Vec<[u32; 256]>,
     palette: Vec<u32>,
     clear: u32,
     zlight: Vec<u32>,
+    /// Bands a frame is drawn in: the cores (asked once; the answer reads cgroup files).
+    bands: usize,
 }
 
 /// A canvas: a colour (RGBA8) and a reverse depth (`near / distance`; 0 for the sky and for
@@ -152,10 +154,11 @@ impl CanvasScene {
         CanvasScene {
             texels,
             infos,
-            lit: lit.into_iter().map(order).collect(),
+            lit: lit.chunks_exact(256).map(|row| std::array::from_fn(|i| order(row[i]))).collect(),
             palette: words(layout.palette, palette_len).into_iter().map(order).collect(),
             clear: order(r | g << 8 | b << 16 | 0xFF00_0000),
             zlight: zlight(),
+            bands: std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_BANDS),
         }
     }
 
@@ -177,8 +180,7 @@ impl CanvasScene {
         out.colors.resize(w * h, self.clear);
         out.depths.clear();
         out.depths.resize(w * h, 0.0);
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let rows = h.div_ceil(threads.clamp(1, MAX_BANDS)).max(1);
+        let rows = h.div_ceil(self.bands).max(1);
         let bands = out.colors.chunks_mut(rows * w).zip(out.depths.chunks_mut(rows * w));
         let mut bands: Vec<Band> = bands
             .enumerate()
@@ -200,8 +202,7 @@ impl CanvasScene {
 
     /// The lit palette's row for colormap `map`.
     fn lit_row(&self, map: u32) -> &[u32; 256] {
-        let at = (map as usize).min(LIT_ROWS - 1) * 256;
-        self.lit[at..at + 256].try_into().expect("256 colours a row")
+        &self.lit[(map as usize).min(LIT_ROWS - 1)]
     }
 
     /// R_RenderSegLoop's columns: each through R_DrawColumn with its colormap.
