@@ -3,27 +3,11 @@
 mod support;
 
 use serde_json::Value;
-use support::{freedoom1, mapscope, success, TempDir};
+use support::{mapscope, render_e1m1, success, TempDir};
 
 fn render(dir: &TempDir, name: &str, camera: &str, angle: &str, pitch: &str) -> String {
     let out = dir.join(name);
-    let wad = freedoom1();
-    let args = [
-        "render",
-        wad.to_str().unwrap(),
-        "--map",
-        "E1M1",
-        &format!("--camera={camera}"),
-        "--angle",
-        angle,
-        "--pitch",
-        pitch,
-        "--size",
-        "320x200",
-        "-o",
-        out.to_str().unwrap(),
-    ];
-    success(&mapscope(args), "render");
+    render_e1m1(&out, camera, angle, &["--pitch", pitch]);
     out.to_str().unwrap().to_string()
 }
 

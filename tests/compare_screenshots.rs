@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use image::{Rgba, RgbaImage};
 use serde_json::Value;
-use support::{freedoom1, mapscope, success, TempDir};
+use support::{mapscope, render_e1m1, success, TempDir};
 
 fn reference() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/doom-reference/freedoom1_e1m1_start.png")
@@ -19,24 +19,7 @@ fn reference() -> PathBuf {
 /// camera is -160,304,41 at 0°.
 fn render(dir: &TempDir, name: &str, camera: &str, angle: &str) -> PathBuf {
     let out = dir.join(name);
-    let wad = freedoom1();
-    let args = [
-        "render",
-        wad.to_str().unwrap(),
-        "--map",
-        "E1M1",
-        &format!("--camera={camera}"),
-        "--angle",
-        angle,
-        "--tic",
-        "100",
-        "--no-things",
-        "--size",
-        "320x200",
-        "-o",
-        out.to_str().unwrap(),
-    ];
-    success(&mapscope(args), "render");
+    render_e1m1(&out, camera, angle, &["--tic", "100", "--no-things"]);
     out
 }
 

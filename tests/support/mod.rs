@@ -77,6 +77,17 @@ where
     cmd.output().expect("running target mapscope binary")
 }
 
+/// `mapscope render` of Freedoom's E1M1 at 320x200 into `out`, from `camera` ("X,Y,Z") facing
+/// `angle` degrees, with `extra` arguments (pitch, tic, ...); panics when it fails.
+pub fn render_e1m1(out: &Path, camera: &str, angle: &str, extra: &[&str]) {
+    let wad = freedoom1();
+    let camera = format!("--camera={camera}");
+    let mut args = vec!["render", wad.to_str().unwrap(), "--map", "E1M1", &camera];
+    args.extend(["--angle", angle, "--size", "320x200", "-o", out.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    success(&mapscope(args), "render");
+}
+
 /// Stdout of a run that must succeed; panics with both streams otherwise.
 pub fn success(out: &Output, what: &str) -> String {
     assert!(
