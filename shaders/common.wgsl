@@ -32,6 +32,13 @@ struct Frame {
     // clear palette index, fragments a pixel list holds, lit palette (Doom: word offset into
     // `scene_meta`), 0
     misc: vec4<u32>,
+    // The shading family's constants (render/lit_tables.rs): what every fragment of the
+    // family would otherwise read from its tables.
+    family: array<vec4<u32>, 2>,
+}
+
+fn family_constant(i: u32) -> u32 {
+    return frame.family[i / 4u][i % 4u];
 }
 
 const FLAG_FAITHFUL: i32 = 1;

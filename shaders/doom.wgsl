@@ -51,7 +51,7 @@ struct WallSample {
 // Per-triangle data of a wall (read once per triangle in the vertex shader): its seg's first
 // set-up column, column count and first entry (`vanilla_walls::WallSetup::columns`), and
 // `dc_texturemid` (16.16) from its anchor.
-fn surface_extra(surface: u32, anchor: f32) -> vec4<u32> {
+fn surface_extra(surface: u32, anchor: f32, palette: u32) -> vec4<u32> {
     let t = frame.walk_offs.x + (max(surface, 1u) - 1u) * 3u;
     let present = frame.walk_offs.w != 0u && surface != 0u && surface <= frame.extra_offs.y;
     let texturemid = i32(round(anchor * 65536.0)) - frame.fixed_view.z;

@@ -21,20 +21,11 @@ fn m_table(i: u32) -> u32 {
     return scene_meta[frame.meta_offs.y + i];
 }
 
-struct MColor {
-    rgb: vec3<u32>,
-    flags: u32,
-    // Entries the colour table defines.
-    defined: u32,
-}
-
-// The 16-bit colour-table colour and flags behind palette entry `index`.
-fn m_color(index: u32) -> MColor {
+// Entries the colour table behind palette entry `index` defines (its top byte + 1).
+fn m_defined(index: u32) -> u32 {
     let count = max(m_table(2u), 1u);
     let base = m_table(0u) + 2u * min(index, count - 1u);
-    let a = m_table(base);
-    let b = m_table(base + 1u);
-    return MColor(vec3<u32>(a & 0xFFFFu, a >> 16u, b & 0xFFFFu), (b >> 16u) & 255u, (b >> 24u) + 1u);
+    return (m_table(base + 1u) >> 24u) + 1u;
 }
 
 // The shading table the engine picks: the brighter of surface light and headlight plus half
@@ -49,20 +40,12 @@ fn m_table_index(ambient: i32, depth: f32) -> u32 {
 }
 
 // Colour of palette entry `index` through shading table `table`: the engine's
-// `(colour * table / 255) >> 8`, which is `colour * table / 65280` rounded down.
+// `(colour * table / 255) >> 8` per 16-bit channel, tabulated with the self-luminescent
+// colours by render/lit_tables.rs (family constants: flags, entries, table offset).
 fn m_shaded(index: u32, table: u32) -> vec3<f32> {
-    let c = m_color(index);
-    let t = select(table, 255u, (c.flags & M_SELF_LUMINESCENT) != 0u);
-    return vec3<f32>(m_div_65280(c.rgb * t)) / 255.0;
-}
-
-// `p / 65280` for p < 2^24. A software rasteriser divides integers one lane at a time, so the
-// quotient comes from a float division (exact to within one) and is corrected.
-fn m_div_65280(p: vec3<u32>) -> vec3<u32> {
-    var q = vec3<u32>(floor(vec3<f32>(p) / 65280.0));
-    q = select(q, q - 1u, q * 65280u > p);
-    q = select(q, q + 1u, (q + 1u) * 65280u <= p);
-    return q;
+    let count = max(family_constant(1u), 1u);
+    let c = scene_meta[family_constant(2u) + table * count + min(index, count - 1u)];
+    return vec3<f32>(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u)) / 255.0;
 }
 
 // Texel of a wall or flat: storage line from u, position in the line from v, one texture per
@@ -132,13 +115,13 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
         let r = m_hash(vec3<u32>(u32(s.frag.x), u32(s.frag.y), u32(s.scroll.x)));
         let base = s.info.palette;
         // r % defined, by a multiply (no integer division on a software rasteriser).
-        index = base + (((r & 0xFFFFu) * m_color(base).defined) >> 16u);
+        index = base + (((r & 0xFFFFu) * s.extra.x) >> 16u);
     }
     var light = i32(s.light);
     if landscape || s.fullbright {
         light = 65536;
     }
-    if !faithful_mode() || (m_table(1u) & M_FLAG_SHAPES) == 0u {
+    if !faithful_mode() || (family_constant(0u) & M_FLAG_SHAPES) == 0u {
         // Smooth mode (and flat colours without a Shapes file): plain multiplication.
         return vec4<f32>(palette_rgb(index) * min(f32(light) / 65536.0, 1.0), 1.0);
     }
@@ -163,7 +146,8 @@ fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {
     return src;
 }
 
-// Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): none.
-fn surface_extra(surface: u32, anchor: f32) -> vec4<u32> {
-    return vec4<u32>(0u);
+// Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): the entries
+// the surface's colour table defines, which static picks from.
+fn surface_extra(surface: u32, anchor: f32, palette: u32) -> vec4<u32> {
+    return vec4<u32>(m_defined(palette), 0u, 0u, 0u);
 }

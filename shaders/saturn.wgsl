@@ -11,8 +11,11 @@ const SAT_TEXTURE_SIZE: f32 = 64.0;
 const SAT_SKY_TEXELS_PER_TURN: f32 = 512.0;
 const SAT_TURN: f32 = 6.28318530718;
 
-fn sat_offsets(index: u32) -> vec3<f32> {
-    let w = scene_meta[frame.meta_offs.y + min(index, 17u)];
+fn sat_offset_word(index: u32) -> u32 {
+    return scene_meta[frame.meta_offs.y + min(index, 17u)];
+}
+
+fn sat_offsets(w: u32) -> vec3<f32> {
     return vec3<f32>(f32(w & 255u), f32((w >> 8u) & 255u), f32((w >> 16u) & 255u)) - 16.0;
 }
 
@@ -36,10 +39,10 @@ fn sat_gouraud(s: SurfaceIn) -> vec3<i32> {
     if (s.surface & SAT_FLIP_V) != 0u {
         p.y = 1.0 - p.y;
     }
-    let c0 = sat_offsets(s.surface & 31u);
-    let c1 = sat_offsets((s.surface >> 5u) & 31u);
-    let c2 = sat_offsets((s.surface >> 10u) & 31u);
-    let c3 = sat_offsets((s.surface >> 15u) & 31u);
+    let c0 = sat_offsets(s.extra.x);
+    let c1 = sat_offsets(s.extra.y);
+    let c2 = sat_offsets(s.extra.z);
+    let c3 = sat_offsets(s.extra.w);
     let v = mix(mix(c0, c1, p.x), mix(c3, c2, p.x), p.y);
     return vec3<i32>(floor(v + 0.5));
 }
@@ -92,7 +95,9 @@ fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {
     return src;
 }
 
-// Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): none.
-fn surface_extra(surface: u32, anchor: f32) -> vec4<u32> {
-    return vec4<u32>(0u);
+// Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): the four
+// corners' light offset words, looked up once a vertex instead of once a pixel.
+fn surface_extra(surface: u32, anchor: f32, palette: u32) -> vec4<u32> {
+    return vec4<u32>(sat_offset_word(surface & 31u), sat_offset_word((surface >> 5u) & 31u),
+                     sat_offset_word((surface >> 10u) & 31u), sat_offset_word((surface >> 15u) & 31u));
 }

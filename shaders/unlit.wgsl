@@ -26,6 +26,6 @@ fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {
 }
 
 // Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): none.
-fn surface_extra(surface: u32, anchor: f32) -> vec4<u32> {
+fn surface_extra(surface: u32, anchor: f32, palette: u32) -> vec4<u32> {
     return vec4<u32>(0u);
 }

@@ -61,7 +61,7 @@ fn vs_world(
     out.shade = shade;
     // Walls: v = anchor - z, so every vertex of a wall quad gives the same anchor.
     out.anchor = pos.y + uv.y;
-    out.extra = surface_extra(surface, out.anchor);
+    out.extra = surface_extra(surface, out.anchor, bitcast<u32>(out.info2.z));
     return out;
 }
 

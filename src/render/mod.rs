@@ -4,6 +4,7 @@
 mod frame;
 mod gpu;
 mod headless;
+mod lit_tables;
 mod packing;
 mod presenter;
 mod profiler;

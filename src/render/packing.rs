@@ -1,5 +1,6 @@
 //! Packs a `Scene` into the flat u32 arrays the shaders read (see shaders/common.wgsl).
 
+use super::lit_tables::family_tables;
 use crate::scene::{FrameState, Scene, Shading, Sprite, Texels, MAX_PALETTE};
 
 /// Word offsets of the parts of the scene metadata buffer.
@@ -11,6 +12,8 @@ pub struct MetaLayout {
     pub lit: u32,
     pub texinfo: u32,
     pub texture_count: u32,
+    /// The shading family's constants for the frame uniform (see `lit_tables`).
+    pub family: [u32; 8],
 }
 
 pub struct PackedScene {
@@ -49,6 +52,9 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
         let rows: Vec<u32> = rows.iter().map(|&i| meta[palette as usize + i as usize]).collect();
         meta.extend(rows);
     }
+    let joined_at = meta.len() as u32;
+    let family = family_tables(&scene.shading, &meta[..entries], colormap, joined_at);
+    meta.extend(family.joined);
     let texinfo = meta.len() as u32;
 
     let mut texels = Vec::new();
@@ -101,6 +107,7 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
             lit,
             texinfo,
             texture_count: scene.textures.len().max(1) as u32,
+            family: family.constants,
         },
         meta,
         texels,

@@ -38,6 +38,7 @@ struct FrameUniform {
     extra_offs: [u32; 4],
     walk_offs: [u32; 4],
     misc: [u32; 4],
+    family: [[u32; 4]; 2],
 }
 
 const FLAG_FAITHFUL: i32 = 1;
@@ -923,6 +924,7 @@ impl SceneRenderer {
             ],
             walk_offs: self.walk_offs,
             misc: [self.clear_index, translucent_pass::LAYERS, self.meta_layout.lit, 0],
+            family: bytemuck::cast(self.meta_layout.family),
         }
     }
 
