@@ -176,9 +176,8 @@ impl CanvasScene {
     /// cores (up to [`MAX_BANDS`]): each draws every column and span clipped to its rows.
     pub fn draw(&self, f: &CanvasFrame, out: &mut Canvas) {
         let (w, h) = (f.walk.width as usize, f.walk.height as usize);
-        out.colors.clear();
+        // Each band clears its own rows, on its own core.
         out.colors.resize(w * h, self.clear);
-        out.depths.clear();
         out.depths.resize(w * h, 0.0);
         let rows = h.div_ceil(self.bands).max(1);
         let bands = out.colors.chunks_mut(rows * w).zip(out.depths.chunks_mut(rows * w));
@@ -187,6 +186,8 @@ impl CanvasScene {
             .map(|(i, (colors, depths))| Band { y0: i * rows, w, colors, depths })
             .collect();
         let draw = |band: &mut Band| {
+            band.colors.fill(self.clear);
+            band.depths.fill(0.0);
             self.walls(f, band);
             self.flats(f, band);
             self.masked(f, band);
