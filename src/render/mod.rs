@@ -2,6 +2,7 @@
 //! offscreen image that the window shows and screenshots read back.
 
 mod frame;
+mod frustum_cull;
 mod gpu;
 mod headless;
 mod lit_tables;

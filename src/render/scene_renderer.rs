@@ -2,10 +2,11 @@ use std::ops::Range;
 
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
-use glam::DVec3;
+use glam::{DVec3, Mat4};
 use wgpu::util::DeviceExt;
 
 use super::frame::projection;
+use super::frustum_cull::FrustumCull;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
 use super::smooth_textures::{self, SmoothTextures};
@@ -101,9 +102,12 @@ pub struct SceneRenderer {
     /// the last triangle drawn wins a tie, so reversing keeps the first one as a plain
     /// `Greater` test would.
     solid_reversed: wgpu::Buffer,
-    solid_count: u32,
     solid_groups: Vec<Group>,
     masked_groups: Vec<Group>,
+    /// What of `solid_groups` (in `solid_reversed`) and `masked_groups` (in `vertices`) this
+    /// frame's view can see.
+    solid_cull: FrustumCull,
+    masked_cull: FrustumCull,
     /// Doom: the CPU half of vanilla-exact frames (the walk and what follows from it).
     vanilla: Option<VanillaFrame>,
     /// Doom: smooth mode's walls and flats with GPU textures.
@@ -293,7 +297,8 @@ impl SceneRenderer {
         Ok(SceneRenderer {
             pipelines,
             solid_reversed,
-            solid_count: batches.solid_count,
+            solid_cull: FrustumCull::new(&batches.solid_reversed, &batches.solid),
+            masked_cull: FrustumCull::new(&batches.vertices, &batches.masked),
             solid_groups: batches.solid,
             masked_groups: batches.masked,
             vanilla,
@@ -377,6 +382,12 @@ impl SceneRenderer {
             cpu.mark("vanilla walk");
         }
         self.cull_by_walk(gpu);
+        if !self.canvas {
+            let view_proj = Mat4::from_cols_array_2d(&uniform.view_proj);
+            self.solid_cull.update(view_proj);
+            self.masked_cull.update(view_proj);
+            cpu.mark("frustum culling");
+        }
         self.prepare_state(&uniform, &mut cpu);
         self.upload_state(gpu);
         // Where this frame's walk data landed in the state buffer.
@@ -522,20 +533,27 @@ impl SceneRenderer {
                 draws += 1;
             }
             SceneStage::DepthPrePass => {
-                pass.set_vertex_buffer(0, self.vertices.slice(..));
-                draw(pass, PipelineKind::Depth, 0, 0..self.solid_count, 0..1);
+                // Depths do not depend on the order triangles are drawn in.
+                pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
+                for i in 0..self.solid_groups.len() {
+                    for r in self.solid_cull.ranges(i) {
+                        draw(pass, PipelineKind::Depth, 0, r.clone(), 0..1);
+                    }
+                }
             }
             SceneStage::Solid => {
                 let smooth = self.smooth.as_ref().filter(|_| mode == MODE_SMOOTH);
                 pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
-                for g in &self.solid_groups {
+                for (i, g) in self.solid_groups.iter().enumerate() {
                     if smooth.is_none() || g.surface == SurfaceKind::Sky as u32 + 1 {
                         let kind = if smooth.is_some() {
                             PipelineKind::World
                         } else {
                             PipelineKind::Shade
                         };
-                        draw(pass, kind, g.surface, g.vertices.clone(), 0..1);
+                        for r in self.solid_cull.ranges(i) {
+                            draw(pass, kind, g.surface, r.clone(), 0..1);
+                        }
                     }
                 }
                 if let Some(smooth) = smooth {
@@ -544,8 +562,10 @@ impl SceneRenderer {
             }
             SceneStage::Masked => {
                 pass.set_vertex_buffer(0, self.vertices.slice(..));
-                for g in &self.masked_groups {
-                    draw(pass, PipelineKind::World, g.surface, g.vertices.clone(), 0..1);
+                for (i, g) in self.masked_groups.iter().enumerate() {
+                    for r in self.masked_cull.ranges(i) {
+                        draw(pass, PipelineKind::World, g.surface, r.clone(), 0..1);
+                    }
                 }
             }
             SceneStage::Sprites => {
