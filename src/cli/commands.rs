@@ -231,8 +231,12 @@ pub fn export(a: ExportArgs) -> Result<ExitCode> {
 
 pub fn list(a: ListArgs) -> Result<ExitCode> {
     let source = loader::open(&a.files, &a.load.options())?;
+    // Name, then (where the format has one) a tab and the map's format and node format.
     for m in source.maps() {
-        outln!("{m}");
+        match source.map_summary(&m) {
+            Some(summary) => outln!("{m}\t{summary}"),
+            None => outln!("{m}"),
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -34,6 +34,10 @@ pub trait LevelSource {
     fn format(&self) -> &str;
     /// Map names in file order.
     fn maps(&self) -> Vec<String>;
+    /// What `list` prints after a map's name (its format, say); `None` for nothing.
+    fn map_summary(&self, _map: &str) -> Option<String> {
+        None
+    }
     /// Builds the scene of `map` (default: the first map).
     fn build(&self, map: Option<&str>) -> Result<Scene>;
 }
