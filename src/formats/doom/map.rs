@@ -702,6 +702,71 @@ mod tests {
     }
 
     #[test]
+    fn hexen_records_round_trip() {
+        let mut level = testwad::two_room_level();
+        level.map.format = MapFormat::Hexen;
+        level.map.things[1].tid = 77;
+        level.map.things[1].z = 24 << 16;
+        level.map.things[1].special = 80;
+        level.map.things[1].args = [1, 2, 3, 4, 255];
+        level.map.linedefs[3].special = 12;
+        level.map.linedefs[3].args = [5, 0, 9, 0, 1];
+        level.map.linedefs[3].tag = 0;
+        let lumps = writer::map_lumps(&level.map);
+        assert!(lumps.iter().any(|(n, _)| *n == "BEHAVIOR"));
+        assert_eq!(lumps[0].1.len(), 20 * level.map.things.len());
+        assert_eq!(lumps[1].1.len(), 16 * level.map.linedefs.len());
+        let map = MapData::load(&testwad::stack_with(&level), "MAP01").unwrap();
+        assert_eq!(map.format, MapFormat::Hexen);
+        assert!(!map.doom_specials());
+        assert_eq!(map.linedefs, level.map.linedefs);
+        let t = map.things[1];
+        assert_eq!((t.tid, t.z, t.special, t.args), (77, 24 << 16, 80, [1, 2, 3, 4, 255]));
+        assert_eq!((t.x, t.y, t.kind), (level.map.things[1].x, level.map.things[1].y, 3001));
+        // Hexen flags 7 (all skills, no single-player bit) read as Doom's multiplayer-only.
+        assert_eq!(t.flags, 7 | 0x10);
+        assert_eq!(hexen_thing_flags(0x0107), 7);
+        assert_eq!(map.bsp, level.map.bsp);
+    }
+
+    #[test]
+    fn udmf_map_in_a_wad_is_listed_and_read() {
+        let level = testwad::two_room_level();
+        let mut udmf = level.map.clone();
+        udmf.format = MapFormat::Udmf { namespace: "zdoom".into() };
+        let mut p = writer::WadWriter::pwad();
+        p.marker("MAP07");
+        for (name, data) in writer::udmf_map_lumps(&udmf) {
+            p.lump(name, data);
+        }
+        p.marker("MAP08").lump("TEXTMAP", b"namespace = \"doom\";".to_vec());
+        let wad = Wad::from_bytes("u.wad", p.to_bytes()).unwrap();
+        let stack = WadStack::new(vec![wad]);
+        assert_eq!(stack.map_names(), ["MAP07", "MAP08"]);
+        let lumps = stack.map("MAP07").unwrap();
+        assert_eq!(lumps.lumps.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["TEXTMAP"]);
+        assert_eq!(map_format(&stack, &lumps).unwrap(), udmf.format);
+        assert_eq!(map_summary(&stack, "MAP07").unwrap(), "UDMF (namespace zdoom), nodes: none");
+        // The records survive the text round trip; the map has no nodes, which is an error
+        // naming the map, its format and the file.
+        let doc = super::super::udmf_map::textmap(&stack, &lumps).unwrap();
+        let m = super::super::udmf_map::udmf_records("u.wad", "MAP07", &doc).unwrap();
+        assert_eq!(m.vertices, udmf.vertices);
+        assert_eq!(m.sidedefs, udmf.sidedefs);
+        assert_eq!(m.sectors, udmf.sectors);
+        assert_eq!(m.things, udmf.things);
+        for (a, b) in m.linedefs.iter().zip(&udmf.linedefs) {
+            assert_eq!(
+                (a.v1, a.v2, a.flags, a.sides, a.special),
+                (b.v1, b.v2, b.flags, b.sides, b.special)
+            );
+        }
+        let e = MapData::load(&stack, "MAP07").unwrap_err();
+        assert!(e.message.contains("UDMF map MAP07 (namespace zdoom) in u.wad"), "{e}");
+        assert!(e.message.contains("no nodes"), "{e}");
+    }
+
+    #[test]
     fn trailing_partial_record_is_a_note() {
         let level = testwad::two_room_level();
         let iwad = Wad::from_bytes("test.wad", testwad::writer_for(&level).to_bytes()).unwrap();

@@ -230,6 +230,103 @@ pub fn sectors_lump(sectors: &[Sector]) -> Vec<u8> {
     out
 }
 
+/// A UDMF TEXTMAP of the map's records (namespace from its format, "doom" otherwise):
+/// the inverse of `udmf_map::udmf_records` for the fields it maps.
+pub fn textmap_lump(map: &MapData) -> Vec<u8> {
+    use std::fmt::Write;
+    let namespace = match &map.format {
+        super::map::MapFormat::Udmf { namespace } => namespace.as_str(),
+        _ => "doom",
+    };
+    let units = |v: Fixed| v as f64 / 65536.0;
+    let mut t = format!("namespace = \"{namespace}\";\n");
+    for v in &map.vertices {
+        let _ = writeln!(t, "vertex {{ x = {:?}; y = {:?}; }}", units(v.x), units(v.y));
+    }
+    let line_keys = [
+        (0x0001, "blocking"),
+        (0x0002, "blockmonsters"),
+        (0x0004, "twosided"),
+        (0x0008, "dontpegtop"),
+        (0x0010, "dontpegbottom"),
+        (0x0020, "secret"),
+        (0x0040, "blocksound"),
+        (0x0080, "dontdraw"),
+        (0x0100, "mapped"),
+    ];
+    for l in &map.linedefs {
+        let _ = write!(
+            t,
+            "linedef {{ v1 = {}; v2 = {}; special = {}; id = {};",
+            l.v1, l.v2, l.special, l.tag
+        );
+        let side = |s: Option<u32>| s.map_or(-1, |s| s as i64);
+        let _ = write!(t, " sidefront = {}; sideback = {};", side(l.sides[0]), side(l.sides[1]));
+        for (i, a) in l.args.iter().enumerate() {
+            let _ = write!(t, " arg{i} = {a};");
+        }
+        for (bit, key) in line_keys {
+            if l.flags & bit != 0 {
+                let _ = write!(t, " {key} = true;");
+            }
+        }
+        t.push_str(" }\n");
+    }
+    for s in &map.sidedefs {
+        let _ = writeln!(
+            t,
+            "sidedef {{ offsetx = {}; offsety = {}; texturetop = {:?}; texturebottom = {:?}; \
+             texturemiddle = {:?}; sector = {}; }}",
+            s.x_offset, s.y_offset, s.upper, s.lower, s.middle, s.sector
+        );
+    }
+    for s in &map.sectors {
+        let _ = writeln!(
+            t,
+            "sector {{ heightfloor = {}; heightceiling = {}; texturefloor = {:?}; \
+             textureceiling = {:?}; lightlevel = {}; special = {}; id = {}; }}",
+            s.floor, s.ceiling, s.floor_flat, s.ceiling_flat, s.light, s.special, s.tag
+        );
+    }
+    for th in &map.things {
+        let _ = write!(
+            t,
+            "thing {{ x = {:?}; y = {:?}; height = {:?}; angle = {}; type = {}; id = {}; special = {};",
+            units(th.x),
+            units(th.y),
+            units(th.z),
+            th.angle,
+            th.kind,
+            th.tid,
+            th.special
+        );
+        for (i, a) in th.args.iter().enumerate() {
+            let _ = write!(t, " arg{i} = {a};");
+        }
+        let flag = |bit: u16| th.flags & bit != 0;
+        for (on, key) in [
+            (flag(0x0001), "skill1"),
+            (flag(0x0001), "skill2"),
+            (flag(0x0002), "skill3"),
+            (flag(0x0004), "skill4"),
+            (flag(0x0004), "skill5"),
+            (flag(0x0008), "ambush"),
+            (!flag(0x0010), "single"),
+        ] {
+            if on {
+                let _ = write!(t, " {key} = true;");
+            }
+        }
+        t.push_str(" }\n");
+    }
+    t.into_bytes()
+}
+
+/// A UDMF map's lumps after its marker: TEXTMAP, then `nodes` lumps, then ENDMAP.
+pub fn udmf_map_lumps(map: &MapData) -> Vec<(&'static str, Vec<u8>)> {
+    vec![("TEXTMAP", textmap_lump(map)), ("ENDMAP", Vec::new())]
+}
+
 /// An all-zero REJECT (every sector may see every other).
 pub fn reject_lump(sector_count: usize) -> Vec<u8> {
     vec![0; (sector_count * sector_count).div_ceil(8)]
