@@ -5,7 +5,6 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use glam::DVec2;
 use mapscope::demo_level::{self, layout};
 use mapscope::formats::doom::bsp::{area, point_in_subsector};
 use mapscope::formats::doom::map::MapData;

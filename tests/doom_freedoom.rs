@@ -358,6 +358,8 @@ fn info_json_has_counts_and_spawn() {
     );
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("info --json: {e}\n{out}"));
     assert_eq!(v["format"], "Doom");
+    assert_eq!(v["details"]["map format"], "Doom");
+    assert_eq!(v["details"]["node format"], "vanilla");
     assert_eq!(v["map"], "E1M1");
     assert!(v["maps"].as_array().unwrap().iter().any(|m| m == "E1M9"));
     for key in

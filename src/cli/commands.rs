@@ -263,10 +263,13 @@ fn file_list(files: &[PathBuf]) -> String {
 fn info_json(info: &MapInfo, maps: &[String], format: &str) -> serde_json::Value {
     let counts: serde_json::Map<String, serde_json::Value> =
         info.counts.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let details: serde_json::Map<String, serde_json::Value> =
+        info.details.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
     json!({
         "format": format,
         "maps": maps,
         "map": info.map,
+        "details": details,
         "counts": counts,
         "triangles": info.triangles,
         "textures_used": info.textures_used,
@@ -280,6 +283,9 @@ fn print_info(info: &MapInfo, maps: &[String]) {
     outln!("format: {}", info.format);
     outln!("maps ({}): {}", maps.len(), maps.join(" "));
     outln!("map: {}", info.map);
+    for (k, v) in &info.details {
+        outln!("{k}: {v}");
+    }
     for (k, v) in &info.counts {
         outln!("  {k}: {v}");
     }

@@ -19,6 +19,8 @@ pub struct MapInfo {
     pub map: String,
     pub format: String,
     pub counts: Vec<(String, u64)>,
+    /// Descriptions such as ("map format", "Hexen").
+    pub details: Vec<(String, String)>,
     pub triangles: u64,
     pub textures_used: Vec<String>,
     /// Native bounds (min, max).
@@ -102,6 +104,7 @@ pub fn map_info(scene: &Scene) -> MapInfo {
         map: scene.name.clone(),
         format: scene.format.clone(),
         counts: scene.facts.counts.clone(),
+        details: scene.facts.details.clone(),
         triangles: scene.triangle_count() as u64,
         textures_used: scene.facts.textures_used.clone(),
         bounds,

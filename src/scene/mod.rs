@@ -196,6 +196,8 @@ pub struct Parts {
 pub struct LevelFacts {
     /// Ordered (name, value) counts such as ("linedefs", 123).
     pub counts: Vec<(String, u64)>,
+    /// Ordered (name, value) descriptions such as ("map format", "UDMF (namespace zdoom)").
+    pub details: Vec<(String, String)>,
     /// Texture names used by the level.
     pub textures_used: Vec<String>,
     /// Free-form extra lines (warnings, notes).

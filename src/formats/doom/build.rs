@@ -158,11 +158,7 @@ pub fn build_level_scene(
     opts: &BuildOptions,
 ) -> anyhow::Result<Scene> {
     let map = &level.map;
-    let mut notes = vec![
-        format!("map format: {}", map.format),
-        format!("node format: {}", super::map::node_format_name(map.bsp.format)),
-    ];
-    notes.extend(map.notes.iter().cloned());
+    let mut notes = map.notes.clone();
     let palette = load_palette(stack)?;
     let colormap = load_colormap(stack, &mut notes)?;
     let texdir = TextureDirectory::load(stack)?;
@@ -369,6 +365,10 @@ pub fn build_level_scene(
     }
     let lights = LightSim::new(map);
     let facts = LevelFacts {
+        details: vec![
+            ("map format".into(), map.format.to_string()),
+            ("node format".into(), super::map::node_format_name(map.bsp.format)),
+        ],
         counts: vec![
             ("vertices".into(), map.vertices.len() as u64),
             ("linedefs".into(), map.linedefs.len() as u64),
