@@ -329,8 +329,7 @@ fn parse_until(file: &str, data: &[u8], base: u64, globals_only: bool) -> Result
     // Block being filled: (kind, offset, line, fields).
     let mut open: Option<UdmfBlock> = None;
     let mut open_line = 0;
-    loop {
-        let Some((tok, at, line)) = lx.next()? else { break };
+    while let Some((tok, at, line)) = lx.next()? {
         match tok {
             Token::Close if open.is_some() => {
                 if let Some(b) = open.take() {

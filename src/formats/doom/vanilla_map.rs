@@ -108,7 +108,7 @@ fn convert(
             offset: seg.offset,
             linedef: seg.linedef,
             line_flags: flags,
-            front_sector: side.map(|s| s.sector as u32).unwrap_or(0),
+            front_sector: side.map(|s| s.sector).unwrap_or(0),
             back_sector,
             top: side.is_some_and(|s| present(&s.upper)),
             mid: side.is_some_and(|s| present(&s.middle)),
