@@ -5,10 +5,10 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use glam::DVec2;
 use mapscope::demo_level::{self, layout};
 use mapscope::formats::doom::bsp::{area, point_in_subsector};
-use mapscope::formats::doom::map::{MapData, NodeChild};
+use mapscope::formats::doom::map::MapData;
+use mapscope::formats::doom::nodes::BspChild;
 use mapscope::formats::doom::{DoomLevel, WadStack};
 use mapscope::render::{render_headless, Gpu, ViewSettings};
 
@@ -92,25 +92,22 @@ fn every_cell_is_one_exact_subsector() {
 #[test]
 fn segs_lie_on_their_linedefs() {
     let map = demo_level::map().unwrap();
-    let v = |i: u16| {
-        let v = map.vertices[i as usize];
-        DVec2::new(v.x as f64, v.y as f64)
-    };
-    for (ssi, ss) in map.subsectors.iter().enumerate() {
+    let v = |i: u32| map.vertex(i).unwrap().to_dvec2();
+    for ssi in 0..map.bsp.subsectors.len() {
         let sector = map.subsector_sector(ssi).unwrap();
-        let segs = &map.segs[ss.first_seg as usize..(ss.first_seg + ss.num_segs) as usize];
+        let segs = map.subsector_segs(ssi);
         for (k, seg) in segs.iter().enumerate() {
-            let ld = &map.linedefs[seg.linedef as usize];
+            let ld = &map.linedefs[seg.linedef.unwrap() as usize];
             let (a, b) = (v(seg.v1), v(seg.v2));
             // On the linedef, running its way on the front and against it on the back.
             let (l1, l2) = if seg.side == 0 { (v(ld.v1), v(ld.v2)) } else { (v(ld.v2), v(ld.v1)) };
             let dir = (l2 - l1).normalize();
             assert!((a - l1).perp_dot(dir).abs() < 1e-9 && (b - l1).perp_dot(dir).abs() < 1e-9);
             assert!((b - a).normalize().dot(dir) > 0.999);
-            assert_eq!(seg.offset as f64, (a - l1).length(), "seg offset");
+            assert_eq!(seg.offset as f64 / 65536.0, (a - l1).length(), "seg offset");
             let ang = ((b - a).y.atan2((b - a).x) / std::f64::consts::TAU * 65536.0).round();
             assert_eq!(
-                seg.angle as i32 as f64,
+                (seg.angle >> 16) as i16 as f64,
                 ((ang as i64 + 32768).rem_euclid(65536) - 32768) as f64
             );
             // The seg's side faces this subsector's sector; segs chain round the cell.
@@ -121,21 +118,20 @@ fn segs_lie_on_their_linedefs() {
 }
 
 /// Bounding box (top, bottom, left, right) of every vertex used by a subtree's segs.
-fn subtree_box(map: &MapData, child: NodeChild) -> [i16; 4] {
+fn subtree_box(map: &MapData, child: BspChild) -> [i32; 4] {
     match child {
-        NodeChild::Subsector(s) => {
-            let ss = map.subsectors[s as usize];
-            let mut b = [i16::MIN, i16::MAX, i16::MAX, i16::MIN];
-            for seg in &map.segs[ss.first_seg as usize..(ss.first_seg + ss.num_segs) as usize] {
+        BspChild::Subsector(s) => {
+            let mut b = [i32::MIN, i32::MAX, i32::MAX, i32::MIN];
+            for seg in map.subsector_segs(s as usize) {
                 for vi in [seg.v1, seg.v2] {
-                    let p = map.vertices[vi as usize];
+                    let p = map.vertex(vi).unwrap();
                     b = [b[0].max(p.y), b[1].min(p.y), b[2].min(p.x), b[3].max(p.x)];
                 }
             }
             b
         }
-        NodeChild::Node(n) => {
-            let node = &map.nodes[n as usize];
+        BspChild::Node(n) => {
+            let node = &map.bsp.nodes[n as usize];
             let (r, l) = (node.bbox[0], node.bbox[1]);
             [r[0].max(l[0]), r[1].min(l[1]), r[2].min(l[2]), r[3].max(l[3])]
         }
@@ -145,11 +141,11 @@ fn subtree_box(map: &MapData, child: NodeChild) -> [i16; 4] {
 #[test]
 fn node_boxes_are_exact_and_partitions_separate() {
     let map = demo_level::map().unwrap();
-    for node in &map.nodes {
+    for node in &map.bsp.nodes {
         assert!(node.dx == 0 || node.dy == 0, "axis-aligned partition");
         for side in 0..2 {
             let b = node.bbox[side];
-            assert_eq!(b, subtree_box(&map, node.child(side)));
+            assert_eq!(b, subtree_box(&map, node.children[side]));
             // Front (right) and back (left) lie on their sides of the line.
             let right = side == 0;
             if node.dx == 0 {

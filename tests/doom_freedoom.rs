@@ -116,9 +116,8 @@ fn clip(poly: &[DVec2], o: DVec2, d: DVec2, keep_right: bool) -> Vec<DVec2> {
     out
 }
 
-fn vertex(map: &MapData, v: u16) -> DVec2 {
-    let v = map.vertices[v as usize];
-    DVec2::new(v.x as f64, v.y as f64)
+fn vertex(map: &MapData, v: u32) -> DVec2 {
+    map.vertex(v).expect("vertex checked at load").to_dvec2()
 }
 
 /// Each sector's boundary as directed edges with the sector on their right, or `None` when
@@ -126,7 +125,7 @@ fn vertex(map: &MapData, v: u16) -> DVec2 {
 fn sector_outlines(map: &MapData) -> Vec<Option<Vec<(DVec2, DVec2)>>> {
     let n = map.sectors.len();
     let mut edges = vec![Vec::new(); n];
-    let mut balance: Vec<HashMap<u16, i32>> = vec![HashMap::new(); n];
+    let mut balance: Vec<HashMap<u32, i32>> = vec![HashMap::new(); n];
     let mut self_referencing = vec![false; n];
     for l in &map.linedefs {
         let (a, b) = (vertex(map, l.v1), vertex(map, l.v2));
@@ -204,15 +203,15 @@ fn check_areas(level: &DoomLevel, r: &mut AreaReport) {
             empty[s] += 1;
         }
         by_sector[s] += area(poly);
-        let ss = map.subsectors[si];
-        let segs = &map.segs[ss.first_seg as usize..(ss.first_seg + ss.num_segs) as usize];
+        let segs = map.subsector_segs(si);
         let sectors: BTreeSet<usize> =
             segs.iter().filter_map(|sg| map.seg_sidedef(sg)).map(|d| d.sector as usize).collect();
         if sectors.len() > 1 {
             sectors.into_iter().for_each(|s| mixed[s] = true);
         }
         for seg in segs {
-            let l = &map.linedefs[seg.linedef as usize];
+            let Some(line) = seg.linedef else { continue };
+            let l = &map.linedefs[line as usize];
             let Some(other) = map.line_sector(l, (seg.side as usize & 1) ^ 1) else { continue };
             let o = vertex(map, seg.v1);
             let d = vertex(map, seg.v2) - o;
@@ -235,7 +234,7 @@ fn check_areas(level: &DoomLevel, r: &mut AreaReport) {
         }
     }
     let mut seg_area = vec![0.0f64; n];
-    for seg in &map.segs {
+    for seg in &map.bsp.segs {
         if let Some(sd) = map.seg_sidedef(seg) {
             seg_area[sd.sector as usize] -= vertex(map, seg.v1).perp_dot(vertex(map, seg.v2)) / 2.0;
         }
@@ -322,7 +321,9 @@ fn s(p: &Path) -> String {
 fn list_prints_the_maps_in_order() {
     let out =
         success(&mapscope(["list".to_string(), s(&freedoom1())]), "mapscope list freedoom1.wad");
-    let maps: Vec<&str> = out.lines().collect();
+    // Each line: the name, a tab, the map's format and node format.
+    assert!(out.lines().all(|l| l.ends_with("\tDoom, nodes: vanilla")), "{out}");
+    let maps: Vec<&str> = out.lines().filter_map(|l| l.split('\t').next()).collect();
     assert_eq!(
         &maps[..9],
         ["E1M1", "E1M2", "E1M3", "E1M4", "E1M5", "E1M6", "E1M7", "E1M8", "E1M9"]
@@ -330,7 +331,7 @@ fn list_prints_the_maps_in_order() {
     assert!(maps.len() >= 36 && maps.contains(&"E4M9"), "{maps:?}");
     let out =
         success(&mapscope(["list".to_string(), s(&freedoom2())]), "mapscope list freedoom2.wad");
-    let maps: Vec<&str> = out.lines().collect();
+    let maps: Vec<&str> = out.lines().filter_map(|l| l.split('\t').next()).collect();
     let expected: Vec<String> = (1..=32).map(|n| format!("MAP{n:02}")).collect();
     assert_eq!(maps, expected);
 }
@@ -357,6 +358,8 @@ fn info_json_has_counts_and_spawn() {
     );
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("info --json: {e}\n{out}"));
     assert_eq!(v["format"], "Doom");
+    assert_eq!(v["details"]["map format"], "Doom");
+    assert_eq!(v["details"]["node format"], "vanilla");
     assert_eq!(v["map"], "E1M1");
     assert!(v["maps"].as_array().unwrap().iter().any(|m| m == "E1M9"));
     for key in
@@ -586,11 +589,11 @@ fn pwad_overrides_things_and_flats() {
     let p2 = map
         .things
         .iter()
-        .find(|t| t.kind == 2 && (t.x as f64, t.y as f64) != (start.x, start.y))
+        .find(|t| t.kind == 2 && (t.x as f64 / 65536.0, t.y as f64 / 65536.0) != (start.x, start.y))
         .or_else(|| {
-            map.things
-                .iter()
-                .find(|t| t.kind >= 2000 && (t.x as f64, t.y as f64) != (start.x, start.y))
+            map.things.iter().find(|t| {
+                t.kind >= 2000 && (t.x as f64 / 65536.0, t.y as f64 / 65536.0) != (start.x, start.y)
+            })
         })
         .copied()
         .expect("another thing to move the start to");
@@ -609,7 +612,10 @@ fn pwad_overrides_things_and_flats() {
     let both = WadStack::open(&[iwad.clone(), pwad.clone()]).unwrap();
     assert_eq!(both.map_names().first().map(String::as_str), Some("MAP01"));
     let moved = DoomLevel::load(&both, "MAP01").unwrap().player_start.unwrap();
-    assert_eq!((moved.x, moved.y, moved.angle), (p2.x as f64, p2.y as f64, 270.0));
+    assert_eq!(
+        (moved.x, moved.y, moved.angle),
+        (p2.x as f64 / 65536.0, p2.y as f64 / 65536.0, 270.0)
+    );
     let out = success(
         &mapscope([
             "info".to_string(),

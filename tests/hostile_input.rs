@@ -14,7 +14,7 @@ use mapscope::formats::carma2::actors::{Actor, Hierarchy};
 use mapscope::formats::carma2::models::{Face, Model};
 use mapscope::formats::carma2::transform::Matrix34;
 use mapscope::formats::carma2::{self, Library, Subject, TrackFiles};
-use mapscope::formats::doom::map::{Node, NF_SUBSECTOR};
+use mapscope::formats::doom::nodes::{BspChild, BspNode};
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::formats::doom::{self, MapData, Wad, WadStack};
 use mapscope::formats::marathon::{self, Level};
@@ -159,8 +159,8 @@ fn build_edited_doom(edit: impl FnOnce(&mut MapData)) -> anyhow::Result<usize> {
 fn doom_cyclic_node_trees_build() {
     // Every node points back at the root, and the root at itself.
     let r = build_edited_doom(|m| {
-        let root = (m.nodes.len() - 1) as u16;
-        for n in m.nodes.iter_mut() {
+        let root = BspChild::Node((m.bsp.nodes.len() - 1) as u32);
+        for n in m.bsp.nodes.iter_mut() {
             n.children = [root, root];
         }
     });
@@ -170,11 +170,12 @@ fn doom_cyclic_node_trees_build() {
     }
     // A two-node cycle below the root.
     let r = build_edited_doom(|m| {
-        let n = m.nodes.len();
+        let n = m.bsp.nodes.len();
+        let node = |i: usize| BspChild::Node(i as u32);
         if n >= 3 {
-            m.nodes[n - 1].children = [(n - 2) as u16, (n - 3) as u16];
-            m.nodes[n - 2].children = [(n - 3) as u16, (n - 1) as u16];
-            m.nodes[n - 3].children = [(n - 2) as u16, NF_SUBSECTOR];
+            m.bsp.nodes[n - 1].children = [node(n - 2), node(n - 3)];
+            m.bsp.nodes[n - 2].children = [node(n - 3), node(n - 1)];
+            m.bsp.nodes[n - 3].children = [node(n - 2), BspChild::Subsector(0)];
         }
     });
     if let Err(e) = r {
@@ -186,22 +187,28 @@ fn doom_cyclic_node_trees_build() {
 fn doom_degenerate_partitions_and_out_of_range_children() {
     for edit in [
         // Zero-length partitions everywhere.
-        (|m: &mut MapData| m.nodes.iter_mut().for_each(|n| (n.dx, n.dy) = (0, 0)))
+        (|m: &mut MapData| m.bsp.nodes.iter_mut().for_each(|n| (n.dx, n.dy) = (0, 0)))
             as fn(&mut MapData),
         // Extreme partitions.
         |m| {
-            m.nodes.iter_mut().for_each(|n| {
-                (n.x, n.y, n.dx, n.dy) = (i16::MIN, i16::MAX, i16::MAX, i16::MIN);
+            m.bsp.nodes.iter_mut().for_each(|n| {
+                let (lo, hi) = ((i16::MIN as i32) << 16, (i16::MAX as i32) << 16);
+                (n.x, n.y, n.dx, n.dy) = (lo, hi, hi, lo);
             })
         },
         // Children past the end of the node and subsector lists.
-        |m| m.nodes.iter_mut().for_each(|n| n.children = [0x7FFF, NF_SUBSECTOR | 0x7FFF]),
+        |m| {
+            m.bsp
+                .nodes
+                .iter_mut()
+                .for_each(|n| n.children = [BspChild::Node(0x7FFF), BspChild::Subsector(0x7FFF)])
+        },
         // All vertices on one point: every polygon has zero area.
         |m| m.vertices.iter_mut().for_each(|v| (v.x, v.y) = (0, 0)),
         // No nodes at all with many subsectors.
-        |m| m.nodes.clear(),
+        |m| m.bsp.nodes.clear(),
         // A single node whose children are both itself.
-        |m| m.nodes = vec![Node { children: [0, 0], ..m.nodes[0] }],
+        |m| m.bsp.nodes = vec![BspNode { children: [BspChild::Node(0); 2], ..m.bsp.nodes[0] }],
     ] {
         match build_edited_doom(edit) {
             Ok(_) => {}

@@ -231,8 +231,12 @@ pub fn export(a: ExportArgs) -> Result<ExitCode> {
 
 pub fn list(a: ListArgs) -> Result<ExitCode> {
     let source = loader::open(&a.files, &a.load.options())?;
+    // Name, then (where the format has one) a tab and the map's format and node format.
     for m in source.maps() {
-        outln!("{m}");
+        match source.map_summary(&m) {
+            Some(summary) => outln!("{m}\t{summary}"),
+            None => outln!("{m}"),
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -259,10 +263,13 @@ fn file_list(files: &[PathBuf]) -> String {
 fn info_json(info: &MapInfo, maps: &[String], format: &str) -> serde_json::Value {
     let counts: serde_json::Map<String, serde_json::Value> =
         info.counts.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let details: serde_json::Map<String, serde_json::Value> =
+        info.details.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
     json!({
         "format": format,
         "maps": maps,
         "map": info.map,
+        "details": details,
         "counts": counts,
         "triangles": info.triangles,
         "textures_used": info.textures_used,
@@ -276,6 +283,9 @@ fn print_info(info: &MapInfo, maps: &[String]) {
     outln!("format: {}", info.format);
     outln!("maps ({}): {}", maps.len(), maps.join(" "));
     outln!("map: {}", info.map);
+    for (k, v) in &info.details {
+        outln!("{k}: {v}");
+    }
     for (k, v) in &info.counts {
         outln!("  {k}: {v}");
     }

@@ -15,13 +15,13 @@ use super::layout::{Cell, Dir, EdgeStyle};
 pub struct Piece {
     pub dir: Dir,
     /// Vertex numbers of its start and end.
-    pub v1: u16,
-    pub v2: u16,
+    pub v1: u32,
+    pub v2: u32,
     /// The cell across it, if any.
     pub other: Option<usize>,
-    pub linedef: u16,
+    pub linedef: u32,
     /// 0: the cell is the linedef's front side; 1: its back side.
-    pub side: u16,
+    pub side: u8,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -146,14 +146,14 @@ pub fn build(cells: &[Cell], styles: &[EdgeStyle]) -> Result<Geometry> {
     }
     let mut g = Geometry::default();
     let mut vertex_of = BTreeMap::new();
-    let mut vertex = |g: &mut Geometry, p: (i16, i16)| -> u16 {
+    let mut vertex = |g: &mut Geometry, p: (i16, i16)| -> u32 {
         *vertex_of.entry(p).or_insert_with(|| {
-            g.vertices.push(Vertex { x: p.0, y: p.1 });
-            (g.vertices.len() - 1) as u16
+            g.vertices.push(Vertex::units(p.0 as i32, p.1 as i32));
+            (g.vertices.len() - 1) as u32
         })
     };
     // Two-sided linedefs by (lower cell, higher cell, start vertex as the lower cell sees it).
-    let mut shared: BTreeMap<(usize, usize, u16), u16> = BTreeMap::new();
+    let mut shared: BTreeMap<(usize, usize, u32), u32> = BTreeMap::new();
 
     for (ci, c) in cells.iter().enumerate() {
         let mut pieces = Vec::new();
@@ -163,7 +163,7 @@ pub fn build(cells: &[Cell], styles: &[EdgeStyle]) -> Result<Geometry> {
                 let (linedef, side) = match other {
                     Some(ni) if ni < ci => (shared[&(ni, ci, v2)], 1),
                     _ => {
-                        let ld = g.linedefs.len() as u16;
+                        let ld = g.linedefs.len() as u32;
                         if let Some(ni) = other {
                             shared.insert((ci, ni, v1), ld);
                         }
@@ -175,18 +175,16 @@ pub fn build(cells: &[Cell], styles: &[EdgeStyle]) -> Result<Geometry> {
                             } else {
                                 line_flags::IMPASSABLE
                             },
-                            special: 0,
-                            tag: 0,
-                            sides: [None, None],
+                            ..Default::default()
                         });
                         (ld, 0)
                     }
                 };
                 let o = other.map(|ni| &cells[ni]);
                 let found = find_styles(styles, c, o, dir);
-                let sd = sidedef(c, o, &found, pa, pb, ci as u16);
+                let sd = sidedef(c, o, &found, pa, pb, ci as u32);
                 let ld = &mut g.linedefs[linedef as usize];
-                ld.sides[side as usize] = Some(g.sidedefs.len() as u16);
+                ld.sides[side as usize] = Some(g.sidedefs.len() as u32);
                 for s in found {
                     ld.flags |= s.flags;
                     ld.special = ld.special.max(s.special);
@@ -219,7 +217,7 @@ fn sidedef(
     styles: &[&EdgeStyle],
     a: (i16, i16),
     b: (i16, i16),
-    sector: u16,
+    sector: u32,
 ) -> Sidedef {
     let (mut upper, mut lower, mut middle) = match other {
         None => ("-", "-", c.wall),

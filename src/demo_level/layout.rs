@@ -242,7 +242,14 @@ pub fn edge_styles() -> Vec<EdgeStyle> {
 /// Things: lamps, columns, barrels, troopers, and player 1 (last, so it is the one vanilla
 /// gives the player).
 pub fn things() -> Vec<Thing> {
-    let t = |x, y, angle, kind| Thing { x, y, angle, kind, flags: 7 };
+    let t = |x: i32, y: i32, angle, kind| Thing {
+        x: x << 16,
+        y: y << 16,
+        angle,
+        kind,
+        flags: 7,
+        ..Default::default()
+    };
     vec![
         // Floor lamps at the pool's corners and on the plinth.
         t(160, 480, 0, 2028),

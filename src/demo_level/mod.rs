@@ -22,6 +22,7 @@ pub mod walls;
 use anyhow::{Context, Result};
 
 use crate::formats::doom::map::MapData;
+use crate::formats::doom::nodes::{NodeFormat, NodeSet};
 use crate::formats::doom::writer::{self, TextureSpec, WadWriter};
 
 /// The map's name (Doom 2 style, so the sky is SKY1).
@@ -42,11 +43,15 @@ pub fn map() -> Result<MapData> {
         linedefs: g.linedefs,
         sidedefs: g.sidedefs,
         vertices: g.vertices,
-        segs: bsp.segs,
-        subsectors: bsp.subsectors,
-        nodes: bsp.nodes,
+        bsp: NodeSet {
+            format: NodeFormat::Vanilla,
+            extra_vertices: Vec::new(),
+            segs: bsp.segs,
+            subsectors: bsp.subsectors,
+            nodes: bsp.nodes,
+        },
         sectors: g.sectors,
-        notes: Vec::new(),
+        ..Default::default()
     })
 }
 

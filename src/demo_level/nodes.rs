@@ -8,27 +8,32 @@
 
 use anyhow::{bail, Result};
 
-use crate::formats::doom::map::{Linedef, Node, Seg, Subsector, Vertex, NF_SUBSECTOR};
+use crate::formats::doom::map::{Linedef, Vertex};
+use crate::formats::doom::nodes::{BspChild, BspNode, BspSeg, BspSubsector, Fixed};
 
 use super::geometry::Piece;
 use super::layout::{Cell, Dir};
 
 #[derive(Clone, Debug, Default)]
 pub struct Bsp {
-    pub segs: Vec<Seg>,
-    pub subsectors: Vec<Subsector>,
+    pub segs: Vec<BspSeg>,
+    pub subsectors: Vec<BspSubsector>,
     /// Children before parents; the root is last.
-    pub nodes: Vec<Node>,
+    pub nodes: Vec<BspNode>,
 }
 
 /// Binary angle of a clockwise boundary piece.
-fn angle(dir: Dir) -> i16 {
+fn angle(dir: Dir) -> u32 {
     match dir {
-        Dir::West => 0x4000,    // running north
-        Dir::North => 0,        // running east
-        Dir::East => -0x4000,   // running south
-        Dir::South => i16::MIN, // running west (0x8000)
+        Dir::West => 0x4000_0000,  // running north
+        Dir::North => 0,           // running east
+        Dir::East => 0xC000_0000,  // running south
+        Dir::South => 0x8000_0000, // running west
     }
+}
+
+fn fixed(v: i16) -> Fixed {
+    (v as i32) << 16
 }
 
 /// Node bounding box of a set of cells: top, bottom, left, right.
@@ -51,30 +56,31 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     /// Emits the subsector of cell `ci`; returns its child reference.
-    fn leaf(&mut self, ci: usize) -> u16 {
-        let first = self.bsp.segs.len() as u16;
+    fn leaf(&mut self, ci: usize) -> BspChild {
+        let first = self.bsp.segs.len() as u32;
         for p in &self.pieces[ci] {
             let ld = &self.linedefs[p.linedef as usize];
             // Offset: from the linedef's start on this side (v1 for the front, v2 for the back).
             let start = self.vertices[if p.side == 0 { ld.v1 } else { ld.v2 } as usize];
             let v = self.vertices[p.v1 as usize];
             let offset = (v.x - start.x).abs() + (v.y - start.y).abs();
-            self.bsp.segs.push(Seg {
+            self.bsp.segs.push(BspSeg {
                 v1: p.v1,
                 v2: p.v2,
                 angle: angle(p.dir),
-                linedef: p.linedef,
+                linedef: Some(p.linedef),
                 side: p.side,
                 offset,
+                partner: None,
             });
         }
-        let n = self.pieces[ci].len() as u16;
-        self.bsp.subsectors.push(Subsector { num_segs: n, first_seg: first });
-        NF_SUBSECTOR | (self.bsp.subsectors.len() - 1) as u16
+        let n = self.pieces[ci].len() as u32;
+        self.bsp.subsectors.push(BspSubsector { num_segs: n, first_seg: first });
+        BspChild::Subsector((self.bsp.subsectors.len() - 1) as u32)
     }
 
     /// Builds the subtree of `set`; returns its child reference.
-    fn build(&mut self, set: &[usize]) -> Result<u16> {
+    fn build(&mut self, set: &[usize]) -> Result<BspChild> {
         if let [only] = set {
             return Ok(self.leaf(*only));
         }
@@ -93,26 +99,26 @@ impl Builder<'_> {
         let right = self.build(&front)?;
         let left = self.build(&back)?;
         let node = if vertical {
-            Node {
-                x: at,
-                y: b[1],
+            BspNode {
+                x: fixed(at),
+                y: fixed(b[1]),
                 dx: 0,
-                dy: b[0] - b[1],
-                bbox: [bbox(self.cells, &front), bbox(self.cells, &back)],
+                dy: fixed(b[0] - b[1]),
+                bbox: [bbox(self.cells, &front).map(fixed), bbox(self.cells, &back).map(fixed)],
                 children: [right, left],
             }
         } else {
-            Node {
-                x: b[2],
-                y: at,
-                dx: b[3] - b[2],
+            BspNode {
+                x: fixed(b[2]),
+                y: fixed(at),
+                dx: fixed(b[3] - b[2]),
                 dy: 0,
-                bbox: [bbox(self.cells, &front), bbox(self.cells, &back)],
+                bbox: [bbox(self.cells, &front).map(fixed), bbox(self.cells, &back).map(fixed)],
                 children: [right, left],
             }
         };
         self.bsp.nodes.push(node);
-        Ok((self.bsp.nodes.len() - 1) as u16)
+        Ok(BspChild::Node((self.bsp.nodes.len() - 1) as u32))
     }
 }
 
@@ -205,8 +211,8 @@ mod tests {
         assert_eq!(bsp.nodes.len(), 3);
         let root = bsp.nodes.last().unwrap();
         // Vertical first on ties: x = 64, east in front.
-        assert_eq!((root.x, root.dx), (64, 0));
-        assert_eq!(root.bbox, [[128, 0, 64, 128], [128, 0, 0, 64]]);
+        assert_eq!((root.x, root.dx), (64 << 16, 0));
+        assert_eq!(root.bbox, [[128, 0, 64, 128].map(fixed), [128, 0, 0, 64].map(fixed)]);
     }
 
     #[test]

@@ -29,6 +29,13 @@ impl LevelSource for DoomSource {
         self.stack.map_names()
     }
 
+    fn map_summary(&self, map: &str) -> Option<String> {
+        Some(match crate::formats::doom::map::map_summary(&self.stack, map) {
+            Ok(s) => s,
+            Err(e) => format!("unreadable: {}", e.message),
+        })
+    }
+
     fn build(&self, map: Option<&str>) -> Result<Scene> {
         let maps = self.maps();
         let files = || {

@@ -19,6 +19,8 @@ pub struct MapInfo {
     pub map: String,
     pub format: String,
     pub counts: Vec<(String, u64)>,
+    /// Descriptions such as ("map format", "Hexen").
+    pub details: Vec<(String, String)>,
     pub triangles: u64,
     pub textures_used: Vec<String>,
     /// Native bounds (min, max).
@@ -34,6 +36,10 @@ pub trait LevelSource {
     fn format(&self) -> &str;
     /// Map names in file order.
     fn maps(&self) -> Vec<String>;
+    /// What `list` prints after a map's name (its format, say); `None` for nothing.
+    fn map_summary(&self, _map: &str) -> Option<String> {
+        None
+    }
     /// Builds the scene of `map` (default: the first map).
     fn build(&self, map: Option<&str>) -> Result<Scene>;
 }
@@ -98,6 +104,7 @@ pub fn map_info(scene: &Scene) -> MapInfo {
         map: scene.name.clone(),
         format: scene.format.clone(),
         counts: scene.facts.counts.clone(),
+        details: scene.facts.details.clone(),
         triangles: scene.triangle_count() as u64,
         textures_used: scene.facts.textures_used.clone(),
         bounds,

@@ -556,11 +556,11 @@ impl<'a> Walker<'a> {
             return;
         }
         enum Task {
-            Enter(u16),
+            Enter(u32),
             Back(usize, usize),
         }
         let mut entered = vec![false; nodes.len()];
-        let Ok(root) = u16::try_from(nodes.len() - 1) else {
+        let Ok(root) = u32::try_from(nodes.len() - 1) else {
             self.stats.bad_references += 1;
             return;
         };
@@ -608,7 +608,7 @@ impl<'a> Walker<'a> {
             [2, 1, 3, 1],
             [2, 1, 3, 0],
         ];
-        let coord = bbox.map(|c| c << FRACBITS);
+        let coord = *bbox;
         let (top, bottom, left, right) = (coord[0], coord[1], coord[2], coord[3]);
         let (vx, vy) = (self.v.viewx, self.v.viewy);
         let boxx = if vx <= left {
@@ -716,9 +716,13 @@ impl<'a> Walker<'a> {
     /// pass-through clipper.
     fn add_line(&mut self, index: usize) {
         let seg = self.map.segs[index];
+        // A GL miniseg runs along a partition line: no wall, and nothing for the clipper.
+        if seg.linedef.is_none() {
+            return;
+        }
         self.curline = index;
-        let (v1x, v1y) = (seg.v1[0] << FRACBITS, seg.v1[1] << FRACBITS);
-        let (v2x, v2y) = (seg.v2[0] << FRACBITS, seg.v2[1] << FRACBITS);
+        let (v1x, v1y) = (seg.v1[0], seg.v1[1]);
+        let (v2x, v2y) = (seg.v2[0], seg.v2[1]);
         let angle1 = self.point_to_angle(v1x, v1y);
         let angle2 = self.point_to_angle(v2x, v2y);
         // Back side (the seg faces away).
@@ -884,7 +888,7 @@ impl<'a> Walker<'a> {
         let offsetangle =
             (normalangle.wrapping_sub(self.rw_angle1) as i32).unsigned_abs().min(ANG90);
         let distangle = ANG90 - offsetangle;
-        let (v1x, v1y) = (seg.v1[0] << FRACBITS, seg.v1[1] << FRACBITS);
+        let (v1x, v1y) = (seg.v1[0], seg.v1[1]);
         let hyp = point_to_dist(
             &v.tantoangle,
             &v.finesine,
@@ -1289,9 +1293,10 @@ mod tests {
 
     fn seg(v1: [i32; 2], v2: [i32; 2], angle: u32, back: Option<u32>, sector: u32) -> VSeg {
         VSeg {
-            v1,
-            v2,
+            v1: v1.map(|c| c << 16),
+            v2: v2.map(|c| c << 16),
             angle,
+            linedef: Some(0),
             front_sector: sector,
             back_sector: back,
             mid: back.is_none(),
@@ -1325,11 +1330,14 @@ mod tests {
         };
         VanillaMap {
             nodes: vec![VNode {
-                x: 128,
-                y: -128,
+                x: 128 << 16,
+                y: -128 << 16,
                 dx: 0,
-                dy: 256,
-                bbox: [[128, -128, 128, 256], [128, -128, 0, 128]],
+                dy: 256 << 16,
+                bbox: [
+                    [128, -128, 128, 256].map(|c| c << 16),
+                    [128, -128, 0, 128].map(|c| c << 16),
+                ],
                 children: [VANILLA_NF_SUBSECTOR | 1, VANILLA_NF_SUBSECTOR],
             }],
             subsectors: vec![
@@ -1508,13 +1516,13 @@ mod tests {
         let mut map = split_room();
         let n = 20000;
         map.subsectors = vec![VSubsector { first_seg: 0, num_segs: 8, sector: 0 }; n];
-        map.nodes = (0..n as u16 - 1)
+        map.nodes = (0..n as u32 - 1)
             .map(|i| VNode {
                 children: [
                     if i == 0 { VANILLA_NF_SUBSECTOR } else { i - 1 },
                     VANILLA_NF_SUBSECTOR | i,
                 ],
-                bbox: [[128, -128, 0, 256]; 2],
+                bbox: [[128, -128, 0, 256].map(|c| c << 16); 2],
                 ..map.nodes[0]
             })
             .collect();
@@ -1847,15 +1855,14 @@ mod tests {
                 }
                 let d = res.drawsegs[res.wall_drawseg()[i] as usize];
                 let vseg = vmap.segs[d.seg as usize];
-                let seg = &map.segs[d.seg as usize];
-                let line = &map.linedefs[seg.linedef as usize];
+                let seg = &map.bsp.segs[d.seg as usize];
+                let line = &map.linedefs[seg.linedef.unwrap() as usize];
                 let side = map.seg_sidedef(seg).unwrap();
                 let front = &map.sectors[side.sector as usize];
                 let back = vseg.back_sector.map(|b| &map.sectors[b as usize]);
                 let viewz = view.viewz;
-                let rel = |v: [i32; 2]| {
-                    ((v[0] << 16).wrapping_sub(view.viewx), (v[1] << 16).wrapping_sub(view.viewy))
-                };
+                let rel =
+                    |v: [i32; 2]| (v[0].wrapping_sub(view.viewx), v[1].wrapping_sub(view.viewy));
                 let (rx, ry) = rel(vseg.v1);
                 let angle1 = point_to_angle(&view.tantoangle, rx, ry);
                 let hyp = point_to_dist(&view.tantoangle, &view.finesine, rx, ry);
@@ -1868,7 +1875,7 @@ mod tests {
                     rw_offset = -rw_offset;
                 }
                 let scroll = if line.special == SCROLL_SPECIAL { tic as i32 } else { 0 };
-                rw_offset += fixed(side.x_offset) + (scroll << 16) + fixed(seg.offset);
+                rw_offset += fixed(side.x_offset) + (scroll << 16) + seg.offset;
                 let centerangle = ANG90.wrapping_add(view.viewangle).wrapping_sub(normal);
                 let xa = centerangle.wrapping_add(view.xtoviewangle[x]) >> ANGLETOFINESHIFT;
                 let column = (rw_offset - fixed_mul(tangent[xa as usize], d.distance)) >> 16;

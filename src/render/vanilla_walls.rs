@@ -127,8 +127,8 @@ impl WallSetup {
         out: &mut Vec<u32>,
     ) {
         for s in segs {
-            let x1 = (s.v1[0] << 16).wrapping_sub(viewx);
-            let y1 = (s.v1[1] << 16).wrapping_sub(viewy);
+            let x1 = s.v1[0].wrapping_sub(viewx);
+            let y1 = s.v1[1].wrapping_sub(viewy);
             let angle1 = point_to_angle(&self.tan, x1, y1);
             let normal = s.angle.wrapping_add(ANG90);
             let diff = normal.wrapping_sub(angle1);
@@ -141,7 +141,7 @@ impl WallSetup {
             if diff < ANG180 {
                 offset = -offset;
             }
-            offset = offset.wrapping_add(s.offset << 16);
+            offset = offset.wrapping_add(s.offset);
             let center = ANG90.wrapping_add(viewangle).wrapping_sub(normal);
             out.extend([distance as u32, offset as u32, center, 0]);
         }
@@ -165,7 +165,7 @@ mod tests {
         // distance 100, the texture column at the centre is 50.
         let w = WallSetup::new();
         let seg = VanillaSeg {
-            v1: [100, 50],
+            v1: [100 << 16, 50 << 16],
             angle: super::super::vanilla_tables::ANG270,
             offset: 0,
             ..Default::default()

@@ -67,11 +67,11 @@ pub struct ClearColor {
 /// A Doom seg as the vanilla wall renderer sees it (r_segs.c), in map units.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VanillaSeg {
-    /// Start vertex.
+    /// Start vertex, 16.16.
     pub v1: [i32; 2],
     /// Binary angle of the seg (0 = east), as in the SEGS lump shifted to 32 bits.
     pub angle: u32,
-    /// Seg offset plus the sidedef's x offset: the texture column at v1.
+    /// Seg offset plus the sidedef's x offset: the texture column at v1, 16.16.
     pub offset: i32,
     /// The wall tiers the CPU draws column by column, as the builder textured them: the upper
     /// tier (or a one-sided wall's middle), the lower tier, and a two-sided line's masked
@@ -196,6 +196,8 @@ pub struct Parts {
 pub struct LevelFacts {
     /// Ordered (name, value) counts such as ("linedefs", 123).
     pub counts: Vec<(String, u64)>,
+    /// Ordered (name, value) descriptions such as ("map format", "UDMF (namespace zdoom)").
+    pub details: Vec<(String, String)>,
     /// Texture names used by the level.
     pub textures_used: Vec<String>,
     /// Free-form extra lines (warnings, notes).

@@ -3,27 +3,27 @@
 //! flat numbers, which wall textures are present, light slots. The CPU walk in
 //! `render::vanilla_bsp` consumes it to find where vanilla puts wall ranges and flat spans.
 //!
-//! Coordinates are map units (as in the WAD) except sector heights, which are 16.16 fixed
-//! point like vanilla's `sector_t` so moving floors and ceilings can be stored as they are.
+//! Coordinates and heights are 16.16 fixed point as vanilla keeps them (`vertex_t`, `node_t`,
+//! `sector_t`), so fractional vertices of GL node builders and moving floors are exact.
 
-/// Set in a node child to mark a subsector rather than a node.
-pub const VANILLA_NF_SUBSECTOR: u16 = 0x8000;
+/// Set in a node child to mark a subsector rather than a node (bit 31, so extended node
+/// formats' 32-bit subsector numbers fit).
+pub const VANILLA_NF_SUBSECTOR: u32 = 0x8000_0000;
 
 /// A BSP node (`node_t`): partition line and the bounding boxes of both children.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VNode {
-    /// Partition line start, map units.
+    /// Partition line start, 16.16.
     pub x: i32,
     pub y: i32,
-    /// Partition line direction, map units.
+    /// Partition line direction, 16.16.
     pub dx: i32,
     pub dy: i32,
     /// Bounding box of each child (0 = right/front, 1 = left/back): top, bottom, left, right,
-    /// map units.
+    /// 16.16.
     pub bbox: [[i32; 4]; 2],
-    /// Children as in the NODES lump: a node number, or a subsector number with
-    /// [`VANILLA_NF_SUBSECTOR`] set.
-    pub children: [u16; 2],
+    /// Children: a node number, or a subsector number with [`VANILLA_NF_SUBSECTOR`] set.
+    pub children: [u32; 2],
 }
 
 /// A subsector (`subsector_t`): a run of segs and the sector vanilla gives it (that of its
@@ -38,15 +38,15 @@ pub struct VSubsector {
 /// A seg (`seg_t`) with what the wall walk needs of its linedef and sidedef.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VSeg {
-    /// Start and end vertex, map units.
+    /// Start and end vertex, 16.16.
     pub v1: [i32; 2],
     pub v2: [i32; 2],
     /// Binary angle (the SEGS lump's angle shifted to 32 bits).
     pub angle: u32,
-    /// Distance along the linedef to the seg start, map units (SEGS `offset`).
+    /// Distance along the linedef to the seg start, 16.16 (SEGS `offset` shifted).
     pub offset: i32,
-    /// Linedef number and its flags (`ML_*`).
-    pub linedef: u32,
+    /// Linedef number (`None` for a GL miniseg, which is never drawn) and its flags (`ML_*`).
+    pub linedef: Option<u32>,
     pub line_flags: u16,
     /// Sector of the seg's own sidedef.
     pub front_sector: u32,
@@ -88,12 +88,10 @@ pub struct VanillaMap {
 }
 
 /// R_PointOnSide in vanilla's 16.16 fixed point: 0 if (`x`, `y`) is on the front (right) side
-/// of the partition line through (`nx`, `ny`) along (`ndx`, `ndy`) (map units), 1 if behind.
+/// of the partition line through (`nx`, `ny`) along (`ndx`, `ndy`) (all 16.16), 1 if behind.
 /// Shared by the level builder (sector under a point) and the renderer's BSP walk.
 pub fn point_on_side(x: i32, y: i32, nx: i32, ny: i32, ndx: i32, ndy: i32) -> usize {
     let fixed_mul = |a: i32, b: i32| ((a as i64 * b as i64) >> 16) as i32;
-    let (nx, ny) = (nx << 16, ny << 16);
-    let (ndx, ndy) = (ndx << 16, ndy << 16);
     if ndx == 0 {
         return if x <= nx { (ndy > 0) as usize } else { (ndy < 0) as usize };
     }

@@ -136,6 +136,7 @@ pub fn build_scene(
     let (spawn, near) = default_view(bounds);
     let facts = LevelFacts {
         counts: counts(lib, &report),
+        details: Vec::new(),
         textures_used: b.surfaces.pixelmaps_used(),
         notes,
     };

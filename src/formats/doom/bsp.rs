@@ -15,7 +15,8 @@
 
 use glam::DVec2;
 
-use super::map::{MapData, NodeChild};
+use super::map::MapData;
+use super::nodes::{BspChild, BspNode, FRACUNIT};
 
 /// Distance (map units) within which a point counts as on a clipping line.
 const EPSILON: f64 = 1e-6;
@@ -37,7 +38,7 @@ pub struct SubsectorPolygons {
 
 impl SubsectorPolygons {
     pub fn compute(map: &MapData) -> SubsectorPolygons {
-        let n = map.subsectors.len();
+        let n = map.bsp.subsectors.len();
         let mut polys: Vec<Option<Vec<DVec2>>> = vec![None; n];
         let b = map.bounds();
         let (lo, hi) = (
@@ -46,21 +47,26 @@ impl SubsectorPolygons {
         );
         let start = vec![lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
 
-        if map.nodes.is_empty() {
+        let nodes = &map.bsp.nodes;
+        if nodes.is_empty() {
             // A single-subsector map has no nodes (R_PointInSubsector returns subsector 0).
-            polys[0] = Some(start);
+            if let Some(slot) = polys.first_mut() {
+                *slot = Some(start);
+            }
         } else {
             // Explicit stack: (node, polygon of its region). Each node is entered at most once,
             // so a malformed tree with cycles cannot loop.
-            let mut visited = vec![false; map.nodes.len()];
-            let mut stack = vec![(map.nodes.len() - 1, start)];
+            let mut visited = vec![false; nodes.len()];
+            let mut stack = vec![(nodes.len() - 1, start)];
             while let Some((ni, poly)) = stack.pop() {
-                if std::mem::replace(&mut visited[ni], true) {
+                let (Some(seen), Some(node)) = (visited.get_mut(ni), nodes.get(ni)) else {
+                    continue;
+                };
+                if std::mem::replace(seen, true) {
                     continue;
                 }
-                let node = &map.nodes[ni];
-                let o = DVec2::new(node.x as f64, node.y as f64);
-                let d = DVec2::new(node.dx as f64, node.dy as f64);
+                let o = fixed_point(node.x, node.y);
+                let d = fixed_point(node.dx, node.dy);
                 for side in 0..2 {
                     // Side 0 (front) is the right of the partition; a zero-length partition
                     // sends everything to the front, as R_PointOnSide does.
@@ -73,9 +79,9 @@ impl SubsectorPolygons {
                     } else {
                         clip(&poly, o, d, side == 0)
                     };
-                    match node.child(side) {
-                        NodeChild::Node(c) => stack.push((c as usize, part)),
-                        NodeChild::Subsector(s) => {
+                    match node.children[side] {
+                        BspChild::Node(c) => stack.push((c as usize, part)),
+                        BspChild::Subsector(s) => {
                             if let Some(slot) = polys.get_mut(s as usize) {
                                 *slot = Some(part);
                             }
@@ -94,9 +100,9 @@ impl SubsectorPolygons {
             for side in 0..2 {
                 let Some(s) = map.line_sector(l, side) else { continue };
                 for v in [l.v1, l.v2] {
-                    let v = map.vertices[v as usize];
+                    let Some(v) = map.vertex(v) else { continue };
                     let b = &mut sector_box[s];
-                    let (x, y) = (v.x as f64, v.y as f64);
+                    let DVec2 { x, y } = v.to_dvec2();
                     *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
                 }
             }
@@ -109,16 +115,19 @@ impl SubsectorPolygons {
                 out.polygons.push(Vec::new());
                 continue;
             };
-            let ss = map.subsectors[si];
-            for seg in map.segs.iter().skip(ss.first_seg as usize).take(ss.num_segs as usize) {
-                let (a, b) = (map.vertices[seg.v1 as usize], map.vertices[seg.v2 as usize]);
-                let a = DVec2::new(a.x as f64, a.y as f64);
-                let d = DVec2::new(b.x as f64, b.y as f64) - a;
+            for seg in map.subsector_segs(si) {
+                // Minisegs lie along partition lines, which already bound the leaf.
+                let Some(line) = seg.linedef else { continue };
+                let (Some(a), Some(b)) = (map.vertex(seg.v1), map.vertex(seg.v2)) else {
+                    continue;
+                };
+                let a = a.to_dvec2();
+                let d = b.to_dvec2() - a;
                 // Only walls with no sector behind them bound the floor: across a two-sided
                 // seg lies another sector's leaf, already cut off by the partitions. Clipping
                 // by those lines too would open cracks wherever the node builder rounded a
                 // split vertex (the seg line then leans off the partition).
-                let ld = &map.linedefs[seg.linedef as usize];
+                let Some(ld) = map.linedefs.get(line as usize) else { continue };
                 let beyond = ld.sides[(seg.side as usize & 1) ^ 1];
                 if d != DVec2::ZERO && beyond.is_none() {
                     poly = clip(&poly, a, d, true);
@@ -191,32 +200,31 @@ pub fn area(poly: &[DVec2]) -> f64 {
     (0..n).map(|i| poly[i].perp_dot(poly[(i + 1) % n])).sum::<f64>() / 2.0
 }
 
+/// A 16.16 point in map units.
+fn fixed_point(x: i32, y: i32) -> DVec2 {
+    DVec2::new(x as f64, y as f64) / FRACUNIT as f64
+}
+
 /// `R_PointOnSide` for a map node: 0 = front (right), 1 = back (left).
-fn point_on_side(x: i32, y: i32, node: &super::map::Node) -> usize {
-    crate::scene::vanilla_doom::point_on_side(
-        x,
-        y,
-        node.x as i32,
-        node.y as i32,
-        node.dx as i32,
-        node.dy as i32,
-    )
+fn point_on_side(x: i32, y: i32, node: &BspNode) -> usize {
+    crate::scene::vanilla_doom::point_on_side(x, y, node.x, node.y, node.dx, node.dy)
 }
 
 /// The subsector containing map point (x, y), walking the tree as `R_PointInSubsector` does.
 pub fn point_in_subsector(map: &MapData, x: f64, y: f64) -> usize {
-    if map.nodes.is_empty() {
+    let nodes = &map.bsp.nodes;
+    if nodes.is_empty() {
         return 0;
     }
     let to_fixed = |v: f64| (v * 65536.0).floor().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
     let (fx, fy) = (to_fixed(x), to_fixed(y));
-    let mut ni = map.nodes.len() - 1;
+    let mut ni = nodes.len() - 1;
     // A valid tree is at most `nodes` deep; the bound stops a malformed one from looping.
-    for _ in 0..=map.nodes.len() {
-        let node = &map.nodes[ni];
-        match node.child(point_on_side(fx, fy, node)) {
-            NodeChild::Subsector(s) => return s as usize,
-            NodeChild::Node(n) => ni = n as usize,
+    for _ in 0..=nodes.len() {
+        let Some(node) = nodes.get(ni) else { return 0 };
+        match node.children[point_on_side(fx, fy, node)] {
+            BspChild::Subsector(s) => return s as usize,
+            BspChild::Node(n) => ni = n as usize,
         }
     }
     0
@@ -268,11 +276,11 @@ mod tests {
     fn sector_boundaries(map: &MapData) -> Vec<Option<Vec<(DVec2, DVec2)>>> {
         let n = map.sectors.len();
         let mut edges = vec![Vec::new(); n];
-        let mut balance: Vec<std::collections::HashMap<u16, i32>> = vec![Default::default(); n];
+        let mut balance: Vec<std::collections::HashMap<u32, i32>> = vec![Default::default(); n];
         let mut self_ref = vec![false; n];
         for l in &map.linedefs {
-            let (a, b) = (map.vertices[l.v1 as usize], map.vertices[l.v2 as usize]);
-            let (pa, pb) = (DVec2::new(a.x as f64, a.y as f64), DVec2::new(b.x as f64, b.y as f64));
+            let (pa, pb) =
+                (map.vertices[l.v1 as usize].to_dvec2(), map.vertices[l.v2 as usize].to_dvec2());
             let (front, back) = (map.line_sector(l, 0), map.line_sector(l, 1));
             if let (Some(f), true) = (front, front == back) {
                 self_ref[f] = true;
@@ -346,8 +354,7 @@ mod tests {
         for (si, poly) in polys.polygons.iter().enumerate() {
             let Some(s) = map.subsector_sector(si) else { continue };
             by_sector[s] += area(poly);
-            let ss = map.subsectors[si];
-            let segs = &map.segs[ss.first_seg as usize..(ss.first_seg + ss.num_segs) as usize];
+            let segs = map.subsector_segs(si);
             let sectors: std::collections::BTreeSet<usize> = segs
                 .iter()
                 .filter_map(|sg| map.seg_sidedef(sg))
@@ -360,11 +367,12 @@ mod tests {
             // the node builder's partition lines do not follow the seg lines (rounded split
             // vertices), so the floor of one sector covers a sliver of the next.
             for seg in segs {
-                let l = &map.linedefs[seg.linedef as usize];
+                let Some(line) = seg.linedef else { continue };
+                let l = &map.linedefs[line as usize];
                 let Some(other) = map.line_sector(l, (seg.side as usize & 1) ^ 1) else { continue };
-                let (a, b) = (map.vertices[seg.v1 as usize], map.vertices[seg.v2 as usize]);
-                let o = DVec2::new(a.x as f64, a.y as f64);
-                let d = DVec2::new(b.x as f64, b.y as f64) - o;
+                let (a, b) = (map.vertex(seg.v1).unwrap(), map.vertex(seg.v2).unwrap());
+                let o = a.to_dvec2();
+                let d = b.to_dvec2() - o;
                 if d != DVec2::ZERO && poly.len() >= 3 {
                     // The part of the leaf beyond the seg, between its ends.
                     let beyond = clip(poly, o, d, false);
@@ -387,11 +395,10 @@ mod tests {
             }
         }
         let mut seg_area = vec![0.0f64; n];
-        for seg in &map.segs {
+        for seg in &map.bsp.segs {
             if let Some(sd) = map.seg_sidedef(seg) {
-                let (a, b) = (map.vertices[seg.v1 as usize], map.vertices[seg.v2 as usize]);
-                let (a, b) =
-                    (DVec2::new(a.x as f64, a.y as f64), DVec2::new(b.x as f64, b.y as f64));
+                let (a, b) = (map.vertex(seg.v1).unwrap(), map.vertex(seg.v2).unwrap());
+                let (a, b) = (a.to_dvec2(), b.to_dvec2());
                 seg_area[sd.sector as usize] -= a.perp_dot(b) / 2.0;
             }
         }

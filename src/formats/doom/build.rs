@@ -105,11 +105,16 @@ impl DoomLevel {
     }
 }
 
+/// A 16.16 value in map units.
+fn fixed_units(v: i32) -> f64 {
+    v as f64 / 65536.0
+}
+
 /// Player 1's start: the last type-1 thing (vanilla spawns a player for each and the last one
 /// is the one the player controls), on the floor of the sector under it.
 pub fn player_start(map: &MapData) -> Option<PlayerStart> {
     map.things.iter().rev().find(|t| t.kind == 1).map(|t| {
-        let (x, y) = (t.x as f64, t.y as f64);
+        let (x, y) = (fixed_units(t.x), fixed_units(t.y));
         let sector = map.subsector_sector(point_in_subsector(map, x, y));
         let floor = sector.map(|s| map.sectors[s].floor as f64).unwrap_or(0.0);
         PlayerStart { x, y, floor, angle: spawn_angle_degrees(t.angle), sector }
@@ -184,34 +189,37 @@ pub fn build_level_scene(
         b.add_texture(TexKey::Missing(sky_name.into()), placeholder(sky_name, 256, 128))
     });
 
-    let scroll_lines = map.linedefs.iter().filter(|l| l.special == SCROLL_SPECIAL).count();
+    // Line specials are Doom's only in Doom-numbered maps; Hexen-style specials are not drawn.
+    let scrolls = |l: &super::map::Linedef| map.doom_specials() && l.special == SCROLL_SPECIAL;
+    let scroll_lines = map.linedefs.iter().filter(|l| scrolls(l)).count();
     let mut scroll_slot_of_line = HashMap::new();
     for (i, l) in map.linedefs.iter().enumerate() {
-        if l.special == SCROLL_SPECIAL {
+        if scrolls(l) {
             let slot = scroll_slot_of_line.len() as u16 + 1;
             scroll_slot_of_line.insert(i, slot);
         }
     }
 
     let mut one_sided_fallbacks = 0;
-    let mut vanilla_segs = Vec::with_capacity(map.segs.len());
-    for seg in &map.segs {
-        let v1 = map.vertices[seg.v1 as usize];
-        let x_offset = map.seg_sidedef(seg).map(|sd| sd.x_offset as i32).unwrap_or(0);
+    let mut vanilla_segs = Vec::with_capacity(map.bsp.segs.len());
+    for seg in &map.bsp.segs {
+        let v1 = map.vertex(seg.v1).unwrap_or_default();
+        let x_offset = map.seg_sidedef(seg).map(|sd| (sd.x_offset as i32) << 16).unwrap_or(0);
         b.surface = vanilla_segs.len() as u32 + 1;
-        let scroll = if seg.side == 0 {
-            scroll_slot_of_line.get(&(seg.linedef as usize)).copied().unwrap_or(0)
-        } else {
-            0
+        let scroll = match seg.linedef {
+            Some(l) if seg.side == 0 => {
+                scroll_slot_of_line.get(&(l as usize)).copied().unwrap_or(0)
+            }
+            _ => 0,
         };
         let (fallback, tiers) = b.wall_seg(map, seg, sky, scroll);
         if fallback {
             one_sided_fallbacks += 1;
         }
         vanilla_segs.push(VanillaSeg {
-            v1: [v1.x as i32, v1.y as i32],
-            angle: (seg.angle as u16 as u32) << 16,
-            offset: seg.offset as i32 + x_offset,
+            v1: [v1.x, v1.y],
+            angle: seg.angle,
+            offset: seg.offset.wrapping_add(x_offset),
             tiers,
             scroll,
         });
@@ -239,7 +247,7 @@ pub fn build_level_scene(
     let mut missing_frames = BTreeSet::new();
     let mut unknown = BTreeSet::new();
     for th in &map.things {
-        let (x, y) = (th.x as f64, th.y as f64);
+        let (x, y) = (fixed_units(th.x), fixed_units(th.y));
         let sector = map.subsector_sector(point_in_subsector(map, x, y));
         let (floor, ceiling) =
             sector.map(|s| (map.sectors[s].floor, map.sectors[s].ceiling)).unwrap_or((0, 0));
@@ -357,14 +365,18 @@ pub fn build_level_scene(
     }
     let lights = LightSim::new(map);
     let facts = LevelFacts {
+        details: vec![
+            ("map format".into(), map.format.to_string()),
+            ("node format".into(), super::map::node_format_name(map.bsp.format)),
+        ],
         counts: vec![
             ("vertices".into(), map.vertices.len() as u64),
             ("linedefs".into(), map.linedefs.len() as u64),
             ("sidedefs".into(), map.sidedefs.len() as u64),
             ("sectors".into(), map.sectors.len() as u64),
-            ("subsectors".into(), map.subsectors.len() as u64),
-            ("segs".into(), map.segs.len() as u64),
-            ("nodes".into(), map.nodes.len() as u64),
+            ("subsectors".into(), map.bsp.subsectors.len() as u64),
+            ("segs".into(), map.bsp.segs.len() as u64),
+            ("nodes".into(), map.bsp.nodes.len() as u64),
             ("things".into(), map.things.len() as u64),
             ("things_spawned".into(), spawned),
             ("degenerate_subsectors".into(), level.polygons.degenerate as u64),
@@ -601,7 +613,7 @@ impl Builder<'_> {
     fn wall_seg(
         &mut self,
         map: &MapData,
-        seg: &super::map::Seg,
+        seg: &super::nodes::BspSeg,
         sky: u32,
         scroll: u16,
     ) -> (bool, [Option<VanillaTier>; 3]) {
@@ -609,7 +621,10 @@ impl Builder<'_> {
         let tier = |texture, anchor: f64| {
             Some(VanillaTier { texture, top: (anchor * 65536.0).round() as i32 })
         };
-        let ld = &map.linedefs[seg.linedef as usize];
+        // Minisegs (no linedef) are not walls.
+        let Some(ld) = seg.linedef.and_then(|l| map.linedefs.get(l as usize)) else {
+            return (false, tiers);
+        };
         let side = seg.side as usize;
         let Some(sd) = map.seg_sidedef(seg) else { return (false, tiers) };
         let front_i = sd.sector as usize;
@@ -626,9 +641,11 @@ impl Builder<'_> {
         } else {
             None
         };
-        let (v1, v2) = (map.vertices[seg.v1 as usize], map.vertices[seg.v2 as usize]);
-        let a = DVec2::new(v1.x as f64, v1.y as f64);
-        let bpt = DVec2::new(v2.x as f64, v2.y as f64);
+        let (Some(v1), Some(v2)) = (map.vertex(seg.v1), map.vertex(seg.v2)) else {
+            return (fallback, tiers);
+        };
+        let a = v1.to_dvec2();
+        let bpt = v2.to_dvec2();
         let len = a.distance(bpt);
         if len == 0.0 {
             return (fallback, tiers);
@@ -641,7 +658,7 @@ impl Builder<'_> {
         } else {
             0
         };
-        let u0 = seg.offset as f64 + sd.x_offset as f64;
+        let u0 = fixed_units(seg.offset) + sd.x_offset as f64;
         let u = (u0, u0 + len);
         let yoff = sd.y_offset as f64;
         let light = front_i as u32;

@@ -87,7 +87,8 @@ impl LightSim {
                 let count = if in_sync { 1 } else { (random.p_random() & 7) + 1 };
                 Thinker::Strobe { sector: s, count, min, max: light, dark, bright: STROBEBRIGHT }
             };
-            let thinker = match sector.special {
+            let special = if map.doom_specials() { sector.special } else { 0 };
+            let thinker = match special {
                 1 => {
                     let count = (random.p_random() & 64) + 1;
                     Thinker::Flash {

@@ -7,6 +7,8 @@
 
 use crate::formats::{FormatError, Reader, Result};
 
+use super::nodes::{BspChild, BspNode, BspSeg, BspSubsector, Fixed, NodeFormat, NodeSet, FRACUNIT};
+pub use super::udmf_map::UdmfExtra;
 use super::wad::{MapLumps, WadStack};
 
 /// Linedef flag bits (spec [4-3-1]).
@@ -22,28 +24,62 @@ pub mod line_flags {
     pub const ALREADY_ON_MAP: u16 = 0x0100;
 }
 
-/// Set in a node child to mark a subsector rather than a node.
+/// Set in a vanilla NODES child to mark a subsector rather than a node.
 pub const NF_SUBSECTOR: u16 = 0x8000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The record layout a map was saved in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum MapFormat {
+    /// Vanilla Doom lumps (THINGS 10 bytes, LINEDEFS 14 bytes).
+    #[default]
+    Doom,
+    /// Hexen lumps (THINGS 20 bytes, LINEDEFS 16 bytes, with action specials' arguments),
+    /// recognised by the `BEHAVIOR` lump after them.
+    Hexen,
+    /// A `TEXTMAP` lump; `namespace` as the map declares it, lower-cased.
+    Udmf { namespace: String },
+}
+
+impl std::fmt::Display for MapFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MapFormat::Doom => write!(f, "Doom"),
+            MapFormat::Hexen => write!(f, "Hexen"),
+            MapFormat::Udmf { namespace } => write!(f, "UDMF (namespace {namespace})"),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Thing {
-    pub x: i16,
-    pub y: i16,
+    pub x: Fixed,
+    pub y: Fixed,
+    /// Height above the floor (Hexen and UDMF; 0 in Doom maps).
+    pub z: Fixed,
     /// Degrees, 0 = east, counter-clockwise.
     pub angle: i16,
     pub kind: u16,
+    /// Doom's flag bits (skills, ambush, multiplayer-only); Hexen and UDMF flags translated.
     pub flags: u16,
+    /// Thing ID, action special and its arguments (Hexen and UDMF; 0 in Doom maps).
+    pub tid: i32,
+    pub special: i32,
+    pub args: [i32; 5],
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Linedef {
-    pub v1: u16,
-    pub v2: u16,
+    pub v1: u32,
+    pub v2: u32,
     pub flags: u16,
+    /// Doom: the line type; Hexen and UDMF: the action special (its meaning differs).
     pub special: u16,
+    /// Doom: the sector tag; UDMF: the line id where it fits 16 bits; Hexen: 0.
     pub tag: u16,
+    /// Hexen and UDMF action special arguments (0 in Doom maps).
+    pub args: [i32; 5],
     /// Right (front) and left (back) sidedefs; `None` where the file has -1.
-    pub sides: [Option<u16>; 2],
+    pub sides: [Option<u32>; 2],
 }
 
 impl Linedef {
@@ -52,7 +88,7 @@ impl Linedef {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sidedef {
     pub x_offset: i16,
     pub y_offset: i16,
@@ -60,64 +96,29 @@ pub struct Sidedef {
     pub upper: String,
     pub lower: String,
     pub middle: String,
-    pub sector: u16,
+    pub sector: u32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A map vertex in 16.16 fixed point (vanilla's are whole map units).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Vertex {
-    pub x: i16,
-    pub y: i16,
+    pub x: Fixed,
+    pub y: Fixed,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Seg {
-    pub v1: u16,
-    pub v2: u16,
-    /// Binary angle (0 = east, 0x4000 = north).
-    pub angle: i16,
-    pub linedef: u16,
-    /// 0: the linedef's front side, 1: its back side.
-    pub side: u16,
-    /// Distance along the linedef from its start (on this side) to the seg's start.
-    pub offset: i16,
-}
+impl Vertex {
+    /// A vertex at whole map units.
+    pub fn units(x: i32, y: i32) -> Vertex {
+        Vertex { x: x.wrapping_shl(16), y: y.wrapping_shl(16) }
+    }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Subsector {
-    pub num_segs: u16,
-    pub first_seg: u16,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NodeChild {
-    Node(u16),
-    Subsector(u16),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Node {
-    pub x: i16,
-    pub y: i16,
-    pub dx: i16,
-    pub dy: i16,
-    /// Bounding boxes of the right and left children: top, bottom, left, right.
-    pub bbox: [[i16; 4]; 2],
-    /// Raw children: right (front) then left (back); bit 15 marks a subsector.
-    pub children: [u16; 2],
-}
-
-impl Node {
-    pub fn child(&self, side: usize) -> NodeChild {
-        let c = self.children[side & 1];
-        if c & NF_SUBSECTOR != 0 {
-            NodeChild::Subsector(c & !NF_SUBSECTOR)
-        } else {
-            NodeChild::Node(c)
-        }
+    /// Map units as floating point.
+    pub fn to_dvec2(self) -> glam::DVec2 {
+        glam::DVec2::new(self.x as f64 / FRACUNIT as f64, self.y as f64 / FRACUNIT as f64)
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sector {
     pub floor: i16,
     pub ceiling: i16,
@@ -127,6 +128,18 @@ pub struct Sector {
     pub light: i16,
     pub special: u16,
     pub tag: u16,
+}
+
+impl Default for NodeSet {
+    fn default() -> Self {
+        NodeSet {
+            format: NodeFormat::Vanilla,
+            extra_vertices: Vec::new(),
+            segs: Vec::new(),
+            subsectors: Vec::new(),
+            nodes: Vec::new(),
+        }
+    }
 }
 
 /// Every record of one map, cross-references checked.
@@ -139,14 +152,16 @@ pub struct MapData {
     pub name: String,
     /// The WAD file the map came from.
     pub file: String,
+    pub format: MapFormat,
     pub things: Vec<Thing>,
     pub linedefs: Vec<Linedef>,
     pub sidedefs: Vec<Sidedef>,
     pub vertices: Vec<Vertex>,
-    pub segs: Vec<Seg>,
-    pub subsectors: Vec<Subsector>,
-    pub nodes: Vec<Node>,
+    /// The BSP tree; its segs may use vertices past `vertices` (see [`MapData::vertex`]).
+    pub bsp: NodeSet,
     pub sectors: Vec<Sector>,
+    /// UDMF keys beyond the ones mapped onto the records above, per record.
+    pub udmf: Option<Box<UdmfExtra>>,
     pub notes: Vec<String>,
 }
 
@@ -157,17 +172,54 @@ impl MapData {
         parse_map(stack, &lumps)
     }
 
-    /// The sidedef of `seg` (checked to exist at load).
-    pub fn seg_sidedef(&self, seg: &Seg) -> Option<&Sidedef> {
-        let ld = self.linedefs.get(seg.linedef as usize)?;
+    /// Whether line and sector specials are numbered as in Doom (Doom-format maps, UDMF
+    /// namespaces doom, heretic and strife); Hexen-style numbering is not drawn.
+    pub fn doom_specials(&self) -> bool {
+        match &self.format {
+            MapFormat::Doom => true,
+            MapFormat::Hexen => false,
+            MapFormat::Udmf { namespace } => {
+                matches!(namespace.as_str(), "doom" | "heretic" | "strife")
+            }
+        }
+    }
+
+    /// Vertex `i` of the map, or of the node builder's extra vertices after them.
+    pub fn vertex(&self, i: u32) -> Option<Vertex> {
+        let i = i as usize;
+        match self.vertices.get(i) {
+            Some(&v) => Some(v),
+            None => {
+                let e = self.bsp.extra_vertices.get(i - self.vertices.len())?;
+                Some(Vertex { x: e.x, y: e.y })
+            }
+        }
+    }
+
+    /// Number of vertices segs may refer to (the map's and the node builder's).
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.len() + self.bsp.extra_vertices.len()
+    }
+
+    /// The sidedef of `seg`; `None` for minisegs (checked to exist otherwise at load).
+    pub fn seg_sidedef(&self, seg: &BspSeg) -> Option<&Sidedef> {
+        let ld = self.linedefs.get(seg.linedef? as usize)?;
         let sd = ld.sides.get(seg.side as usize).copied().flatten()?;
         self.sidedefs.get(sd as usize)
     }
 
-    /// The sector a subsector belongs to: that of its first seg's sidedef (`P_GroupLines`).
+    /// The segs of subsector `ss` (empty when out of range).
+    pub fn subsector_segs(&self, ss: usize) -> &[BspSeg] {
+        let Some(s) = self.bsp.subsectors.get(ss) else { return &[] };
+        let first = (s.first_seg as usize).min(self.bsp.segs.len());
+        let end = first.saturating_add(s.num_segs as usize).min(self.bsp.segs.len());
+        &self.bsp.segs[first..end]
+    }
+
+    /// The sector a subsector belongs to: that of its first seg's sidedef (`P_GroupLines`),
+    /// skipping minisegs, which have none.
     pub fn subsector_sector(&self, ss: usize) -> Option<usize> {
-        let ss = self.subsectors.get(ss)?;
-        let seg = self.segs.get(ss.first_seg as usize)?;
+        let seg = self.subsector_segs(ss).iter().find(|s| s.linedef.is_some())?;
         self.seg_sidedef(seg).map(|sd| sd.sector as usize)
     }
 
@@ -177,31 +229,34 @@ impl MapData {
         self.sidedefs.get(sd as usize).map(|s| s.sector as usize)
     }
 
-    /// Vertex bounds (min x, min y, max x, max y); zeros for an empty map.
-    pub fn bounds(&self) -> [i16; 4] {
+    /// Vertex bounds in map units (min x, min y, max x, max y), rounded outwards; zeros for
+    /// an empty map.
+    pub fn bounds(&self) -> [i32; 4] {
         let mut it = self.vertices.iter();
         let Some(first) = it.next() else {
             return [0; 4];
         };
-        it.fold([first.x, first.y, first.x, first.y], |b, v| {
+        let b = it.fold([first.x, first.y, first.x, first.y], |b, v| {
             [b[0].min(v.x), b[1].min(v.y), b[2].max(v.x), b[3].max(v.y)]
-        })
+        });
+        let up = |v: Fixed| ((v as i64 + FRACUNIT as i64 - 1) >> 16) as i32;
+        [b[0] >> 16, b[1] >> 16, up(b[2]), up(b[3])]
     }
 }
 
 /// Parses and cross-checks the lumps of one map.
 pub fn parse_map(stack: &WadStack, lumps: &MapLumps) -> Result<MapData> {
-    let structure = format!("map {}", lumps.name);
-    if lumps.get("BEHAVIOR").is_some() {
-        return Err(FormatError::new(
-            &lumps.file,
-            &structure,
-            lumps.marker_dir_offset,
-            "Hexen-format map (BEHAVIOR lump) is not supported",
-        ));
+    if lumps.get("TEXTMAP").is_some() {
+        return super::udmf_map::parse_udmf_map(stack, lumps);
     }
-    let mut map =
-        MapData { name: lumps.name.clone(), file: lumps.file.clone(), ..Default::default() };
+    let format = if lumps.get("BEHAVIOR").is_some() { MapFormat::Hexen } else { MapFormat::Doom };
+    let structure = format!("map {}", lumps.name);
+    let mut map = MapData {
+        name: lumps.name.clone(),
+        file: lumps.file.clone(),
+        format: format.clone(),
+        ..Default::default()
+    };
     let get = |lump: &str| -> Result<super::wad::Lump<'_>> {
         lumps.get(lump).and_then(|n| stack.lump_at(n)).ok_or_else(|| {
             FormatError::new(
@@ -220,7 +275,7 @@ pub fn parse_map(stack: &WadStack, lumps: &MapLumps) -> Result<MapData> {
 
     let l = get("VERTEXES")?;
     map.vertices = records(&l, "VERTEXES", 4, &mut map.notes, |r| {
-        Ok(Vertex { x: r.i16_le()?, y: r.i16_le()? })
+        Ok(Vertex::units(r.i16_le()? as i32, r.i16_le()? as i32))
     })?;
 
     let l = get("SECTORS")?;
@@ -246,7 +301,7 @@ pub fn parse_map(stack: &WadStack, lumps: &MapLumps) -> Result<MapData> {
             upper: r.name(8)?.to_ascii_uppercase(),
             lower: r.name(8)?.to_ascii_uppercase(),
             middle: r.name(8)?.to_ascii_uppercase(),
-            sector: r.u16_le()?,
+            sector: r.u16_le()? as u32,
         };
         check_index(r, at, sd.sector, nsectors, "sector")?;
         Ok(sd)
@@ -254,119 +309,297 @@ pub fn parse_map(stack: &WadStack, lumps: &MapLumps) -> Result<MapData> {
 
     let l = get("LINEDEFS")?;
     let (nverts, nsides) = (map.vertices.len(), map.sidedefs.len());
-    map.linedefs = records(&l, "LINEDEFS", 14, &mut map.notes, |r| {
+    let hexen = format == MapFormat::Hexen;
+    let line_size = if hexen { 16 } else { 14 };
+    map.linedefs = records(&l, "LINEDEFS", line_size, &mut map.notes, |r| {
         let at = r.pos();
-        let v1 = r.u16_le()?;
-        let v2 = r.u16_le()?;
+        let v1 = r.u16_le()? as u32;
+        let v2 = r.u16_le()? as u32;
         let flags = r.u16_le()?;
-        let special = r.u16_le()?;
-        let tag = r.u16_le()?;
+        let (special, tag, args) = if hexen {
+            let special = r.u8()? as u16;
+            let mut args = [0i32; 5];
+            for a in &mut args {
+                *a = r.u8()? as i32;
+            }
+            (special, 0, args)
+        } else {
+            (r.u16_le()?, r.u16_le()?, [0; 5])
+        };
         let mut sides = [None; 2];
         for s in &mut sides {
             let raw = r.u16_le()?;
             if raw != 0xFFFF {
-                check_index(r, at, raw, nsides, "sidedef")?;
-                *s = Some(raw);
+                check_index(r, at, raw as u32, nsides, "sidedef")?;
+                *s = Some(raw as u32);
             }
         }
         check_index(r, at, v1, nverts, "vertex")?;
         check_index(r, at, v2, nverts, "vertex")?;
-        Ok(Linedef { v1, v2, flags, special, tag, sides })
+        Ok(Linedef { v1, v2, flags, special, tag, args, sides })
     })?;
+    note_missing_fronts(&mut map);
+
+    let l = get("THINGS")?;
+    let thing_size = if hexen { 20 } else { 10 };
+    map.things = records(&l, "THINGS", thing_size, &mut map.notes, |r| {
+        if !hexen {
+            return Ok(Thing {
+                x: (r.i16_le()? as i32) << 16,
+                y: (r.i16_le()? as i32) << 16,
+                angle: r.i16_le()?,
+                kind: r.u16_le()?,
+                flags: r.u16_le()?,
+                ..Default::default()
+            });
+        }
+        let tid = r.i16_le()? as i32;
+        let x = (r.i16_le()? as i32) << 16;
+        let y = (r.i16_le()? as i32) << 16;
+        let z = (r.i16_le()? as i32) << 16;
+        let angle = r.i16_le()?;
+        let kind = r.u16_le()?;
+        let flags = hexen_thing_flags(r.u16_le()?);
+        let special = r.u8()? as i32;
+        let mut args = [0i32; 5];
+        for a in &mut args {
+            *a = r.u8()? as i32;
+        }
+        Ok(Thing { x, y, z, angle, kind, flags, tid, special, args })
+    })?;
+
+    let mut notes = Vec::new();
+    map.bsp = read_bsp(stack, lumps, &map, &mut notes)?;
+    map.notes.extend(notes);
+    Ok(map)
+}
+
+/// Hexen thing flags in Doom's meaning: the skill bits and ambush are shared; a thing not
+/// flagged for single player (0x100) is Doom's multiplayer-only (0x10). Hexen's dormant,
+/// class and game-mode bits have no Doom equivalent.
+pub fn hexen_thing_flags(raw: u16) -> u16 {
+    let single = raw & 0x0100 != 0;
+    (raw & 0x000F) | if single { 0 } else { 0x0010 }
+}
+
+pub(super) fn note_missing_fronts(map: &mut MapData) {
     let no_front = map.linedefs.iter().filter(|l| l.sides[0].is_none()).count();
     if no_front > 0 {
         map.notes.push(format!("{no_front} linedefs have no front sidedef"));
     }
+}
 
-    let l = get("SEGS")?;
-    let linedefs = &map.linedefs;
-    map.segs = records(&l, "SEGS", 12, &mut map.notes, |r| {
-        let at = r.pos();
-        let seg = Seg {
-            v1: r.u16_le()?,
-            v2: r.u16_le()?,
-            angle: r.i16_le()?,
-            linedef: r.u16_le()?,
-            side: r.u16_le()?,
-            offset: r.i16_le()?,
-        };
-        check_index(r, at, seg.v1, nverts, "vertex")?;
-        check_index(r, at, seg.v2, nverts, "vertex")?;
-        check_index(r, at, seg.linedef, linedefs.len(), "linedef")?;
-        if seg.side > 1 {
-            return Err(r.error_at(at, format!("seg side {} is neither 0 nor 1", seg.side)));
+/// How `info` and `list` name a node format.
+pub fn node_format_name(format: NodeFormat) -> String {
+    let z = |c: bool| if c { "Z" } else { "X" };
+    match format {
+        NodeFormat::Vanilla => "vanilla".into(),
+        NodeFormat::ZdoomExtended { compressed } => {
+            format!("ZDoom extended ({}NOD)", z(compressed))
         }
-        if linedefs[seg.linedef as usize].sides[seg.side as usize].is_none() {
+        NodeFormat::ZdoomGl { version, compressed } => {
+            let v = if version <= 1 { "N".to_string() } else { version.to_string() };
+            format!("ZDoom GL ({}GL{v})", z(compressed))
+        }
+        NodeFormat::GlBsp { version } => format!("glBSP v{version}"),
+        NodeFormat::Built => "built by mapscope (the map has none)".into(),
+    }
+}
+
+/// One line for `list`: the map's format and how its nodes are stored.
+pub fn map_summary(stack: &WadStack, name: &str) -> Result<String> {
+    let lumps = stack.map(name)?;
+    let format = map_format(stack, &lumps)?;
+    Ok(format!("{format}, nodes: {}", node_lumps_description(stack, &lumps)))
+}
+
+/// "UDMF map VGPDM01 (namespace zdoom)", "Hexen map MAP01", "Doom map E1M1".
+pub fn describe_map(format: &MapFormat, name: &str) -> String {
+    match format {
+        MapFormat::Doom => format!("Doom map {name}"),
+        MapFormat::Hexen => format!("Hexen map {name}"),
+        MapFormat::Udmf { namespace } => format!("UDMF map {name} (namespace {namespace})"),
+    }
+}
+
+/// A map's format from its lumps, reading no more of TEXTMAP than its globals.
+pub fn map_format(stack: &WadStack, lumps: &MapLumps) -> Result<MapFormat> {
+    if let Some(l) = lumps.get("TEXTMAP").and_then(|n| stack.lump_at(n)) {
+        let namespace = super::udmf::namespace_of(l.file, l.data, l.offset)?;
+        return Ok(MapFormat::Udmf { namespace: namespace.unwrap_or_default() });
+    }
+    Ok(if lumps.get("BEHAVIOR").is_some() { MapFormat::Hexen } else { MapFormat::Doom })
+}
+
+/// The node lumps of a map, by what their first bytes say they are.
+fn node_lump_kind(stack: &WadStack, lumps: &MapLumps, name: &str) -> Option<String> {
+    let data = stack.lump_at(lumps.get(name)?)?.data;
+    let magic = data.get(..4)?;
+    let known = [b"XNOD", b"ZNOD", b"XGLN", b"ZGLN", b"XGL2", b"ZGL2", b"XGL3", b"ZGL3"];
+    known.iter().any(|k| magic == *k).then(|| String::from_utf8_lossy(magic).into_owned())
+}
+
+/// How the node lumps of a map are stored, as `list` and `info` name them before (or
+/// without) reading them: "vanilla", "ZDoom XGL3 in ZNODES", "none", ...
+pub fn node_lumps_description(stack: &WadStack, lumps: &MapLumps) -> String {
+    for name in ["ZNODES", "SSECTORS", "NODES"] {
+        if let Some(kind) = node_lump_kind(stack, lumps, name) {
+            return format!("ZDoom {kind} in {name}");
+        }
+    }
+    if lumps.get("GL_VERT").is_some() {
+        return "glBSP".into();
+    }
+    let has =
+        |n: &str| lumps.get(n).and_then(|l| stack.lump_at(l)).is_some_and(|l| !l.data.is_empty());
+    if has("SEGS") && has("SSECTORS") {
+        "vanilla".into()
+    } else {
+        "none".into()
+    }
+}
+
+/// Reads the map's BSP from whichever node lumps it has. Node formats this build cannot
+/// read yet are an error that names the map, its format and the lumps found.
+pub fn read_bsp(
+    stack: &WadStack,
+    lumps: &MapLumps,
+    map: &MapData,
+    notes: &mut Vec<String>,
+) -> Result<NodeSet> {
+    let not_yet = |what: String| {
+        FormatError::new(
+            &lumps.file,
+            &format!("map {}", lumps.name),
+            lumps.marker_dir_offset,
+            format!("{} in {}: {what}", describe_map(&map.format, &lumps.name), lumps.file),
+        )
+    };
+    for name in ["ZNODES", "SSECTORS", "NODES"] {
+        if let Some(kind) = node_lump_kind(stack, lumps, name) {
+            return Err(not_yet(format!("nodes in {name} ({kind}) are not read yet")));
+        }
+    }
+    if lumps.get("ZNODES").is_some() {
+        return Err(not_yet("its ZNODES lump is not a known ZDoom node format".into()));
+    }
+    let has =
+        |n: &str| lumps.get(n).and_then(|l| stack.lump_at(l)).is_some_and(|l| !l.data.is_empty());
+    if !has("SEGS") && !has("SSECTORS") && !has("NODES") {
+        return Err(not_yet(
+            "the map has no nodes (saved without a node builder), and building them is not \
+             supported yet"
+                .into(),
+        ));
+    }
+    read_vanilla_bsp(stack, lumps, map, notes)
+}
+
+/// Vanilla `SEGS`, `SSECTORS` and `NODES`, widened to 16.16 and 32-bit indices.
+fn read_vanilla_bsp(
+    stack: &WadStack,
+    lumps: &MapLumps,
+    map: &MapData,
+    notes: &mut Vec<String>,
+) -> Result<NodeSet> {
+    let structure = format!("map {}", lumps.name);
+    let get = |lump: &str| -> Result<super::wad::Lump<'_>> {
+        lumps.get(lump).and_then(|n| stack.lump_at(n)).ok_or_else(|| {
+            FormatError::new(
+                &lumps.file,
+                &structure,
+                lumps.marker_dir_offset,
+                format!("map {} has no {lump} lump after its marker", lumps.name),
+            )
+        })
+    };
+    let nverts = map.vertices.len();
+    let linedefs = &map.linedefs;
+    let l = get("SEGS")?;
+    let segs = records(&l, "SEGS", 12, notes, |r| {
+        let at = r.pos();
+        let v1 = r.u16_le()? as u32;
+        let v2 = r.u16_le()? as u32;
+        let angle = r.i16_le()?;
+        let linedef = r.u16_le()? as u32;
+        let side = r.u16_le()?;
+        let offset = r.i16_le()?;
+        check_index(r, at, v1, nverts, "vertex")?;
+        check_index(r, at, v2, nverts, "vertex")?;
+        check_index(r, at, linedef, linedefs.len(), "linedef")?;
+        if side > 1 {
+            return Err(r.error_at(at, format!("seg side {side} is neither 0 nor 1")));
+        }
+        if linedefs[linedef as usize].sides[side as usize].is_none() {
             return Err(r.error_at(
                 at,
-                format!(
-                    "seg lies on side {} of linedef {}, which has no sidedef there",
-                    seg.side, seg.linedef
-                ),
+                format!("seg lies on side {side} of linedef {linedef}, which has no sidedef there"),
             ));
         }
-        Ok(seg)
+        Ok(BspSeg {
+            v1,
+            v2,
+            linedef: Some(linedef),
+            side: side as u8,
+            angle: (angle as u16 as u32) << 16,
+            offset: (offset as i32) << 16,
+            partner: None,
+        })
     })?;
 
     let l = get("SSECTORS")?;
-    let nsegs = map.segs.len();
-    map.subsectors = records(&l, "SSECTORS", 4, &mut map.notes, |r| {
+    let nsegs = segs.len();
+    let subsectors = records(&l, "SSECTORS", 4, notes, |r| {
         let at = r.pos();
-        let ss = Subsector { num_segs: r.u16_le()?, first_seg: r.u16_le()? };
-        let end = ss.first_seg as usize + ss.num_segs as usize;
-        if end > nsegs || (ss.first_seg as usize) >= nsegs {
+        let num_segs = r.u16_le()? as u32;
+        let first_seg = r.u16_le()? as u32;
+        let end = first_seg as usize + num_segs as usize;
+        if end > nsegs || (first_seg as usize) >= nsegs {
             return Err(r.error_at(
                 at,
-                format!("segs {}..{end} are past the {nsegs} segs of the map", ss.first_seg),
+                format!("segs {first_seg}..{end} are past the {nsegs} segs of the map"),
             ));
         }
-        Ok(ss)
+        Ok(BspSubsector { first_seg, num_segs })
     })?;
-    if map.subsectors.is_empty() {
+    if subsectors.is_empty() {
         return Err(FormatError::new(l.file, "SSECTORS", l.offset, "map has no subsectors"));
     }
-    let empty = map.subsectors.iter().filter(|s| s.num_segs == 0).count();
+    let empty = subsectors.iter().filter(|s| s.num_segs == 0).count();
     if empty > 0 {
-        map.notes.push(format!("{empty} subsectors have no segs"));
+        notes.push(format!("{empty} subsectors have no segs"));
     }
 
     let l = get("NODES")?;
-    let nss = map.subsectors.len();
+    let nss = subsectors.len();
     let nnodes = l.data.len() / 28;
-    map.nodes = records(&l, "NODES", 28, &mut map.notes, |r| {
+    let nodes = records(&l, "NODES", 28, notes, |r| {
         let at = r.pos();
-        let x = r.i16_le()?;
-        let y = r.i16_le()?;
-        let dx = r.i16_le()?;
-        let dy = r.i16_le()?;
-        let mut bbox = [[0i16; 4]; 2];
+        let mut f = [0 as Fixed; 4];
+        for v in &mut f {
+            *v = (r.i16_le()? as i32) << 16;
+        }
+        let mut bbox = [[0 as Fixed; 4]; 2];
         for b in &mut bbox {
             for v in b.iter_mut() {
-                *v = r.i16_le()?;
+                *v = (r.i16_le()? as i32) << 16;
             }
         }
-        let children = [r.u16_le()?, r.u16_le()?];
-        let node = Node { x, y, dx, dy, bbox, children };
-        for side in 0..2 {
-            match node.child(side) {
-                NodeChild::Node(n) => check_index(r, at, n, nnodes, "node")?,
-                NodeChild::Subsector(s) => check_index(r, at, s, nss, "subsector")?,
-            }
+        let mut children = [BspChild::Node(0); 2];
+        for c in &mut children {
+            let raw = r.u16_le()?;
+            *c = if raw & NF_SUBSECTOR != 0 {
+                let s = (raw & !NF_SUBSECTOR) as u32;
+                check_index(r, at, s, nss, "subsector")?;
+                BspChild::Subsector(s)
+            } else {
+                check_index(r, at, raw as u32, nnodes, "node")?;
+                BspChild::Node(raw as u32)
+            };
         }
-        Ok(node)
+        Ok(BspNode { x: f[0], y: f[1], dx: f[2], dy: f[3], bbox, children })
     })?;
-
-    let l = get("THINGS")?;
-    map.things = records(&l, "THINGS", 10, &mut map.notes, |r| {
-        Ok(Thing {
-            x: r.i16_le()?,
-            y: r.i16_le()?,
-            angle: r.i16_le()?,
-            kind: r.u16_le()?,
-            flags: r.u16_le()?,
-        })
-    })?;
-    Ok(map)
+    Ok(NodeSet { format: NodeFormat::Vanilla, extra_vertices: Vec::new(), segs, subsectors, nodes })
 }
 
 /// Reads fixed-size records filling a lump; a trailing partial record is ignored (as vanilla,
@@ -394,7 +627,7 @@ fn records<T>(
     Ok(out)
 }
 
-fn check_index(r: &Reader<'_>, record_at: usize, index: u16, len: usize, what: &str) -> Result<()> {
+fn check_index(r: &Reader<'_>, record_at: usize, index: u32, len: usize, what: &str) -> Result<()> {
     if (index as usize) < len {
         Ok(())
     } else {
@@ -415,10 +648,15 @@ mod tests {
         let map = MapData::load(&stack, "MAP01").unwrap();
         assert_eq!(map.vertices.len(), 6);
         assert_eq!(map.linedefs.len(), 7);
-        assert_eq!(map.segs.len(), 8);
-        assert_eq!(map.subsectors.len(), 2);
-        assert_eq!(map.nodes.len(), 1);
-        assert_eq!(map.nodes[0].child(0), NodeChild::Subsector(1));
+        assert_eq!(map.bsp.segs.len(), 8);
+        assert_eq!(map.bsp.subsectors.len(), 2);
+        assert_eq!(map.bsp.nodes.len(), 1);
+        assert_eq!(map.bsp.format, NodeFormat::Vanilla);
+        assert_eq!(map.bsp.nodes[0].children[0], BspChild::Subsector(1));
+        assert_eq!(map.bsp.nodes[0].x, 128 << 16);
+        assert_eq!(map.bsp.segs[2].angle, 0xC000_0000);
+        assert_eq!(map.vertices[1], Vertex { x: 128 << 16, y: 0 });
+        assert_eq!(map.format, MapFormat::Doom);
         assert_eq!(map.linedefs[3].sides, [Some(3), Some(4)]);
         assert_eq!(map.subsector_sector(1), Some(1));
         assert_eq!(map.bounds(), [0, 0, 256, 128]);
@@ -447,20 +685,85 @@ mod tests {
         assert!(e.message.contains("vertex 99"), "{e}");
 
         let mut level = testwad::two_room_level();
-        level.map.segs[5].linedef = 70;
+        level.map.bsp.segs[5].linedef = Some(70);
         let e = MapData::load(&testwad::stack_with(&level), "MAP01").unwrap_err();
         assert_eq!(e.structure, "SEGS");
         assert!(e.message.contains("linedef 70"), "{e}");
 
         let mut level = testwad::two_room_level();
-        level.map.nodes[0].children[1] = NF_SUBSECTOR | 9;
+        level.map.bsp.nodes[0].children[1] = BspChild::Subsector(9);
         let e = MapData::load(&testwad::stack_with(&level), "MAP01").unwrap_err();
         assert_eq!(e.structure, "NODES");
 
         let mut level = testwad::two_room_level();
-        level.map.subsectors[1].num_segs = 200;
+        level.map.bsp.subsectors[1].num_segs = 200;
         let e = MapData::load(&testwad::stack_with(&level), "MAP01").unwrap_err();
         assert_eq!(e.structure, "SSECTORS");
+    }
+
+    #[test]
+    fn hexen_records_round_trip() {
+        let mut level = testwad::two_room_level();
+        level.map.format = MapFormat::Hexen;
+        level.map.things[1].tid = 77;
+        level.map.things[1].z = 24 << 16;
+        level.map.things[1].special = 80;
+        level.map.things[1].args = [1, 2, 3, 4, 255];
+        level.map.linedefs[3].special = 12;
+        level.map.linedefs[3].args = [5, 0, 9, 0, 1];
+        level.map.linedefs[3].tag = 0;
+        let lumps = writer::map_lumps(&level.map);
+        assert!(lumps.iter().any(|(n, _)| *n == "BEHAVIOR"));
+        assert_eq!(lumps[0].1.len(), 20 * level.map.things.len());
+        assert_eq!(lumps[1].1.len(), 16 * level.map.linedefs.len());
+        let map = MapData::load(&testwad::stack_with(&level), "MAP01").unwrap();
+        assert_eq!(map.format, MapFormat::Hexen);
+        assert!(!map.doom_specials());
+        assert_eq!(map.linedefs, level.map.linedefs);
+        let t = map.things[1];
+        assert_eq!((t.tid, t.z, t.special, t.args), (77, 24 << 16, 80, [1, 2, 3, 4, 255]));
+        assert_eq!((t.x, t.y, t.kind), (level.map.things[1].x, level.map.things[1].y, 3001));
+        // Hexen flags 7 (all skills, no single-player bit) read as Doom's multiplayer-only.
+        assert_eq!(t.flags, 7 | 0x10);
+        assert_eq!(hexen_thing_flags(0x0107), 7);
+        assert_eq!(map.bsp, level.map.bsp);
+    }
+
+    #[test]
+    fn udmf_map_in_a_wad_is_listed_and_read() {
+        let level = testwad::two_room_level();
+        let mut udmf = level.map.clone();
+        udmf.format = MapFormat::Udmf { namespace: "zdoom".into() };
+        let mut p = writer::WadWriter::pwad();
+        p.marker("MAP07");
+        for (name, data) in writer::udmf_map_lumps(&udmf) {
+            p.lump(name, data);
+        }
+        p.marker("MAP08").lump("TEXTMAP", b"namespace = \"doom\";".to_vec());
+        let wad = Wad::from_bytes("u.wad", p.to_bytes()).unwrap();
+        let stack = WadStack::new(vec![wad]);
+        assert_eq!(stack.map_names(), ["MAP07", "MAP08"]);
+        let lumps = stack.map("MAP07").unwrap();
+        assert_eq!(lumps.lumps.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["TEXTMAP"]);
+        assert_eq!(map_format(&stack, &lumps).unwrap(), udmf.format);
+        assert_eq!(map_summary(&stack, "MAP07").unwrap(), "UDMF (namespace zdoom), nodes: none");
+        // The records survive the text round trip; the map has no nodes, which is an error
+        // naming the map, its format and the file.
+        let doc = super::super::udmf_map::textmap(&stack, &lumps).unwrap();
+        let m = super::super::udmf_map::udmf_records("u.wad", "MAP07", &doc).unwrap();
+        assert_eq!(m.vertices, udmf.vertices);
+        assert_eq!(m.sidedefs, udmf.sidedefs);
+        assert_eq!(m.sectors, udmf.sectors);
+        assert_eq!(m.things, udmf.things);
+        for (a, b) in m.linedefs.iter().zip(&udmf.linedefs) {
+            assert_eq!(
+                (a.v1, a.v2, a.flags, a.sides, a.special),
+                (b.v1, b.v2, b.flags, b.sides, b.special)
+            );
+        }
+        let e = MapData::load(&stack, "MAP07").unwrap_err();
+        assert!(e.message.contains("UDMF map MAP07 (namespace zdoom) in u.wad"), "{e}");
+        assert!(e.message.contains("no nodes"), "{e}");
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub mod picture;
 pub mod sprites;
 pub mod textures;
 pub mod things;
+pub mod udmf;
+pub mod udmf_map;
 pub mod vanilla_map;
 pub mod wad;
 pub mod writer;

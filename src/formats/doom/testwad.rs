@@ -2,10 +2,8 @@
 
 use std::sync::OnceLock;
 
-use super::map::{
-    line_flags, Linedef, MapData, Node, Sector, Seg, Sidedef, Subsector, Thing, Vertex,
-    NF_SUBSECTOR,
-};
+use super::map::{line_flags, Linedef, MapData, Sector, Sidedef, Thing, Vertex};
+use super::nodes::{BspChild, BspNode, BspSeg, BspSubsector, NodeFormat, NodeSet};
 use super::wad::{Wad, WadStack, MAP_LUMP_NAMES};
 use super::writer::{self, TextureSpec, WadWriter};
 
@@ -22,7 +20,7 @@ pub fn palette() -> [[u8; 3]; 256] {
     std::array::from_fn(|i| [i as u8, 255 - i as u8, (i / 2) as u8])
 }
 
-fn side(upper: &str, lower: &str, middle: &str, sector: u16) -> Sidedef {
+fn side(upper: &str, lower: &str, middle: &str, sector: u32) -> Sidedef {
     Sidedef {
         x_offset: 0,
         y_offset: 0,
@@ -33,13 +31,25 @@ fn side(upper: &str, lower: &str, middle: &str, sector: u16) -> Sidedef {
     }
 }
 
-fn line(v1: u16, v2: u16, front: u16, back: Option<u16>) -> Linedef {
+fn line(v1: u32, v2: u32, front: u32, back: Option<u32>) -> Linedef {
     let flags = if back.is_some() { line_flags::TWO_SIDED } else { line_flags::IMPASSABLE };
-    Linedef { v1, v2, flags, special: 0, tag: 0, sides: [Some(front), back] }
+    Linedef { v1, v2, flags, sides: [Some(front), back], ..Default::default() }
 }
 
-fn seg(v1: u16, v2: u16, angle: i16, linedef: u16, side: u16) -> Seg {
-    Seg { v1, v2, angle, linedef, side, offset: 0 }
+fn seg(v1: u32, v2: u32, angle: i16, linedef: u32, side: u8) -> BspSeg {
+    BspSeg {
+        v1,
+        v2,
+        angle: (angle as u16 as u32) << 16,
+        linedef: Some(linedef),
+        side,
+        offset: 0,
+        partner: None,
+    }
+}
+
+fn thing(x: i32, y: i32, angle: i16, kind: u16, flags: u16) -> Thing {
+    Thing { x: x << 16, y: y << 16, angle, kind, flags, ..Default::default() }
 }
 
 fn sector(floor: i16, ceiling: i16, light: i16) -> Sector {
@@ -58,7 +68,7 @@ fn sector(floor: i16, ceiling: i16, light: i16) -> Sector {
 /// and B (sector 1, x 128..256, floor 16, ceiling 96, light 200), joined by a two-sided line
 /// at x = 128; one node splits them.
 pub fn two_room_level() -> TestLevel {
-    let v = |x, y| Vertex { x, y };
+    let v = Vertex::units;
     let mut south = side("-", "-", "STARTAN", 0);
     south.x_offset = 3;
     south.y_offset = 8;
@@ -85,36 +95,40 @@ pub fn two_room_level() -> TestLevel {
             line(3, 2, 6, None),
             line(2, 1, 7, None),
         ],
-        segs: vec![
-            seg(0, 5, 16384, 0, 0),
-            seg(5, 4, 0, 1, 0),
-            seg(4, 1, -16384, 3, 0),
-            seg(1, 0, -32768, 2, 0),
-            seg(1, 4, 16384, 3, 1),
-            seg(4, 3, 0, 4, 0),
-            seg(3, 2, -16384, 5, 0),
-            seg(2, 1, -32768, 6, 0),
-        ],
-        subsectors: vec![
-            Subsector { num_segs: 4, first_seg: 0 },
-            Subsector { num_segs: 4, first_seg: 4 },
-        ],
-        nodes: vec![Node {
-            x: 128,
-            y: 0,
-            dx: 0,
-            dy: 128,
-            bbox: [[128, 0, 128, 256], [128, 0, 0, 128]],
-            children: [NF_SUBSECTOR | 1, NF_SUBSECTOR],
-        }],
+        bsp: NodeSet {
+            format: NodeFormat::Vanilla,
+            extra_vertices: Vec::new(),
+            segs: vec![
+                seg(0, 5, 16384, 0, 0),
+                seg(5, 4, 0, 1, 0),
+                seg(4, 1, -16384, 3, 0),
+                seg(1, 0, -32768, 2, 0),
+                seg(1, 4, 16384, 3, 1),
+                seg(4, 3, 0, 4, 0),
+                seg(3, 2, -16384, 5, 0),
+                seg(2, 1, -32768, 6, 0),
+            ],
+            subsectors: vec![
+                BspSubsector { num_segs: 4, first_seg: 0 },
+                BspSubsector { num_segs: 4, first_seg: 4 },
+            ],
+            nodes: vec![BspNode {
+                x: 128 << 16,
+                y: 0,
+                dx: 0,
+                dy: 128 << 16,
+                bbox: [[128, 0, 128, 256].map(|v| v << 16), [128, 0, 0, 128].map(|v| v << 16)],
+                children: [BspChild::Subsector(1), BspChild::Subsector(0)],
+            }],
+        },
         sectors: vec![sector(0, 128, 160), sector(16, 96, 200)],
         things: vec![
-            Thing { x: 64, y: 64, angle: 90, kind: 1, flags: 7 },
-            Thing { x: 192, y: 64, angle: 180, kind: 3001, flags: 7 },
-            Thing { x: 200, y: 100, angle: 0, kind: 3001, flags: 4 },
-            Thing { x: 100, y: 100, angle: 0, kind: 2001, flags: 0x17 },
+            thing(64, 64, 90, 1, 7),
+            thing(192, 64, 180, 3001, 7),
+            thing(200, 100, 0, 3001, 4),
+            thing(100, 100, 0, 2001, 0x17),
         ],
-        notes: Vec::new(),
+        ..Default::default()
     };
     TestLevel { map, omit: Vec::new() }
 }

@@ -4,10 +4,13 @@
 
 use std::collections::HashMap;
 
-use crate::scene::vanilla_doom::{VNode, VSector, VSeg, VSubsector, VanillaMap};
+use crate::scene::vanilla_doom::{
+    VNode, VSector, VSeg, VSubsector, VanillaMap, VANILLA_NF_SUBSECTOR,
+};
 
 use super::flats::SKY_FLAT;
 use super::map::{line_flags, MapData};
+use super::nodes::BspChild;
 use super::textures::TextureDirectory;
 use super::wad::WadStack;
 
@@ -80,12 +83,10 @@ fn convert(
         }
     };
 
-    let mut segs = Vec::with_capacity(map.segs.len());
-    for seg in &map.segs {
-        let vertex = |i: u16| {
-            map.vertices.get(i as usize).map(|v| [v.x as i32, v.y as i32]).unwrap_or([0, 0])
-        };
-        let line = map.linedefs.get(seg.linedef as usize);
+    let mut segs = Vec::with_capacity(map.bsp.segs.len());
+    for seg in &map.bsp.segs {
+        let vertex = |i: u32| map.vertex(i).map(|v| [v.x, v.y]).unwrap_or([0, 0]);
+        let line = seg.linedef.and_then(|l| map.linedefs.get(l as usize));
         let side = map.seg_sidedef(seg);
         let flags = line.map(|l| l.flags).unwrap_or(0);
         let back_sector = match line {
@@ -103,11 +104,11 @@ fn convert(
         segs.push(VSeg {
             v1: vertex(seg.v1),
             v2: vertex(seg.v2),
-            angle: (seg.angle as u16 as u32) << 16,
-            offset: seg.offset as i32,
-            linedef: seg.linedef as u32,
+            angle: seg.angle,
+            offset: seg.offset,
+            linedef: seg.linedef,
             line_flags: flags,
-            front_sector: side.map(|s| s.sector as u32).unwrap_or(0),
+            front_sector: side.map(|s| s.sector).unwrap_or(0),
             back_sector,
             top: side.is_some_and(|s| present(&s.upper)),
             mid: side.is_some_and(|s| present(&s.middle)),
@@ -119,26 +120,32 @@ fn convert(
     }
 
     let subsectors = map
+        .bsp
         .subsectors
         .iter()
         .enumerate()
         .map(|(i, ss)| VSubsector {
-            first_seg: ss.first_seg as u32,
-            num_segs: ss.num_segs as u32,
+            first_seg: ss.first_seg,
+            num_segs: ss.num_segs,
             sector: map.subsector_sector(i).unwrap_or(0) as u32,
         })
         .collect();
 
+    let child = |c: BspChild| match c {
+        BspChild::Node(n) => n & !VANILLA_NF_SUBSECTOR,
+        BspChild::Subsector(s) => VANILLA_NF_SUBSECTOR | s,
+    };
     let nodes = map
+        .bsp
         .nodes
         .iter()
         .map(|n| VNode {
-            x: n.x as i32,
-            y: n.y as i32,
-            dx: n.dx as i32,
-            dy: n.dy as i32,
-            bbox: n.bbox.map(|b| b.map(|v| v as i32)),
-            children: n.children,
+            x: n.x,
+            y: n.y,
+            dx: n.dx,
+            dy: n.dy,
+            bbox: n.bbox,
+            children: n.children.map(child),
         })
         .collect();
 
@@ -155,13 +162,15 @@ mod tests {
         let stack = testwad::two_room_stack();
         let map = MapData::load(&stack, "MAP01").unwrap();
         let v = vanilla_map_with(&map, &stack);
-        assert_eq!(v.segs.len(), map.segs.len());
-        assert_eq!(v.subsectors.len(), map.subsectors.len());
-        assert_eq!(v.nodes.len(), map.nodes.len());
+        assert_eq!(v.segs.len(), map.bsp.segs.len());
+        assert_eq!(v.subsectors.len(), map.bsp.subsectors.len());
+        assert_eq!(v.nodes.len(), map.bsp.nodes.len());
+        assert_eq!(v.nodes[0].children, [VANILLA_NF_SUBSECTOR | 1, VANILLA_NF_SUBSECTOR]);
+        assert_eq!(v.segs[1].v2, [128 << 16, 128 << 16]);
         assert!(v.sectors.len() >= map.sectors.len());
         // Two-sided segs have a back sector, one-sided ones none.
-        for (vs, s) in v.segs.iter().zip(&map.segs) {
-            let two = map.linedefs[s.linedef as usize].has_flag(line_flags::TWO_SIDED);
+        for (vs, s) in v.segs.iter().zip(&map.bsp.segs) {
+            let two = map.linedefs[s.linedef.unwrap() as usize].has_flag(line_flags::TWO_SIDED);
             assert_eq!(vs.back_sector.is_some(), two);
         }
         for (i, s) in map.sectors.iter().enumerate() {

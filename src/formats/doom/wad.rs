@@ -293,8 +293,13 @@ impl WadStack {
                 first_sprite_file = false;
             }
             for (i, info) in lumps.iter().enumerate() {
-                let next_is_things = lumps.get(i + 1).is_some_and(|n| n.name == "THINGS");
-                if next_is_things && !MAP_LUMP_NAMES.contains(&info.name.as_str()) {
+                // A binary map starts with THINGS; a UDMF map with TEXTMAP (and ends at ENDMAP).
+                let next = lumps.get(i + 1).map(|n| n.name.as_str());
+                let starts_map = matches!(next, Some("THINGS") | Some("TEXTMAP"));
+                if starts_map
+                    && !MAP_LUMP_NAMES.contains(&info.name.as_str())
+                    && info.name != "TEXTMAP"
+                {
                     match stack.maps.iter_mut().find(|(n, _)| *n == info.name) {
                         Some(entry) => entry.1 = base + i,
                         None => stack.maps.push((info.name.clone(), base + i)),
@@ -362,7 +367,18 @@ impl WadStack {
         let r = self.dir[marker];
         let wad = &self.wads[r.wad];
         let mut lumps = Vec::new();
+        let udmf = wad.lumps.get(r.index + 1).is_some_and(|l| l.name == "TEXTMAP");
         for (k, info) in wad.lumps.iter().enumerate().skip(r.index + 1) {
+            if udmf {
+                // Everything up to ENDMAP belongs to the map (ZNODES, BEHAVIOR, DIALOGUE, ...).
+                if info.name == "ENDMAP" {
+                    break;
+                }
+                if !lumps.iter().any(|(n, _)| *n == info.name) {
+                    lumps.push((info.name.clone(), marker + (k - r.index)));
+                }
+                continue;
+            }
             if !MAP_LUMP_NAMES.contains(&info.name.as_str())
                 || lumps.iter().any(|(n, _)| *n == info.name)
             {

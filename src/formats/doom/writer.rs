@@ -1,7 +1,8 @@
 //! Writes WAD files and Doom lumps: used by the tests to build small WADs, and meant for the
 //! demo level generator. Everything here is the inverse of the parsers in this module.
 
-use super::map::{Linedef, MapData, Node, Sector, Seg, Sidedef, Subsector, Thing, Vertex};
+use super::map::{Linedef, MapData, Sector, Sidedef, Thing, Vertex, NF_SUBSECTOR};
+use super::nodes::{BspChild, BspNode, BspSeg, BspSubsector, Fixed};
 
 /// A WAD under construction: lumps in directory order.
 #[derive(Clone, Debug)]
@@ -78,11 +79,21 @@ fn push_u16(out: &mut Vec<u8>, v: u16) {
     out.extend(v.to_le_bytes());
 }
 
+/// A 16.16 coordinate as the whole map units a vanilla lump holds (fractions dropped).
+fn units(v: Fixed) -> i16 {
+    (v >> 16) as i16
+}
+
+/// A 32-bit index as a vanilla lump's 16 bits (the writer is for small maps).
+fn index16(v: u32) -> u16 {
+    v as u16
+}
+
 pub fn things_lump(things: &[Thing]) -> Vec<u8> {
     let mut out = Vec::with_capacity(things.len() * 10);
     for t in things {
-        push_i16(&mut out, t.x);
-        push_i16(&mut out, t.y);
+        push_i16(&mut out, units(t.x));
+        push_i16(&mut out, units(t.y));
         push_i16(&mut out, t.angle);
         push_u16(&mut out, t.kind);
         push_u16(&mut out, t.flags);
@@ -90,14 +101,47 @@ pub fn things_lump(things: &[Thing]) -> Vec<u8> {
     out
 }
 
+/// Hexen THINGS: tid, x, y, z, angle, type, flags, special, 5 argument bytes.
+pub fn hexen_things_lump(things: &[Thing]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(things.len() * 20);
+    for t in things {
+        push_i16(&mut out, t.tid as i16);
+        for v in [t.x, t.y, t.z] {
+            push_i16(&mut out, units(v));
+        }
+        push_i16(&mut out, t.angle);
+        push_u16(&mut out, t.kind);
+        push_u16(&mut out, t.flags);
+        out.push(t.special as u8);
+        out.extend(t.args.map(|a| a as u8));
+    }
+    out
+}
+
 pub fn linedefs_lump(lines: &[Linedef]) -> Vec<u8> {
     let mut out = Vec::with_capacity(lines.len() * 14);
     for l in lines {
-        for v in [l.v1, l.v2, l.flags, l.special, l.tag] {
+        for v in [index16(l.v1), index16(l.v2), l.flags, l.special, l.tag] {
             push_u16(&mut out, v);
         }
         for s in l.sides {
-            push_u16(&mut out, s.unwrap_or(0xFFFF));
+            push_u16(&mut out, s.map_or(0xFFFF, index16));
+        }
+    }
+    out
+}
+
+/// Hexen LINEDEFS: v1, v2, flags, special byte, 5 argument bytes, front, back.
+pub fn hexen_linedefs_lump(lines: &[Linedef]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(lines.len() * 16);
+    for l in lines {
+        for v in [index16(l.v1), index16(l.v2), l.flags] {
+            push_u16(&mut out, v);
+        }
+        out.push(l.special as u8);
+        out.extend(l.args.map(|a| a as u8));
+        for s in l.sides {
+            push_u16(&mut out, s.map_or(0xFFFF, index16));
         }
     }
     out
@@ -111,7 +155,7 @@ pub fn sidedefs_lump(sides: &[Sidedef]) -> Vec<u8> {
         for t in [&s.upper, &s.lower, &s.middle] {
             out.extend(name8(t));
         }
-        push_u16(&mut out, s.sector);
+        push_u16(&mut out, index16(s.sector));
     }
     out
 }
@@ -119,47 +163,55 @@ pub fn sidedefs_lump(sides: &[Sidedef]) -> Vec<u8> {
 pub fn vertexes_lump(vertices: &[Vertex]) -> Vec<u8> {
     let mut out = Vec::with_capacity(vertices.len() * 4);
     for v in vertices {
-        push_i16(&mut out, v.x);
-        push_i16(&mut out, v.y);
+        push_i16(&mut out, units(v.x));
+        push_i16(&mut out, units(v.y));
     }
     out
 }
 
-pub fn segs_lump(segs: &[Seg]) -> Vec<u8> {
+/// Vanilla SEGS; minisegs (which vanilla cannot hold) are written on linedef 0.
+pub fn segs_lump(segs: &[BspSeg]) -> Vec<u8> {
     let mut out = Vec::with_capacity(segs.len() * 12);
     for s in segs {
-        push_u16(&mut out, s.v1);
-        push_u16(&mut out, s.v2);
-        push_i16(&mut out, s.angle);
-        push_u16(&mut out, s.linedef);
-        push_u16(&mut out, s.side);
-        push_i16(&mut out, s.offset);
+        push_u16(&mut out, index16(s.v1));
+        push_u16(&mut out, index16(s.v2));
+        push_u16(&mut out, (s.angle >> 16) as u16);
+        push_u16(&mut out, index16(s.linedef.unwrap_or(0)));
+        push_u16(&mut out, s.side as u16);
+        push_i16(&mut out, units(s.offset));
     }
     out
 }
 
-pub fn ssectors_lump(subsectors: &[Subsector]) -> Vec<u8> {
+pub fn ssectors_lump(subsectors: &[BspSubsector]) -> Vec<u8> {
     let mut out = Vec::with_capacity(subsectors.len() * 4);
     for s in subsectors {
-        push_u16(&mut out, s.num_segs);
-        push_u16(&mut out, s.first_seg);
+        push_u16(&mut out, index16(s.num_segs));
+        push_u16(&mut out, index16(s.first_seg));
     }
     out
 }
 
-pub fn nodes_lump(nodes: &[Node]) -> Vec<u8> {
+pub fn nodes_lump(nodes: &[BspNode]) -> Vec<u8> {
     let mut out = Vec::with_capacity(nodes.len() * 28);
     for n in nodes {
         for v in [n.x, n.y, n.dx, n.dy] {
-            push_i16(&mut out, v);
+            push_i16(&mut out, units(v));
         }
         for b in n.bbox {
             for v in b {
-                push_i16(&mut out, v);
+                push_i16(&mut out, units(v));
             }
         }
-        push_u16(&mut out, n.children[0]);
-        push_u16(&mut out, n.children[1]);
+        for c in n.children {
+            push_u16(
+                &mut out,
+                match c {
+                    BspChild::Node(i) => index16(i),
+                    BspChild::Subsector(i) => NF_SUBSECTOR | index16(i),
+                },
+            );
+        }
     }
     out
 }
@@ -178,6 +230,103 @@ pub fn sectors_lump(sectors: &[Sector]) -> Vec<u8> {
     out
 }
 
+/// A UDMF TEXTMAP of the map's records (namespace from its format, "doom" otherwise):
+/// the inverse of `udmf_map::udmf_records` for the fields it maps.
+pub fn textmap_lump(map: &MapData) -> Vec<u8> {
+    use std::fmt::Write;
+    let namespace = match &map.format {
+        super::map::MapFormat::Udmf { namespace } => namespace.as_str(),
+        _ => "doom",
+    };
+    let units = |v: Fixed| v as f64 / 65536.0;
+    let mut t = format!("namespace = \"{namespace}\";\n");
+    for v in &map.vertices {
+        let _ = writeln!(t, "vertex {{ x = {:?}; y = {:?}; }}", units(v.x), units(v.y));
+    }
+    let line_keys = [
+        (0x0001, "blocking"),
+        (0x0002, "blockmonsters"),
+        (0x0004, "twosided"),
+        (0x0008, "dontpegtop"),
+        (0x0010, "dontpegbottom"),
+        (0x0020, "secret"),
+        (0x0040, "blocksound"),
+        (0x0080, "dontdraw"),
+        (0x0100, "mapped"),
+    ];
+    for l in &map.linedefs {
+        let _ = write!(
+            t,
+            "linedef {{ v1 = {}; v2 = {}; special = {}; id = {};",
+            l.v1, l.v2, l.special, l.tag
+        );
+        let side = |s: Option<u32>| s.map_or(-1, |s| s as i64);
+        let _ = write!(t, " sidefront = {}; sideback = {};", side(l.sides[0]), side(l.sides[1]));
+        for (i, a) in l.args.iter().enumerate() {
+            let _ = write!(t, " arg{i} = {a};");
+        }
+        for (bit, key) in line_keys {
+            if l.flags & bit != 0 {
+                let _ = write!(t, " {key} = true;");
+            }
+        }
+        t.push_str(" }\n");
+    }
+    for s in &map.sidedefs {
+        let _ = writeln!(
+            t,
+            "sidedef {{ offsetx = {}; offsety = {}; texturetop = {:?}; texturebottom = {:?}; \
+             texturemiddle = {:?}; sector = {}; }}",
+            s.x_offset, s.y_offset, s.upper, s.lower, s.middle, s.sector
+        );
+    }
+    for s in &map.sectors {
+        let _ = writeln!(
+            t,
+            "sector {{ heightfloor = {}; heightceiling = {}; texturefloor = {:?}; \
+             textureceiling = {:?}; lightlevel = {}; special = {}; id = {}; }}",
+            s.floor, s.ceiling, s.floor_flat, s.ceiling_flat, s.light, s.special, s.tag
+        );
+    }
+    for th in &map.things {
+        let _ = write!(
+            t,
+            "thing {{ x = {:?}; y = {:?}; height = {:?}; angle = {}; type = {}; id = {}; special = {};",
+            units(th.x),
+            units(th.y),
+            units(th.z),
+            th.angle,
+            th.kind,
+            th.tid,
+            th.special
+        );
+        for (i, a) in th.args.iter().enumerate() {
+            let _ = write!(t, " arg{i} = {a};");
+        }
+        let flag = |bit: u16| th.flags & bit != 0;
+        for (on, key) in [
+            (flag(0x0001), "skill1"),
+            (flag(0x0001), "skill2"),
+            (flag(0x0002), "skill3"),
+            (flag(0x0004), "skill4"),
+            (flag(0x0004), "skill5"),
+            (flag(0x0008), "ambush"),
+            (!flag(0x0010), "single"),
+        ] {
+            if on {
+                let _ = write!(t, " {key} = true;");
+            }
+        }
+        t.push_str(" }\n");
+    }
+    t.into_bytes()
+}
+
+/// A UDMF map's lumps after its marker: TEXTMAP, then `nodes` lumps, then ENDMAP.
+pub fn udmf_map_lumps(map: &MapData) -> Vec<(&'static str, Vec<u8>)> {
+    vec![("TEXTMAP", textmap_lump(map)), ("ENDMAP", Vec::new())]
+}
+
 /// An all-zero REJECT (every sector may see every other).
 pub fn reject_lump(sector_count: usize) -> Vec<u8> {
     vec![0; (sector_count * sector_count).div_ceil(8)]
@@ -189,7 +338,7 @@ pub fn reject_lump(sector_count: usize) -> Vec<u8> {
 pub fn blockmap_lump(vertices: &[Vertex], lines: &[Linedef]) -> Vec<u8> {
     let (mut minx, mut miny, mut maxx, mut maxy) = (0i32, 0i32, 0i32, 0i32);
     for (i, v) in vertices.iter().enumerate() {
-        let (x, y) = (v.x as i32, v.y as i32);
+        let (x, y) = (v.x >> 16, v.y >> 16);
         if i == 0 {
             (minx, miny, maxx, maxy) = (x, y, x, y);
         }
@@ -199,7 +348,7 @@ pub fn blockmap_lump(vertices: &[Vertex], lines: &[Linedef]) -> Vec<u8> {
     let cols = ((maxx - ox) / 128 + 1) as usize;
     let rows = ((maxy - oy) / 128 + 1) as usize;
     let mut lists: Vec<Vec<u16>> = vec![Vec::new(); cols * rows];
-    let vert = |i: u16| vertices.get(i as usize).map(|v| (v.x as f64, v.y as f64));
+    let vert = |i: u32| vertices.get(i as usize).map(|v| (v.to_dvec2().x, v.to_dvec2().y));
     for (li, l) in lines.iter().enumerate() {
         let (Some(a), Some(b)) = (vert(l.v1), vert(l.v2)) else {
             continue;
@@ -252,20 +401,33 @@ fn segment_touches_box(a: (f64, f64), b: (f64, f64), lo: (f64, f64), hi: (f64, f
     true
 }
 
-/// The map lumps after the marker, in vanilla order, with an empty REJECT and a built BLOCKMAP.
+/// The map lumps after the marker, in vanilla order, with an empty REJECT and a built BLOCKMAP;
+/// Hexen-format maps get Hexen THINGS and LINEDEFS and an empty script `BEHAVIOR` lump.
 pub fn map_lumps(map: &MapData) -> Vec<(&'static str, Vec<u8>)> {
-    vec![
-        ("THINGS", things_lump(&map.things)),
-        ("LINEDEFS", linedefs_lump(&map.linedefs)),
+    let hexen = map.format == super::map::MapFormat::Hexen;
+    let mut lumps = vec![
+        ("THINGS", if hexen { hexen_things_lump(&map.things) } else { things_lump(&map.things) }),
+        (
+            "LINEDEFS",
+            if hexen { hexen_linedefs_lump(&map.linedefs) } else { linedefs_lump(&map.linedefs) },
+        ),
         ("SIDEDEFS", sidedefs_lump(&map.sidedefs)),
         ("VERTEXES", vertexes_lump(&map.vertices)),
-        ("SEGS", segs_lump(&map.segs)),
-        ("SSECTORS", ssectors_lump(&map.subsectors)),
-        ("NODES", nodes_lump(&map.nodes)),
+        ("SEGS", segs_lump(&map.bsp.segs)),
+        ("SSECTORS", ssectors_lump(&map.bsp.subsectors)),
+        ("NODES", nodes_lump(&map.bsp.nodes)),
         ("SECTORS", sectors_lump(&map.sectors)),
         ("REJECT", reject_lump(map.sectors.len())),
         ("BLOCKMAP", blockmap_lump(&map.vertices, &map.linedefs)),
-    ]
+    ];
+    if hexen {
+        // An ACS object with no scripts: header, directory offset 8, zero scripts and strings.
+        let mut acs = b"ACS\0".to_vec();
+        acs.extend(8u32.to_le_bytes());
+        acs.extend([0u8; 8]);
+        lumps.push(("BEHAVIOR", acs));
+    }
+    lumps
 }
 
 /// A picture lump (patch format) from row-major texels, `None` = transparent.
@@ -368,8 +530,8 @@ mod tests {
 
     #[test]
     fn blockmap_lists_lines_in_their_blocks() {
-        let v = [Vertex { x: 0, y: 0 }, Vertex { x: 300, y: 0 }];
-        let l = [Linedef { v1: 0, v2: 1, flags: 0, special: 0, tag: 0, sides: [Some(0), None] }];
+        let v = [Vertex::units(0, 0), Vertex::units(300, 0)];
+        let l = [Linedef { v1: 0, v2: 1, sides: [Some(0), None], ..Default::default() }];
         let b = blockmap_lump(&v, &l);
         let w: Vec<i16> = b.chunks(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
         assert_eq!(&w[..4], &[-8, -8, 3, 1]);

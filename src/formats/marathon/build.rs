@@ -383,6 +383,7 @@ fn facts(level: &Level) -> LevelFacts {
     used.dedup();
     LevelFacts {
         counts,
+        details: Vec::new(),
         textures_used: used.iter().map(|d| format!("0x{d:04X}")).collect(),
         notes: vec![format!(
             "chunks: {}; data version {}",

@@ -391,7 +391,7 @@ fn level_facts(
             face.plane
         ));
     }
-    LevelFacts { counts, textures_used, notes }
+    LevelFacts { counts, details: Vec::new(), textures_used, notes }
 }
 
 /// Sky frames advance with time; nothing else in a level animates without its entities.

@@ -309,5 +309,5 @@ fn facts(level: &SaucerLevel, notes: Vec<String>, markers: &[Marker]) -> LevelFa
         level.wad.exported_textures.iter().map(|(_, n)| n.clone()).collect();
     textures_used.sort();
     textures_used.dedup();
-    LevelFacts { counts, textures_used, notes }
+    LevelFacts { counts, details: Vec::new(), textures_used, notes }
 }
