@@ -276,3 +276,55 @@ impl NodeSet {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn angles_are_binary_angles_of_the_direction() {
+        assert_eq!(point_to_angle(1.0, 0.0), 0);
+        assert_eq!(point_to_angle(0.0, 5.0), 0x4000_0000);
+        assert_eq!(point_to_angle(-3.0, 0.0), 0x8000_0000);
+        assert_eq!(point_to_angle(0.0, -1.0), 0xC000_0000);
+        assert_eq!(point_to_angle(1.0, 1.0), 0x2000_0000);
+        assert_eq!(point_to_angle(1.0, -1.0), 0xE000_0000);
+    }
+
+    fn set(nodes: Vec<[BspChild; 2]>, subsectors: u32) -> NodeSet {
+        let seg =
+            BspSeg { v1: 0, v2: 1, linedef: None, side: 0, angle: 0, offset: 0, partner: None };
+        NodeSet {
+            format: NodeFormat::Built,
+            extra_vertices: Vec::new(),
+            segs: vec![seg],
+            subsectors: vec![BspSubsector { first_seg: 0, num_segs: 1 }; subsectors as usize],
+            nodes: nodes
+                .into_iter()
+                .map(|children| BspNode { x: 0, y: 0, dx: 1, dy: 0, bbox: [[0; 4]; 2], children })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn trees_must_reach_only_existing_records_once() {
+        use BspChild::{Node, Subsector};
+        assert_eq!(set(vec![], 1).check(), Ok(()));
+        assert!(set(vec![], 0).check().is_err(), "no root at all");
+        assert_eq!(set(vec![[Subsector(0), Subsector(1)]], 2).check(), Ok(()));
+        let two = vec![[Subsector(0), Subsector(1)], [Node(0), Subsector(2)]];
+        assert_eq!(set(two, 3).check(), Ok(()));
+        assert!(set(vec![[Node(0), Subsector(0)]], 1).check().is_err(), "self loop");
+        let cycle = vec![[Node(1), Subsector(0)], [Node(0), Subsector(0)]];
+        assert!(set(cycle, 1).check().is_err(), "two-node loop");
+        let shared = vec![[Subsector(0), Subsector(0)], [Node(0), Node(0)]];
+        assert!(set(shared, 1).check().is_err(), "one node reached twice");
+        assert!(set(vec![[Node(5), Subsector(0)]], 1).check().is_err());
+        assert!(set(vec![[Subsector(1), Subsector(0)]], 1).check().is_err());
+        let mut bad = set(vec![], 1);
+        bad.subsectors[0].num_segs = 2;
+        assert!(bad.check().is_err(), "subsector past the segs");
+        bad.subsectors[0].num_segs = 0;
+        assert!(bad.check().is_err(), "empty subsector");
+    }
+}

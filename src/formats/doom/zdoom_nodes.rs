@@ -125,6 +125,7 @@ fn read_body(
 
     let nsub = r.u32_le()? as usize;
     r.check_count(nsub, 4, "subsectors")?;
+    let subsectors_start = r.pos();
     let mut subsectors = Vec::with_capacity(nsub);
     let mut first: u64 = 0;
     for _ in 0..nsub {
@@ -163,7 +164,6 @@ fn read_body(
         raw.push(RawSeg { pos, v1, v2, linedef, side, partner });
     }
 
-    let nnodes_at = r.pos();
     let nnodes = r.u32_le()? as usize;
     let node_size = if gl_version == Some(3) { 40 } else { 32 };
     r.check_count(nnodes, node_size, "nodes")?;
@@ -205,7 +205,9 @@ fn read_body(
     let set = NodeSet { format, extra_vertices, segs, subsectors, nodes };
     set.check().map_err(|fault| match fault {
         NodeFault::Seg(i, m) => r.error_at(raw[i].pos, format!("seg {i}: {m}")),
-        NodeFault::Subsector(i, m) => r.error_at(nnodes_at, format!("subsector {i}: {m}")),
+        NodeFault::Subsector(i, m) => {
+            r.error_at(subsectors_start + 4 * i, format!("subsector {i}: {m}"))
+        }
         NodeFault::Node(i, m) => r.error_at(nodes_start + i * node_size, format!("node {i}: {m}")),
     })?;
     Ok(set)
