@@ -8,6 +8,7 @@ pub mod animation;
 pub mod bsp;
 pub mod build;
 pub mod flats;
+pub mod glbsp_nodes;
 pub mod lights;
 pub mod map;
 pub mod nodes;
@@ -21,7 +22,10 @@ pub mod udmf_map;
 pub mod vanilla_map;
 pub mod wad;
 pub mod writer;
+pub mod zdoom_nodes;
 
+#[cfg(test)]
+mod node_test_support;
 #[cfg(test)]
 mod testwad;
 

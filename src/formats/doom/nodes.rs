@@ -95,3 +95,236 @@ pub struct NodeSet {
     pub subsectors: Vec<BspSubsector>,
     pub nodes: Vec<BspNode>,
 }
+
+/// One linedef as the node readers need it: its two map vertices and which sides exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeLinedef {
+    pub v1: u32,
+    pub v2: u32,
+    /// Whether the front (0) and back (1) sidedefs exist.
+    pub has_side: [bool; 2],
+}
+
+/// The map a node set belongs to. Readers check every index against it and compute what the
+/// extended formats leave out (seg angles and offsets) from its geometry. The file name for
+/// errors comes from each lump, since glBSP nodes may live in a separate `.gwa` file.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeContext<'a> {
+    /// The map's name (`MAP01`), for error messages.
+    pub map: &'a str,
+    /// The map's own vertices (all of `VERTEXES`, or the UDMF vertex blocks).
+    pub vertices: &'a [NodeVertex],
+    pub linedefs: &'a [NodeLinedef],
+}
+
+/// Longest decompressed ZDoom node stream accepted (64 MiB): the largest community maps need a
+/// few MiB, so anything past this is a hostile or corrupt stream, not a map.
+pub const MAX_INFLATED_NODES: usize = 64 << 20;
+
+/// The binary angle of the direction (`dx`, `dy`): 0 = east, 0x4000_0000 = north, as
+/// `R_PointToAngle2` gives it (computed exactly rather than through the engine's tables, which
+/// agree to within a few units of the 16-bit angles vanilla stores).
+pub fn point_to_angle(dx: f64, dy: f64) -> u32 {
+    if dx == 0.0 && dy == 0.0 {
+        return 0;
+    }
+    let turns = dy.atan2(dx) / std::f64::consts::TAU;
+    ((turns * 4_294_967_296.0).round() as i64).rem_euclid(1 << 32) as u32
+}
+
+impl NodeContext<'_> {
+    /// A vertex by node index: the map's own first, then `extra`.
+    pub fn vertex(&self, extra: &[NodeVertex], index: u32) -> Option<NodeVertex> {
+        let i = index as usize;
+        match i.checked_sub(self.vertices.len()) {
+            None => self.vertices.get(i).copied(),
+            Some(e) => extra.get(e).copied(),
+        }
+    }
+
+    /// A seg with the angle and offset the extended formats leave out, computed as ZDoom-family
+    /// ports do: the angle of v1 → v2, and the distance from the linedef's start on the seg's
+    /// side (front: linedef v1, back: linedef v2) to v1. Errors are messages; the caller knows
+    /// where the seg was read.
+    pub fn make_seg(
+        &self,
+        extra: &[NodeVertex],
+        v1: u32,
+        v2: u32,
+        linedef: Option<u32>,
+        side: u8,
+        partner: Option<u32>,
+    ) -> std::result::Result<BspSeg, String> {
+        let total = self.vertices.len() + extra.len();
+        let a = self
+            .vertex(extra, v1)
+            .ok_or_else(|| format!("start vertex {v1} is not one of the {total} vertices"))?;
+        let b = self
+            .vertex(extra, v2)
+            .ok_or_else(|| format!("end vertex {v2} is not one of the {total} vertices"))?;
+        let angle = point_to_angle(b.x as f64 - a.x as f64, b.y as f64 - a.y as f64);
+        let mut offset = 0;
+        let mut seg_side = 0;
+        if let Some(l) = linedef {
+            let line = self.linedefs.get(l as usize).ok_or_else(|| {
+                format!("linedef {l} is not one of the map's {} linedefs", self.linedefs.len())
+            })?;
+            if side > 1 || !line.has_side[side as usize] {
+                return Err(format!("side {side} of linedef {l}, which has no such sidedef"));
+            }
+            let start = if side == 0 { line.v1 } else { line.v2 };
+            let s = self.vertices.get(start as usize).ok_or_else(|| {
+                format!("linedef {l} uses vertex {start}, which the map does not have")
+            })?;
+            offset = fixed_distance(s, &a);
+            seg_side = side;
+        }
+        Ok(BspSeg { v1, v2, linedef, side: seg_side, angle, offset, partner })
+    }
+}
+
+fn fixed_distance(a: &NodeVertex, b: &NodeVertex) -> Fixed {
+    let dx = b.x as f64 - a.x as f64;
+    let dy = b.y as f64 - a.y as f64;
+    dx.hypot(dy).round().min(Fixed::MAX as f64) as Fixed
+}
+
+/// Where a check over a finished [`NodeSet`] failed: which record, and why. Readers turn the
+/// record into a byte offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeFault {
+    Seg(usize, String),
+    Subsector(usize, String),
+    Node(usize, String),
+}
+
+impl NodeSet {
+    /// Checks what the readers cannot check record by record: subsector seg ranges, partner
+    /// indices, and that the tree from the root (the last node) only reaches nodes and
+    /// subsectors that exist and reaches no node twice, so it has no loops.
+    pub fn check(&self) -> std::result::Result<(), NodeFault> {
+        let nsegs = self.segs.len();
+        for (i, seg) in self.segs.iter().enumerate() {
+            if let Some(p) = seg.partner {
+                if p as usize >= nsegs {
+                    return Err(NodeFault::Seg(
+                        i,
+                        format!("partner {p} is not one of {nsegs} segs"),
+                    ));
+                }
+            }
+        }
+        for (i, ss) in self.subsectors.iter().enumerate() {
+            if ss.num_segs == 0 {
+                return Err(NodeFault::Subsector(i, "subsector has no segs".into()));
+            }
+            let end = ss.first_seg as u64 + ss.num_segs as u64;
+            if end > nsegs as u64 {
+                return Err(NodeFault::Subsector(
+                    i,
+                    format!("segs {}..{end} run past the {nsegs} segs", ss.first_seg),
+                ));
+            }
+        }
+        self.check_tree()
+    }
+
+    fn check_tree(&self) -> std::result::Result<(), NodeFault> {
+        let nsub = self.subsectors.len();
+        if nsub == 0 {
+            return Err(NodeFault::Subsector(0, "the map has no subsectors".into()));
+        }
+        let Some(root) = self.nodes.len().checked_sub(1) else { return Ok(()) };
+        let mut seen = vec![false; self.nodes.len()];
+        seen[root] = true;
+        // Every node enters the stack at most once (marked when pushed), so this ends.
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            for child in self.nodes[n].children {
+                match child {
+                    BspChild::Subsector(s) if s as usize >= nsub => {
+                        return Err(NodeFault::Node(
+                            n,
+                            format!("child subsector {s} is not one of {nsub}"),
+                        ));
+                    }
+                    BspChild::Subsector(_) => {}
+                    BspChild::Node(c) => {
+                        let c = c as usize;
+                        match seen.get_mut(c) {
+                            None => {
+                                return Err(NodeFault::Node(
+                                    n,
+                                    format!("child node {c} is not one of {}", self.nodes.len()),
+                                ))
+                            }
+                            Some(true) => {
+                                return Err(NodeFault::Node(
+                                    n,
+                                    format!("child node {c} is reached twice (a loop)"),
+                                ))
+                            }
+                            Some(s) => {
+                                *s = true;
+                                stack.push(c);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn angles_are_binary_angles_of_the_direction() {
+        assert_eq!(point_to_angle(1.0, 0.0), 0);
+        assert_eq!(point_to_angle(0.0, 5.0), 0x4000_0000);
+        assert_eq!(point_to_angle(-3.0, 0.0), 0x8000_0000);
+        assert_eq!(point_to_angle(0.0, -1.0), 0xC000_0000);
+        assert_eq!(point_to_angle(1.0, 1.0), 0x2000_0000);
+        assert_eq!(point_to_angle(1.0, -1.0), 0xE000_0000);
+    }
+
+    fn set(nodes: Vec<[BspChild; 2]>, subsectors: u32) -> NodeSet {
+        let seg =
+            BspSeg { v1: 0, v2: 1, linedef: None, side: 0, angle: 0, offset: 0, partner: None };
+        NodeSet {
+            format: NodeFormat::Built,
+            extra_vertices: Vec::new(),
+            segs: vec![seg],
+            subsectors: vec![BspSubsector { first_seg: 0, num_segs: 1 }; subsectors as usize],
+            nodes: nodes
+                .into_iter()
+                .map(|children| BspNode { x: 0, y: 0, dx: 1, dy: 0, bbox: [[0; 4]; 2], children })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn trees_must_reach_only_existing_records_once() {
+        use BspChild::{Node, Subsector};
+        assert_eq!(set(vec![], 1).check(), Ok(()));
+        assert!(set(vec![], 0).check().is_err(), "no root at all");
+        assert_eq!(set(vec![[Subsector(0), Subsector(1)]], 2).check(), Ok(()));
+        let two = vec![[Subsector(0), Subsector(1)], [Node(0), Subsector(2)]];
+        assert_eq!(set(two, 3).check(), Ok(()));
+        assert!(set(vec![[Node(0), Subsector(0)]], 1).check().is_err(), "self loop");
+        let cycle = vec![[Node(1), Subsector(0)], [Node(0), Subsector(0)]];
+        assert!(set(cycle, 1).check().is_err(), "two-node loop");
+        let shared = vec![[Subsector(0), Subsector(0)], [Node(0), Node(0)]];
+        assert!(set(shared, 1).check().is_err(), "one node reached twice");
+        assert!(set(vec![[Node(5), Subsector(0)]], 1).check().is_err());
+        assert!(set(vec![[Subsector(1), Subsector(0)]], 1).check().is_err());
+        let mut bad = set(vec![], 1);
+        bad.subsectors[0].num_segs = 2;
+        assert!(bad.check().is_err(), "subsector past the segs");
+        bad.subsectors[0].num_segs = 0;
+        assert!(bad.check().is_err(), "empty subsector");
+    }
+}
