@@ -10,6 +10,7 @@ pub mod build;
 pub mod flats;
 pub mod lights;
 pub mod map;
+pub mod node_builder;
 pub mod nodes;
 pub mod palette;
 pub mod picture;
