@@ -26,9 +26,14 @@ fn u16_at(d: &[u8], at: usize) -> u16 {
 
 /// Every map of a Freedoom IWAD, from its VERTEXES, LINEDEFS and SIDEDEFS only.
 fn freedoom_levels(file: &str) -> Vec<Level> {
-    let path = Path::new("/usr/share/games/doom").join(file);
-    let wad = Wad::open(&path).unwrap_or_else(|e| {
-        panic!("{}: {e:#} (install the Debian package freedoom)", path.display())
+    wad_levels(&Path::new("/usr/share/games/doom").join(file))
+}
+
+/// Every Doom- or Hexen-format map of a WAD (Hexen linedefs are 16 bytes, sidedefs last).
+fn wad_levels(path: &Path) -> Vec<Level> {
+    let file = path.display().to_string();
+    let wad = Wad::open(path).unwrap_or_else(|e| {
+        panic!("{file}: {e:#} (for Freedoom, install the Debian package freedoom)")
     });
     let lumps = wad.lumps();
     let mut levels = Vec::new();
@@ -36,10 +41,10 @@ fn freedoom_levels(file: &str) -> Vec<Level> {
         if lumps.get(i + 1).is_none_or(|l| l.name != "THINGS") {
             continue;
         }
-        let find = |name: &str| {
-            let at = (i + 1..(i + 12).min(lumps.len())).find(|&j| lumps[j].name == name).unwrap();
-            wad.lump(at).unwrap().data
-        };
+        let lump_at =
+            |name: &str| (i + 1..(i + 12).min(lumps.len())).find(|&j| lumps[j].name == name);
+        let find = |name: &str| wad.lump(lump_at(name).unwrap()).unwrap().data;
+        let (line_size, sides_at) = if lump_at("BEHAVIOR").is_some() { (16, 12) } else { (14, 10) };
         let (vx, ld, sd) = (find("VERTEXES"), find("LINEDEFS"), find("SIDEDEFS"));
         let vertices = vx
             .chunks_exact(4)
@@ -50,12 +55,12 @@ fn freedoom_levels(file: &str) -> Vec<Level> {
             .collect();
         let side_sector = |s: u16| (s != 0xFFFF).then(|| u16_at(sd, s as usize * 30 + 28) as u32);
         let lines = ld
-            .chunks_exact(14)
+            .chunks_exact(line_size)
             .map(|c| BuildLine {
                 v1: u16_at(c, 0) as u32,
                 v2: u16_at(c, 2) as u32,
-                front_sector: side_sector(u16_at(c, 10)),
-                back_sector: side_sector(u16_at(c, 12)),
+                front_sector: side_sector(u16_at(c, sides_at)),
+                back_sector: side_sector(u16_at(c, sides_at + 2)),
             })
             .collect();
         levels.push(Level { name: marker.name.clone(), vertices, lines });
@@ -190,8 +195,8 @@ fn sector_outlines(l: &Level) -> BTreeMap<u32, Option<Vec<(DVec2, DVec2)>>> {
     let mut self_referencing = BTreeSet::new();
     for line in &l.lines {
         let (a, b) = (units(l.vertices[line.v1 as usize]), units(l.vertices[line.v2 as usize]));
-        if line.front_sector.is_some() && line.front_sector == line.back_sector {
-            self_referencing.insert(line.front_sector.unwrap());
+        if let (Some(f), true) = (line.front_sector, line.front_sector == line.back_sector) {
+            self_referencing.insert(f);
             continue;
         }
         for (s, from, to, e) in [
@@ -499,6 +504,17 @@ fn every_freedoom2_map_builds_and_walks() {
         let r = check(l, n);
         assert!(r.mismatched.is_empty(), "sector areas differ:\n{}", r.mismatched.join("\n"));
         assert!(r.points_found * 100 >= r.points * 99, "{}: point walk", l.name);
+    }
+}
+
+/// A community map an editor saved without nodes (Hexen format), and one with nodes.
+#[test]
+fn hexen_format_community_maps() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realmaps/doom");
+    for file in ["lastermaul-map11.wad", "lastermaul-map01.wad"] {
+        let levels = wad_levels(&dir.join(file));
+        assert_eq!(levels.len(), 1, "{file}");
+        assert_good(&levels[0]);
     }
 }
 
