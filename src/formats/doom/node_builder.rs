@@ -46,6 +46,12 @@ const DIAGONAL_COST: i64 = 4;
 /// linear in the seg count for large maps; when no sampled line divides the set, every line
 /// is tried before the set is declared convex.
 const MAX_CANDIDATES: usize = 64;
+/// Largest set for which every line is tried when no sampled one divides it (the test costs
+/// the square of the set's size). Larger sets, which only crafted maps have, get a wider
+/// sample instead, so a huge convex room cannot stall the build.
+const EXHAUSTIVE_LIMIT: usize = 8192;
+/// Lines sampled from a set over [`EXHAUSTIVE_LIMIT`] when the first sample divides nothing.
+const WIDE_CANDIDATES: usize = 8 * MAX_CANDIDATES;
 /// Distance (in [`Fixed`] units, 1/1024 map unit) within which a vertex counts as on a line.
 /// Split vertices are rounded by at most half a unit on each axis, well inside it.
 const ON_LINE: f64 = 64.0;
@@ -210,6 +216,10 @@ impl<'a> Builder<'a> {
             ));
         }
         self.split_limit = split_budget(segs.len());
+        // Seg and subsector numbers are 32-bit.
+        if u32::try_from(segs.len().saturating_add(self.split_limit)).is_err() {
+            return Err(self.error(format!("{} linedef sides are too many", segs.len())));
+        }
         self.splits_left = self.split_limit;
         Ok(segs)
     }
@@ -362,20 +372,21 @@ impl<'a> Builder<'a> {
             }
         }
         let n = lines.len();
-        let sampled = n.min(MAX_CANDIDATES);
         let mut tried = vec![false; n];
         let mut best: Option<(i64, Partition)> = None;
-        for k in 0..sampled {
-            let i = k * n / sampled;
-            tried[i] = true;
-            self.consider(lines[i], segs, &mut best);
-        }
-        if best.is_none() {
-            // No sampled line divides the set: try them all before calling it convex.
-            for i in 0..n {
-                if !tried[i] {
+        let wide = if segs.len() <= EXHAUSTIVE_LIMIT { n } else { WIDE_CANDIDATES };
+        // A sample spread evenly over the set; when no sampled line divides it, a wider one
+        // (every line, for all but crafted maps) before the set is called convex.
+        for count in [MAX_CANDIDATES, wide] {
+            let count = count.min(n);
+            for k in 0..count {
+                let i = k * n / count;
+                if !std::mem::replace(&mut tried[i], true) {
                     self.consider(lines[i], segs, &mut best);
                 }
+            }
+            if best.is_some() {
+                break;
             }
         }
         best.map(|(_, p)| p)

@@ -701,3 +701,32 @@ fn degenerate_inputs_give_a_tree_or_an_error() {
     let n = build_nodes("f.wad", "M", &far, &lines).unwrap();
     assert!(!n.nodes.is_empty());
 }
+
+/// Huge convex rooms: every line must be ruled out before the room is one subsector, which
+/// is the square of the seg count; past the exhaustive limit a wide sample keeps it quick.
+#[test]
+fn large_convex_rooms_are_one_subsector() {
+    for sides in [3000, EXHAUSTIVE_LIMIT + 808] {
+        let r = 30000.0 * FRACUNIT as f64;
+        let vertices: Vec<NodeVertex> = (0..sides)
+            .map(|k| {
+                let a = k as f64 / sides as f64 * std::f64::consts::TAU;
+                NodeVertex { x: (r * a.cos()).round() as Fixed, y: (r * a.sin()).round() as Fixed }
+            })
+            .collect();
+        // Counter-clockwise points: each line runs clockwise so its front faces in.
+        let lines: Vec<BuildLine> = (0..sides as u32)
+            .map(|k| BuildLine {
+                v1: (k + 1) % sides as u32,
+                v2: k,
+                front_sector: Some(0),
+                back_sector: None,
+            })
+            .collect();
+        let start = Instant::now();
+        let n = build_nodes("f.wad", "M", &vertices, &lines).unwrap();
+        eprintln!("{sides}-sided room: {:.2?}", start.elapsed());
+        assert!(n.nodes.is_empty(), "{sides} sides: {} nodes", n.nodes.len());
+        assert_eq!(n.segs.len(), sides);
+    }
+}
