@@ -58,7 +58,7 @@ const ON_LINE: f64 = 64.0;
 /// Segs the builder may add by splitting, beyond the linedef sides: a bound on work and
 /// memory for crafted input (real maps split a small fraction of their segs).
 const fn split_budget(initial_segs: usize) -> usize {
-    initial_segs.saturating_mul(8).saturating_add(4096)
+    initial_segs.saturating_mul(8).saturating_add(65536)
 }
 
 /// Builds a BSP tree for a map without nodes. `vertices` are the map's own vertices (segs

@@ -730,3 +730,41 @@ fn large_convex_rooms_are_one_subsector() {
         assert_eq!(n.segs.len(), sides);
     }
 }
+
+/// A lattice of crossing two-sided lines: every partition cuts many segs. A small one builds;
+/// a big one runs into the split budget and says so instead of growing without bound.
+#[test]
+fn crossing_lines_build_or_stop_at_the_split_budget() {
+    for (count, must_build) in [(10, true), (120, true), (200, false)] {
+        let mut vertices = Vec::new();
+        let mut lines = Vec::new();
+        let span = count * 16;
+        for k in 0..count {
+            for (a, b) in
+                [((k * 16 + 8, 0), (k * 16 + 8, span)), ((0, k * 16 + 8), (span, k * 16 + 8))]
+            {
+                vertices.push(NodeVertex { x: a.0 * FRACUNIT, y: a.1 * FRACUNIT });
+                vertices.push(NodeVertex { x: b.0 * FRACUNIT, y: b.1 * FRACUNIT });
+                let v = vertices.len() as u32;
+                lines.push(BuildLine {
+                    v1: v - 2,
+                    v2: v - 1,
+                    front_sector: Some(0),
+                    back_sector: Some(0),
+                });
+            }
+        }
+        match build_nodes("f.wad", "M", &vertices, &lines) {
+            Ok(n) => {
+                eprintln!("{count} lines each way: {} segs", n.segs.len());
+                assert!(!n.extra_vertices.is_empty());
+                let _ = paths(&n);
+            }
+            Err(e) => {
+                eprintln!("{count} lines each way: {e}");
+                assert!(!must_build, "{count} lines each way: {e}");
+                assert!(e.message.contains("too tangled"), "{e}");
+            }
+        }
+    }
+}
