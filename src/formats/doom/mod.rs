@@ -11,6 +11,7 @@ pub mod flats;
 pub mod glbsp_nodes;
 pub mod lights;
 pub mod map;
+pub mod node_builder;
 pub mod nodes;
 pub mod palette;
 pub mod picture;
