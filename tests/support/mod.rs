@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod alloc_count;
+pub mod doom_areas;
 pub mod probes;
 
 use std::collections::HashSet;

@@ -7,9 +7,15 @@
 
 use crate::formats::{FormatError, Reader, Result};
 
-use super::nodes::{BspChild, BspNode, BspSeg, BspSubsector, Fixed, NodeFormat, NodeSet, FRACUNIT};
+use super::glbsp_nodes::{find_glbsp_lumps, read_glbsp_nodes};
+use super::node_builder::{build_nodes, BuildLine};
+use super::nodes::{
+    BspChild, BspNode, BspSeg, BspSubsector, Fixed, NodeContext, NodeFormat, NodeLinedef, NodeSet,
+    NodeVertex, FRACUNIT,
+};
 pub use super::udmf_map::UdmfExtra;
 use super::wad::{MapLumps, WadStack};
+use super::zdoom_nodes::{read_zdoom_nodes, zdoom_format};
 
 /// Linedef flag bits (spec [4-3-1]).
 pub mod line_flags {
@@ -459,40 +465,78 @@ pub fn node_lumps_description(stack: &WadStack, lumps: &MapLumps) -> String {
     }
 }
 
-/// Reads the map's BSP from whichever node lumps it has. Node formats this build cannot
-/// read yet are an error that names the map, its format and the lumps found.
+/// Reads the map's BSP from whichever node lumps it has, or builds one for a map saved
+/// without nodes.
+///
+/// Order: ZDoom GL nodes (`ZNODES`, or `SSECTORS` with a GL magic: closed subsectors, what a
+/// ZDoom map is made for), ZDoom extended nodes in `NODES`, vanilla nodes, glBSP's `GL_*`
+/// lumps, and last the node builder. Vanilla nodes go before glBSP's because faithful mode
+/// walks the tree the vanilla engine walks; glBSP lumps exist for GL ports.
 pub fn read_bsp(
     stack: &WadStack,
     lumps: &MapLumps,
     map: &MapData,
     notes: &mut Vec<String>,
 ) -> Result<NodeSet> {
-    let not_yet = |what: String| {
-        FormatError::new(
+    let vertices: Vec<NodeVertex> =
+        map.vertices.iter().map(|v| NodeVertex { x: v.x, y: v.y }).collect();
+    let linedefs: Vec<NodeLinedef> = map
+        .linedefs
+        .iter()
+        .map(|l| NodeLinedef {
+            v1: l.v1,
+            v2: l.v2,
+            has_side: [l.sides[0].is_some(), l.sides[1].is_some()],
+        })
+        .collect();
+    let ctx = NodeContext { map: &lumps.name, vertices: &vertices, linedefs: &linedefs };
+    let lump = |name: &str| lumps.get(name).and_then(|l| stack.lump_at(l));
+    let zdoom = |name: &str| lump(name).filter(|l| zdoom_format(l.data).is_some());
+    for name in ["ZNODES", "SSECTORS"] {
+        if let Some(l) = zdoom(name).filter(|l| zdoom_format(l.data).is_some_and(|f| f.is_gl())) {
+            return read_zdoom_nodes(&ctx, &l);
+        }
+    }
+    if let Some(l) = zdoom("NODES").or_else(|| zdoom("ZNODES")) {
+        return read_zdoom_nodes(&ctx, &l);
+    }
+    if lumps.get("ZNODES").is_some() {
+        return Err(FormatError::new(
             &lumps.file,
             &format!("map {}", lumps.name),
             lumps.marker_dir_offset,
-            format!("{} in {}: {what}", describe_map(&map.format, &lumps.name), lumps.file),
-        )
-    };
-    for name in ["ZNODES", "SSECTORS", "NODES"] {
-        if let Some(kind) = node_lump_kind(stack, lumps, name) {
-            return Err(not_yet(format!("nodes in {name} ({kind}) are not read yet")));
-        }
-    }
-    if lumps.get("ZNODES").is_some() {
-        return Err(not_yet("its ZNODES lump is not a known ZDoom node format".into()));
-    }
-    let has =
-        |n: &str| lumps.get(n).and_then(|l| stack.lump_at(l)).is_some_and(|l| !l.data.is_empty());
-    if !has("SEGS") && !has("SSECTORS") && !has("NODES") {
-        return Err(not_yet(
-            "the map has no nodes (saved without a node builder), and building them is not \
-             supported yet"
-                .into(),
+            format!(
+                "{}: its ZNODES lump is not a known ZDoom node format",
+                describe_map(&map.format, &lumps.name)
+            ),
         ));
     }
-    read_vanilla_bsp(stack, lumps, map, notes)
+    let has = |n: &str| lump(n).is_some_and(|l| !l.data.is_empty());
+    if has("SEGS") && has("SSECTORS") {
+        return read_vanilla_bsp(stack, lumps, map, notes);
+    }
+    let gl = stack.wads().iter().rev().find_map(|w| find_glbsp_lumps(w, &lumps.name));
+    if let Some(gl) = gl {
+        return read_glbsp_nodes(&ctx, &gl);
+    }
+    let lines: Vec<BuildLine> = map
+        .linedefs
+        .iter()
+        .map(|l| BuildLine {
+            v1: l.v1,
+            v2: l.v2,
+            front_sector: map.line_sector(l, 0).map(|s| s as u32),
+            back_sector: map.line_sector(l, 1).map(|s| s as u32),
+        })
+        .collect();
+    let built = build_nodes(&lumps.file, &lumps.name, &vertices, &lines)?;
+    notes.push(format!(
+        "{}: saved without nodes; mapscope built them ({} subsectors, {} nodes)",
+        lumps.name,
+        built.subsectors.len(),
+        built.nodes.len()
+    ));
+    Ok(built)
 }
 
 /// Vanilla `SEGS`, `SSECTORS` and `NODES`, widened to 16.16 and 32-bit indices.
