@@ -140,6 +140,12 @@ fn community_maps_open_pass_the_area_check_and_render() {
         let (level, _) = open_check_render(&[iwad, realmap(file)], map);
         assert_eq!(level.map.format, format, "{file}");
         assert_eq!(level.map.bsp.format, nodes, "{file}");
+        if let MapFormat::Udmf { .. } = format {
+            // What is kept but not drawn is said, never dropped silently.
+            let said = level.map.notes.iter().find(|n| n.starts_with("UDMF properties kept"));
+            let said = said.unwrap_or_else(|| panic!("{file}: {:?}", level.map.notes));
+            assert!(said.contains("sidedef: ") || said.contains("sector: "), "{said}");
+        }
     }
 }
 

@@ -709,12 +709,25 @@ mod tests {
     #[test]
     fn missing_lump_is_an_error() {
         let mut level = testwad::two_room_level();
-        level.omit.push("SEGS");
+        level.omit.push("SIDEDEFS");
         let stack = testwad::stack_with(&level);
         let e = MapData::load(&stack, "MAP01").unwrap_err();
         assert_eq!(e.structure, "map MAP01");
-        assert!(e.message.contains("no SEGS lump"), "{e}");
+        assert!(e.message.contains("no SIDEDEFS lump"), "{e}");
         assert_eq!(e.file, "test.wad");
+    }
+
+    #[test]
+    fn map_without_nodes_gets_built_ones() {
+        let mut level = testwad::two_room_level();
+        level.omit.extend(["SEGS", "SSECTORS", "NODES"]);
+        let stack = testwad::stack_with(&level);
+        let map = MapData::load(&stack, "MAP01").unwrap();
+        assert_eq!(map.bsp.format, NodeFormat::Built);
+        // The two rooms, split along the line between them.
+        assert_eq!((map.bsp.subsectors.len(), map.bsp.nodes.len()), (2, 1));
+        assert_eq!(map.subsector_sector(0).into_iter().chain(map.subsector_sector(1)).count(), 2);
+        assert!(map.notes.iter().any(|n| n.contains("saved without nodes")), "{:?}", map.notes);
     }
 
     #[test]
@@ -805,9 +818,10 @@ mod tests {
                 (b.v1, b.v2, b.flags, b.sides, b.special)
             );
         }
-        let e = MapData::load(&stack, "MAP07").unwrap_err();
-        assert!(e.message.contains("UDMF map MAP07 (namespace zdoom) in u.wad"), "{e}");
-        assert!(e.message.contains("no nodes"), "{e}");
+        // Written without ZNODES: the nodes are built.
+        let map = MapData::load(&stack, "MAP07").unwrap();
+        assert_eq!(map.bsp.format, NodeFormat::Built);
+        assert_eq!(map.format, MapFormat::Udmf { namespace: "zdoom".into() });
     }
 
     #[test]

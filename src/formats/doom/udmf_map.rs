@@ -283,8 +283,41 @@ pub fn udmf_records(file: &str, name: &str, doc: &UdmfDocument) -> Result<MapDat
     }
     check_references(file, doc, &map)?;
     note_missing_fronts(&mut map);
+    note_undrawn(&extra, &mut map.notes);
     map.udmf = Some(Box::new(extra));
     Ok(map)
+}
+
+/// One note naming the properties the map sets that mapscope keeps but does not draw yet
+/// (per-part offsets and scales, separate floor and ceiling light, alpha, slopes, ...), with
+/// how many records set each, so that nothing is dropped silently.
+fn note_undrawn(extra: &UdmfExtra, notes: &mut Vec<String>) {
+    let kinds = [
+        ("vertex", &extra.vertices),
+        ("linedef", &extra.linedefs),
+        ("sidedef", &extra.sidedefs),
+        ("sector", &extra.sectors),
+        ("thing", &extra.things),
+    ];
+    let mut parts = Vec::new();
+    for (kind, records) in kinds {
+        let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+        for (key, _) in records.iter().flatten() {
+            if key != "comment" {
+                *counts.entry(key.as_str()).or_default() += 1;
+            }
+        }
+        if !counts.is_empty() {
+            let keys: Vec<String> = counts.iter().map(|(k, n)| format!("{k} ({n})")).collect();
+            parts.push(format!("{kind}: {}", keys.join(", ")));
+        }
+    }
+    if !extra.other_blocks.is_empty() {
+        parts.push(format!("{} blocks of other kinds", extra.other_blocks.len()));
+    }
+    if !parts.is_empty() {
+        notes.push(format!("UDMF properties kept but not drawn: {}", parts.join("; ")));
+    }
 }
 
 /// Every index a record holds points at an existing record (errors at the block's offset).
