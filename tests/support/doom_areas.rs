@@ -4,27 +4,8 @@
 use std::collections::{BTreeSet, HashMap};
 
 use glam::DVec2;
-use mapscope::formats::doom::bsp::{area, SubsectorPolygons};
+use mapscope::formats::doom::bsp::{area, clip, SubsectorPolygons};
 use mapscope::formats::doom::{DoomLevel, MapData};
-
-/// Sutherland–Hodgman clip of a convex polygon to the right (`keep_right`) or left of the line
-/// through `o` along `d`.
-pub fn clip(poly: &[DVec2], o: DVec2, d: DVec2, keep_right: bool) -> Vec<DVec2> {
-    let sign = if keep_right { -1.0 } else { 1.0 };
-    let dist: Vec<f64> = poly.iter().map(|&p| sign * d.perp_dot(p - o) / d.length()).collect();
-    let mut out = Vec::with_capacity(poly.len() + 1);
-    for i in 0..poly.len() {
-        let j = (i + 1) % poly.len();
-        let (sp, sq) = (dist[i], dist[j]);
-        if sp >= -1e-6 {
-            out.push(poly[i]);
-        }
-        if (sp > 1e-6 && sq < -1e-6) || (sp < -1e-6 && sq > 1e-6) {
-            out.push(poly[i] + (poly[j] - poly[i]) * (sp / (sp - sq)));
-        }
-    }
-    out
-}
 
 pub fn vertex(map: &MapData, v: u32) -> DVec2 {
     map.vertex(v).expect("vertex checked at load").to_dvec2()

@@ -162,8 +162,9 @@ fn side_of(p: DVec2, o: DVec2, d: DVec2) -> f64 {
     d.perp_dot(p - o) / d.length()
 }
 
-/// Sutherland–Hodgman clip of a convex polygon to one side of a line.
-fn clip(poly: &[DVec2], o: DVec2, d: DVec2, keep_right: bool) -> Vec<DVec2> {
+/// Sutherland–Hodgman clip of a convex polygon to the right (`keep_right`) or left of the
+/// line through `o` along `d`.
+pub fn clip(poly: &[DVec2], o: DVec2, d: DVec2, keep_right: bool) -> Vec<DVec2> {
     let sign = if keep_right { -1.0 } else { 1.0 };
     // Positive `s` means inside.
     let dist: Vec<f64> = poly.iter().map(|&p| sign * side_of(p, o, d)).collect();
@@ -206,7 +207,7 @@ fn fixed_point(x: i32, y: i32) -> DVec2 {
 }
 
 /// `R_PointOnSide` for a map node: 0 = front (right), 1 = back (left).
-fn point_on_side(x: i32, y: i32, node: &BspNode) -> usize {
+pub fn point_on_side(x: i32, y: i32, node: &BspNode) -> usize {
     crate::scene::vanilla_doom::point_on_side(x, y, node.x, node.y, node.dx, node.dy)
 }
 

@@ -13,7 +13,7 @@
 //! - V4 (`gNd4`, DeePBSP's) is refused: no builder we can test with writes it.
 
 use super::nodes::{
-    BspChild, BspNode, BspSubsector, NodeContext, NodeFault, NodeFormat, NodeSet, NodeVertex,
+    read_node, BspSubsector, NodeContext, NodeFault, NodeFormat, NodeSet, NodeVertex,
 };
 use super::wad::{Lump, Wad};
 use crate::formats::{Reader, Result};
@@ -188,33 +188,7 @@ pub fn read_glbsp_nodes(ctx: &NodeContext, lumps: &GlBspLumps) -> Result<NodeSet
     let nodes_start = nr.pos();
     let mut nodes = Vec::with_capacity(nnodes);
     for _ in 0..nnodes {
-        let mut p = [0i32; 4];
-        for v in &mut p {
-            *v = (nr.i16_le()? as i32) << 16;
-        }
-        let mut bbox = [[0i32; 4]; 2];
-        for b in bbox.iter_mut().flatten() {
-            *b = (nr.i16_le()? as i32) << 16;
-        }
-        let mut children = [BspChild::Node(0); 2];
-        for c in &mut children {
-            *c = if layout.wide_nodes {
-                let v = nr.u32_le()?;
-                if v & 0x8000_0000 != 0 {
-                    BspChild::Subsector(v & 0x7FFF_FFFF)
-                } else {
-                    BspChild::Node(v)
-                }
-            } else {
-                let v = nr.u16_le()?;
-                if v & 0x8000 != 0 {
-                    BspChild::Subsector((v & 0x7FFF) as u32)
-                } else {
-                    BspChild::Node(v as u32)
-                }
-            };
-        }
-        nodes.push(BspNode { x: p[0], y: p[1], dx: p[2], dy: p[3], bbox, children });
+        nodes.push(read_node(&mut nr, false, layout.wide_nodes)?);
     }
 
     let format = NodeFormat::GlBsp { version: layout.version };

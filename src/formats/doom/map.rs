@@ -10,8 +10,8 @@ use crate::formats::{FormatError, Reader, Result};
 use super::glbsp_nodes::{find_glbsp_lumps, read_glbsp_nodes};
 use super::node_builder::{build_nodes, BuildLine};
 use super::nodes::{
-    BspChild, BspNode, BspSeg, BspSubsector, Fixed, NodeContext, NodeFormat, NodeLinedef, NodeSet,
-    NodeVertex, FRACUNIT,
+    read_node, BspChild, BspSeg, BspSubsector, Fixed, NodeContext, NodeFormat, NodeLinedef,
+    NodeSet, NodeVertex, FRACUNIT,
 };
 pub use super::udmf_map::UdmfExtra;
 use super::wad::{MapLumps, WadStack};
@@ -256,23 +256,13 @@ pub fn parse_map(stack: &WadStack, lumps: &MapLumps) -> Result<MapData> {
         return super::udmf_map::parse_udmf_map(stack, lumps);
     }
     let format = if lumps.get("BEHAVIOR").is_some() { MapFormat::Hexen } else { MapFormat::Doom };
-    let structure = format!("map {}", lumps.name);
     let mut map = MapData {
         name: lumps.name.clone(),
         file: lumps.file.clone(),
         format: format.clone(),
         ..Default::default()
     };
-    let get = |lump: &str| -> Result<super::wad::Lump<'_>> {
-        lumps.get(lump).and_then(|n| stack.lump_at(n)).ok_or_else(|| {
-            FormatError::new(
-                &lumps.file,
-                &structure,
-                lumps.marker_dir_offset,
-                format!("map {} has no {lump} lump after its marker", lumps.name),
-            )
-        })
-    };
+    let get = |lump: &str| required_lump(stack, lumps, lump);
     for optional in ["REJECT", "BLOCKMAP"] {
         if lumps.get(optional).is_none() {
             map.notes.push(format!("{}: no {optional} lump (not needed to draw)", lumps.name));
@@ -539,6 +529,22 @@ pub fn read_bsp(
     Ok(built)
 }
 
+/// A lump of the map that must be there.
+fn required_lump<'a>(
+    stack: &'a WadStack,
+    lumps: &MapLumps,
+    lump: &str,
+) -> Result<super::wad::Lump<'a>> {
+    lumps.get(lump).and_then(|n| stack.lump_at(n)).ok_or_else(|| {
+        FormatError::new(
+            &lumps.file,
+            &format!("map {}", lumps.name),
+            lumps.marker_dir_offset,
+            format!("map {} has no {lump} lump after its marker", lumps.name),
+        )
+    })
+}
+
 /// Vanilla `SEGS`, `SSECTORS` and `NODES`, widened to 16.16 and 32-bit indices.
 fn read_vanilla_bsp(
     stack: &WadStack,
@@ -546,17 +552,7 @@ fn read_vanilla_bsp(
     map: &MapData,
     notes: &mut Vec<String>,
 ) -> Result<NodeSet> {
-    let structure = format!("map {}", lumps.name);
-    let get = |lump: &str| -> Result<super::wad::Lump<'_>> {
-        lumps.get(lump).and_then(|n| stack.lump_at(n)).ok_or_else(|| {
-            FormatError::new(
-                &lumps.file,
-                &structure,
-                lumps.marker_dir_offset,
-                format!("map {} has no {lump} lump after its marker", lumps.name),
-            )
-        })
-    };
+    let get = |lump: &str| required_lump(stack, lumps, lump);
     let nverts = map.vertices.len();
     let linedefs = &map.linedefs;
     let l = get("SEGS")?;
@@ -619,29 +615,14 @@ fn read_vanilla_bsp(
     let nnodes = l.data.len() / 28;
     let nodes = records(&l, "NODES", 28, notes, |r| {
         let at = r.pos();
-        let mut f = [0 as Fixed; 4];
-        for v in &mut f {
-            *v = (r.i16_le()? as i32) << 16;
-        }
-        let mut bbox = [[0 as Fixed; 4]; 2];
-        for b in &mut bbox {
-            for v in b.iter_mut() {
-                *v = (r.i16_le()? as i32) << 16;
+        let node = read_node(r, false, false)?;
+        for c in node.children {
+            match c {
+                BspChild::Subsector(s) => check_index(r, at, s, nss, "subsector")?,
+                BspChild::Node(n) => check_index(r, at, n, nnodes, "node")?,
             }
         }
-        let mut children = [BspChild::Node(0); 2];
-        for c in &mut children {
-            let raw = r.u16_le()?;
-            *c = if raw & NF_SUBSECTOR != 0 {
-                let s = (raw & !NF_SUBSECTOR) as u32;
-                check_index(r, at, s, nss, "subsector")?;
-                BspChild::Subsector(s)
-            } else {
-                check_index(r, at, raw as u32, nnodes, "node")?;
-                BspChild::Node(raw as u32)
-            };
-        }
-        Ok(BspNode { x: f[0], y: f[1], dx: f[2], dy: f[3], bbox, children })
+        Ok(node)
     })?;
     Ok(NodeSet { format: NodeFormat::Vanilla, extra_vertices: Vec::new(), segs, subsectors, nodes })
 }

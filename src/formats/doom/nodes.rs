@@ -6,6 +6,8 @@
 //! and the fractional vertices of GL node builders are both exact. Indices are 32-bit because
 //! the extended formats are.
 
+use crate::formats::{Reader, Result};
+
 /// A 16.16 fixed-point map coordinate.
 pub type Fixed = i32;
 
@@ -115,6 +117,28 @@ pub struct NodeContext<'a> {
     /// The map's own vertices (all of `VERTEXES`, or the UDMF vertex blocks).
     pub vertices: &'a [NodeVertex],
     pub linedefs: &'a [NodeLinedef],
+}
+
+/// One node record as the binary formats store it: the partition line (whole map units, or
+/// 16.16 where `fixed_partition`), both children's bounding boxes in whole map units, and two
+/// children whose top bit marks a subsector (16-bit, or 32-bit where `wide_children`). The
+/// children are not checked against the tree here: [`NodeSet::check`] or the caller does.
+pub fn read_node(r: &mut Reader, fixed_partition: bool, wide_children: bool) -> Result<BspNode> {
+    let mut p = [0 as Fixed; 4];
+    for v in &mut p {
+        *v = if fixed_partition { r.i32_le()? } else { (r.i16_le()? as Fixed) << 16 };
+    }
+    let mut bbox = [[0 as Fixed; 4]; 2];
+    for b in bbox.iter_mut().flatten() {
+        *b = (r.i16_le()? as Fixed) << 16;
+    }
+    let mut children = [BspChild::Node(0); 2];
+    for c in &mut children {
+        let (v, flag) =
+            if wide_children { (r.u32_le()?, 0x8000_0000) } else { (r.u16_le()? as u32, 0x8000) };
+        *c = if v & flag != 0 { BspChild::Subsector(v & !flag) } else { BspChild::Node(v) };
+    }
+    Ok(BspNode { x: p[0], y: p[1], dx: p[2], dy: p[3], bbox, children })
 }
 
 /// Longest decompressed ZDoom node stream accepted (64 MiB): the largest community maps need a

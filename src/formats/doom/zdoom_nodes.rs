@@ -11,7 +11,7 @@
 use std::io::Read;
 
 use super::nodes::{
-    BspChild, BspNode, BspSubsector, NodeContext, NodeFault, NodeFormat, NodeSet, NodeVertex,
+    read_node, BspSubsector, NodeContext, NodeFault, NodeFormat, NodeSet, NodeVertex,
     MAX_INFLATED_NODES,
 };
 use super::wad::Lump;
@@ -170,24 +170,7 @@ fn read_body(
     let nodes_start = r.pos();
     let mut nodes = Vec::with_capacity(nnodes);
     for _ in 0..nnodes {
-        let mut p = [0i32; 4];
-        for v in &mut p {
-            *v = if gl_version == Some(3) { r.i32_le()? } else { (r.i16_le()? as i32) << 16 };
-        }
-        let mut bbox = [[0i32; 4]; 2];
-        for b in bbox.iter_mut().flatten() {
-            *b = (r.i16_le()? as i32) << 16;
-        }
-        let mut children = [BspChild::Node(0); 2];
-        for c in &mut children {
-            let v = r.u32_le()?;
-            *c = if v & 0x8000_0000 != 0 {
-                BspChild::Subsector(v & 0x7FFF_FFFF)
-            } else {
-                BspChild::Node(v)
-            };
-        }
-        nodes.push(BspNode { x: p[0], y: p[1], dx: p[2], dy: p[3], bbox, children });
+        nodes.push(read_node(&mut r, gl_version == Some(3), true)?);
     }
 
     let mut segs = Vec::with_capacity(nseg);

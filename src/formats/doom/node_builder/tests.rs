@@ -9,6 +9,7 @@ use std::time::Instant;
 use glam::DVec2;
 
 use super::*;
+use crate::formats::doom::bsp::{area, clip, point_on_side};
 use crate::formats::doom::nodes::FRACUNIT;
 use crate::formats::doom::wad::Wad;
 
@@ -86,49 +87,6 @@ fn units(v: NodeVertex) -> DVec2 {
 
 fn all_vertices(l: &Level, n: &NodeSet) -> Vec<DVec2> {
     l.vertices.iter().chain(&n.extra_vertices).map(|&v| units(v)).collect()
-}
-
-/// Sutherland–Hodgman clip of a convex polygon to the right (`keep_right`) or left of the line
-/// through `o` along `d`.
-fn clip(poly: &[DVec2], o: DVec2, d: DVec2, keep_right: bool) -> Vec<DVec2> {
-    let sign = if keep_right { -1.0 } else { 1.0 };
-    let dist: Vec<f64> = poly.iter().map(|&p| sign * d.perp_dot(p - o) / d.length()).collect();
-    let mut out = Vec::with_capacity(poly.len() + 1);
-    for i in 0..poly.len() {
-        let j = (i + 1) % poly.len();
-        let (sp, sq) = (dist[i], dist[j]);
-        if sp >= -1e-9 {
-            out.push(poly[i]);
-        }
-        if (sp > 1e-9 && sq < -1e-9) || (sp < -1e-9 && sq > 1e-9) {
-            out.push(poly[i] + (poly[j] - poly[i]) * (sp / (sp - sq)));
-        }
-    }
-    out
-}
-
-fn area(poly: &[DVec2]) -> f64 {
-    let n = poly.len();
-    (0..n).map(|i| poly[i].perp_dot(poly[(i + 1) % n])).sum::<f64>() / 2.0
-}
-
-/// Vanilla `R_PointOnSide` on a node's fixed-point fields: 0 front (right), 1 back.
-fn point_on_side(x: Fixed, y: Fixed, n: &BspNode) -> usize {
-    let fixed_mul = |a: i32, b: i32| ((a as i64 * b as i64) >> 16) as i32;
-    if n.dx == 0 {
-        return if x <= n.x { (n.dy > 0) as usize } else { (n.dy < 0) as usize };
-    }
-    if n.dy == 0 {
-        return if y <= n.y { (n.dx < 0) as usize } else { (n.dx > 0) as usize };
-    }
-    let dx = x.wrapping_sub(n.x);
-    let dy = y.wrapping_sub(n.y);
-    if (n.dy ^ n.dx ^ dx ^ dy) < 0 {
-        return ((n.dy ^ dx) < 0) as usize;
-    }
-    let left = fixed_mul(n.dy >> 16, dx);
-    let right = fixed_mul(dy, n.dx >> 16);
-    (right >= left) as usize
 }
 
 /// `R_PointInSubsector`.
