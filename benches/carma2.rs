@@ -3,7 +3,8 @@
 //! headless frame time at 1280x720 from each track's default camera.
 //!
 //! `cargo bench --bench carma2` (release). Options after `--`: `--runs N` (parse/build repeats,
-//! default 5), `--frames N` (default 100), `--quick` (1 run, 20 frames; for a smoke test).
+//! default 5), `--frames N` (default 100), `--quick` (1 run, 20 frames; for a smoke test), `--write DIR` (also save
+//! BIG.TWT there, for `mapscope bench`).
 
 #[path = "harness/mod.rs"]
 mod harness;
@@ -188,6 +189,7 @@ fn main() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/carma2");
     let tmp = support::TempDir::new("carma2-bench");
     let big = large_track(tmp.path());
+    harness::write_level(&a, "BIG.TWT", &std::fs::read(&big).expect("the large track"));
     println!("mapscope Carmageddon 2 benchmark: parse+build median of {} runs", a.runs);
     println!(
         "{:<28} {:>10} {:>9} {:>9} {:>9} {:>10} {:>9}",

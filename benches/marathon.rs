@@ -2,7 +2,8 @@
 //! writer-built grid level (1600 polygons), and headless frame time at 1280x720.
 //!
 //! `cargo bench --bench marathon` (release). Options after `--`: `--runs N` (parse/build
-//! repeats, default 20), `--frames N` (default 100), `--quick` (3 runs, 20 frames).
+//! repeats, default 20), `--frames N` (default 100), `--quick` (3 runs, 20 frames), `--write DIR`
+//! (also save the grid level and the fixture shapes there, for `mapscope bench`).
 
 #[path = "harness/mod.rs"]
 mod harness;
@@ -111,6 +112,9 @@ fn main() {
         scenes.extend(parse_and_build(name, &bytes, &shapes, a.runs));
     }
     let grid = grid_wad();
+    // The map needs a shapes file beside it to open in mapscope.
+    harness::write_level(&a, "Grid.sceA", &grid);
+    harness::write_level(&a, "Shapes.shpA", &shapes_bytes);
     scenes.extend(parse_and_build("grid (writer)", &grid, &shapes, a.runs));
 
     let gpu = Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)");

@@ -3,7 +3,8 @@
 //!
 //! `cargo bench --bench saturn` (release). Options after `--`: `--runs N` (parse/build
 //! repeats, default 5), `--frames N` (default 100), `--rooms N` (rooms a side of the large
-//! level, default 12), `--quick` (1 run, 20 frames).
+//! level, default 12), `--quick` (1 run, 20 frames), `--write DIR`
+//! (also save the large level there, for `mapscope bench` and the viewer).
 
 #[path = "harness/mod.rs"]
 mod harness;
@@ -102,7 +103,9 @@ fn main() {
                 (n.to_string(), std::fs::read(dir.join(n)).unwrap_or_else(|e| panic!("{n}: {e}")))
             })
             .collect();
-    levels.push((format!("large {0}x{0} rooms (writer)", rooms), large_level(rooms)));
+    let large = large_level(rooms);
+    harness::write_level(&a, &format!("LARGE{rooms}.LEV"), &large);
+    levels.push((format!("large {0}x{0} rooms (writer)", rooms), large));
 
     println!("mapscope Saturn Quake benchmark: parse/build median of {} runs", a.runs);
     println!(

@@ -185,6 +185,14 @@ fn vs_marker(@builtin(vertex_index) vi: u32, @location(0) pos: vec3<f32>) -> @bu
     return vec4<f32>(c.xy + d, c.z, c.w);
 }
 
+// The depth pre-pass: only the position, computed as `vs_world` computes it (both invariant),
+// so the shading pass's equal test meets the same depths. lavapipe shades vertices on one
+// thread; the lookups `vs_world` makes per vertex would double that cost for nothing here.
+@vertex
+fn vs_depth(@location(0) pos: vec3<f32>) -> @builtin(position) @invariant vec4<f32> {
+    return frame.view_proj * vec4<f32>(pos, 1.0);
+}
+
 // The depth pre-pass: its outputs are masked off, only the depth test and write matter.
 @fragment
 fn fs_depth_only() -> FragOut {

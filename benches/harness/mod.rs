@@ -106,6 +106,26 @@ impl Args {
     }
 }
 
+impl Args {
+    /// The value of a bench's own `flag PATH` option (the last one given), if present.
+    pub fn path(&self, flag: &str) -> Option<std::path::PathBuf> {
+        let at = self.rest.iter().rposition(|a| a == flag)?;
+        let value = self.rest.get(at + 1).unwrap_or_else(|| panic!("{flag} needs a path"));
+        Some(value.into())
+    }
+}
+
+/// Writes a bench's generated level to `dir/name` for `mapscope bench` and the viewer, when
+/// `--write DIR` was given.
+pub fn write_level(args: &Args, name: &str, bytes: &[u8]) {
+    if let Some(dir) = args.path("--write") {
+        std::fs::create_dir_all(&dir).expect("creating the --write folder");
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        println!("wrote {}", path.display());
+    }
+}
+
 fn number_after(it: &mut impl Iterator<Item = String>, flag: &str) -> usize {
     it.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{flag} needs a number"))
 }

@@ -100,13 +100,15 @@ fn make_pipeline(
         wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
     let world_layout = world_vertex_layout();
     let (vs, fs, buffers, topology) = match kind {
-        PipelineKind::World
-        | PipelineKind::Depth
-        | PipelineKind::Shade
-        | PipelineKind::SmoothShade => (
+        PipelineKind::Depth => (
+            "vs_depth",
+            "fs_depth_only",
+            vec![Some(position_only_layout())],
+            wgpu::PrimitiveTopology::TriangleList,
+        ),
+        PipelineKind::World | PipelineKind::Shade | PipelineKind::SmoothShade => (
             "vs_world",
             match kind {
-                PipelineKind::Depth => "fs_depth_only",
                 PipelineKind::SmoothShade => "fs_smooth",
                 _ => "fs_world",
             },
@@ -202,6 +204,16 @@ pub fn world_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
         0 => Float32x3, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Uint32, 5 => Uint32,
         6 => Unorm8x4
     ];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<WorldVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRS,
+    }
+}
+
+/// `WorldVertex` as the depth pre-pass reads it: the position only.
+fn position_only_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRS: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Float32x3];
     wgpu::VertexBufferLayout {
         array_stride: std::mem::size_of::<WorldVertex>() as u64,
         step_mode: wgpu::VertexStepMode::Vertex,
