@@ -6,12 +6,15 @@
 //! chunks of scene order (neighbours in a level are near each other), each with its bounding
 //! box; a frame draws only the chunks whose box meets the view frustum, consecutive ones merged
 //! into one draw. A box wholly outside one side of the frustum holds no triangle that could
-//! cover a pixel centre, so the picture is the same.
+//! cover a pixel centre, so the picture is the same. With an occlusion map (`occlusion`) the
+//! chunks in the frustum are taken nearest first, the solid ones drawn are recorded on the map,
+//! and a chunk the map shows behind them is dropped too.
 
 use std::ops::Range;
 
 use glam::{Mat4, Vec3, Vec4};
 
+use super::occlusion::{BoxExtent, OcclusionMap};
 use super::world_batches::Group;
 use crate::scene::WorldVertex;
 
@@ -31,56 +34,122 @@ pub struct FrustumCull {
     chunks: Vec<Vec<Chunk>>,
     /// Per group, the vertex ranges to draw this frame.
     visible: Vec<Vec<Range<u32>>>,
+    /// The triangles' corners, when they hide what is behind them (solid ones): indexed by
+    /// vertex number like the chunks' ranges.
+    occluders: Option<Vec<Vec3>>,
+    /// This frame's chunks in the frustum: group, chunk, footprint on the occlusion map.
+    candidates: Vec<(usize, usize, Option<BoxExtent>)>,
 }
 
+/// Triangles a frame records on the occlusion map at most: the nearest chunks hide the most,
+/// and the map must cost far less than the triangles it saves.
+const OCCLUDER_BUDGET: usize = 8192;
+
 impl FrustumCull {
-    /// `vertices` is the buffer the groups' ranges index.
-    pub fn new(vertices: &[WorldVertex], groups: &[Group]) -> FrustumCull {
-        let chunks: Vec<Vec<Chunk>> = groups
-            .iter()
-            .map(|g| {
-                let step = CHUNK_TRIANGLES * 3;
-                (g.vertices.start..g.vertices.end)
-                    .step_by(step as usize)
-                    .map(|start| {
-                        let range = start..(start + step).min(g.vertices.end);
-                        let mut min = Vec3::splat(f32::INFINITY);
-                        let mut max = Vec3::splat(f32::NEG_INFINITY);
-                        let slice = vertices.get(range.start as usize..range.end as usize);
-                        for v in slice.unwrap_or(&[]) {
-                            min = min.min(Vec3::from(v.pos));
-                            max = max.max(Vec3::from(v.pos));
-                        }
-                        Chunk { vertices: range, min, max }
-                    })
-                    .collect()
-            })
-            .collect();
+    /// `vertices` is the buffer the groups' ranges index; `occluders` says whether its
+    /// triangles hide what lies behind them (solid ones do, masked ones have holes).
+    pub fn new(vertices: &[WorldVertex], groups: &[Group], occluders: bool) -> FrustumCull {
+        let chunks: Vec<Vec<Chunk>> = groups.iter().map(|g| chunk_group(vertices, g)).collect();
         // Until the first update every triangle is drawn.
         let visible = groups.iter().map(|g| vec![g.vertices.clone()]).collect();
-        FrustumCull { chunks, visible }
+        let occluders = occluders.then(|| vertices.iter().map(|v| Vec3::from(v.pos)).collect());
+        FrustumCull { chunks, visible, occluders, candidates: Vec::new() }
     }
 
-    /// Finds the chunks `view_proj` (render space to clip space) can see.
-    pub fn update(&mut self, view_proj: Mat4) {
+    /// Finds the chunks `view_proj` (render space to clip space) can see. With a map, chunks
+    /// it shows hidden are dropped too, nearest first, and this buffer's occluders that are
+    /// drawn are recorded on it for the chunks behind them (and for later buffers).
+    ///
+    /// Returns the triangles in the frustum and those of them the map showed hidden.
+    pub fn update(
+        &mut self,
+        view_proj: Mat4,
+        occlusion: Option<&mut OcclusionMap>,
+    ) -> (usize, usize) {
+        let mut hidden = 0;
         // Inside: -w <= x <= w, -w <= y <= w, and in front of the eye (w >= 0).
         let (r0, r1, r3) = (view_proj.row(0), view_proj.row(1), view_proj.row(3));
         let planes = [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r3];
-        for (chunks, visible) in self.chunks.iter().zip(&mut self.visible) {
-            visible.clear();
-            for c in chunks.iter().filter(|c| planes.iter().all(|&p| reaches(p, c))) {
-                match visible.last_mut() {
-                    Some(last) if last.end == c.vertices.start => last.end = c.vertices.end,
-                    _ => visible.push(c.vertices.clone()),
+        self.candidates.clear();
+        for (g, chunks) in self.chunks.iter().enumerate() {
+            for (i, c) in chunks.iter().enumerate() {
+                if planes.iter().all(|&p| reaches(p, c)) {
+                    let extent = occlusion.as_ref().and_then(|m| m.box_extent(c.min, c.max));
+                    self.candidates.push((g, i, extent));
                 }
             }
         }
+        if let Some(map) = occlusion {
+            let nearest = |e: &Option<BoxExtent>| e.as_ref().map_or(0.0, |e| e.nearest);
+            self.candidates.sort_by(|a, b| nearest(&a.2).total_cmp(&nearest(&b.2)));
+            let mut budget = OCCLUDER_BUDGET;
+            self.candidates.retain(|(g, i, extent)| {
+                if extent.as_ref().is_some_and(|e| map.hides(e)) {
+                    hidden += self.chunks[*g][*i].vertices.len() / 3;
+                    return false;
+                }
+                // Boxes smaller than a few cells hold triangles too small to cover one.
+                let large = extent.as_ref().is_none_or(|e| e.area() >= 4);
+                if let (Some(corners), true) = (&self.occluders, large && budget > 0) {
+                    let range = &self.chunks[*g][*i].vertices;
+                    let tris = corners.get(range.start as usize..range.end as usize);
+                    for t in tris.unwrap_or(&[]).chunks_exact(3) {
+                        map.add_triangle(t[0], t[1], t[2]);
+                    }
+                    budget = budget.saturating_sub(range.len() / 3);
+                }
+                true
+            });
+            self.candidates.sort_by_key(|&(g, i, _)| (g, i));
+        }
+        for visible in &mut self.visible {
+            visible.clear();
+        }
+        let mut drawn = 0;
+        for &(g, i, _) in &self.candidates {
+            let c = &self.chunks[g][i];
+            let visible = &mut self.visible[g];
+            match visible.last_mut() {
+                Some(last) if last.end == c.vertices.start => last.end = c.vertices.end,
+                _ => visible.push(c.vertices.clone()),
+            }
+            drawn += c.vertices.len() / 3;
+        }
+        (drawn + hidden, hidden)
     }
 
     /// The vertex ranges of group `group` to draw this frame.
     pub fn ranges(&self, group: usize) -> &[Range<u32>] {
         self.visible.get(group).map_or(&[], |v| &v[..])
     }
+}
+
+/// Splits a group into chunks of at most [`CHUNK_TRIANGLES`] neighbouring triangles. A
+/// triangle apart from the chunk so far (farther from its box than either is large) starts a
+/// new one: neighbours in scene order are usually neighbours in space, but a chunk that
+/// joined the end of one room to the start of another far away would be seen from both.
+fn chunk_group(vertices: &[WorldVertex], group: &Group) -> Vec<Chunk> {
+    let mut chunks: Vec<Chunk> = Vec::new();
+    let corners = vertices.get(group.vertices.start as usize..group.vertices.end as usize);
+    for (t, tri) in corners.unwrap_or(&[]).chunks_exact(3).enumerate() {
+        let at = group.vertices.start + 3 * t as u32;
+        let points = tri.iter().map(|v| Vec3::from(v.pos));
+        let (lo, hi) =
+            points.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(p), hi.max(p)));
+        if let Some(c) = chunks.last_mut() {
+            let full = c.vertices.len() as u32 >= CHUNK_TRIANGLES * 3;
+            let gap = (c.min - hi).max(lo - c.max).max(Vec3::ZERO).length();
+            let apart = gap > (c.max - c.min).length().max((hi - lo).length());
+            if !full && !apart {
+                c.vertices.end = at + 3;
+                c.min = c.min.min(lo);
+                c.max = c.max.max(hi);
+                continue;
+            }
+        }
+        chunks.push(Chunk { vertices: at..at + 3, min: lo, max: hi });
+    }
+    chunks
 }
 
 /// Whether some point of the chunk's box is on the inner side of `plane` (or on it).
@@ -114,17 +183,17 @@ mod tests {
         }
         let n = vertices.len() as u32;
         let groups = [Group { surface: 1, vertices: 0..n }];
-        let mut cull = FrustumCull::new(&vertices, &groups);
+        let mut cull = FrustumCull::new(&vertices, &groups, false);
         assert_eq!(cull.ranges(0), std::slice::from_ref(&(0..n)), "all before the first update");
         let quarter_turn = std::f64::consts::FRAC_PI_2;
         let camera = CameraPose { pos: DVec3::ZERO, yaw: quarter_turn, pitch: 0.0 };
         let proj = Mat4::perspective_rh(90f32.to_radians(), 16.0 / 9.0, 0.1, 1000.0);
-        cull.update(proj * camera.view_matrix());
+        cull.update(proj * camera.view_matrix(), None);
         let chunk = CHUNK_TRIANGLES * 3;
         assert_eq!(cull.ranges(0), &[0..3 * chunk, 5 * chunk..6 * chunk]);
         // Turned round, only the chunk behind is in view.
         let back = CameraPose { yaw: -quarter_turn, ..camera };
-        cull.update(proj * back.view_matrix());
+        cull.update(proj * back.view_matrix(), None);
         assert_eq!(cull.ranges(0), std::slice::from_ref(&(3 * chunk..4 * chunk)));
     }
 }

@@ -7,6 +7,8 @@ use wgpu::util::DeviceExt;
 
 use super::frame::projection;
 use super::frustum_cull::FrustumCull;
+use super::indexed_vertices::index_vertices;
+use super::occlusion::OcclusionMap;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
 use super::smooth_textures::{self, SmoothTextures};
@@ -47,6 +49,10 @@ const FLAG_VANILLA_EXACT: i32 = 2;
 const FLAG_SKY: i32 = 4;
 /// `KIND_SPRITE` in shaders/common.wgsl.
 const KIND_SPRITE: u32 = 3;
+/// Frames drawn without the occlusion map after a frame where it hid under an eighth of the
+/// solid triangles in view, before it is tried again.
+const OCCLUSION_PAUSE_FRAMES: u32 = 8;
+
 /// `SHADE_MODE` of smooth frames and of vanilla-exact frames (shaders/common.wgsl).
 const MODE_SMOOTH: u32 = 1;
 const MODE_VANILLA_EXACT: u32 = 3;
@@ -102,12 +108,18 @@ pub struct SceneRenderer {
     /// the last triangle drawn wins a tie, so reversing keeps the first one as a plain
     /// `Greater` test would.
     solid_reversed: wgpu::Buffer,
+    /// `solid_reversed` holds each distinct vertex once; this lists the triangles' corners.
+    solid_indices: wgpu::Buffer,
     solid_groups: Vec<Group>,
     masked_groups: Vec<Group>,
     /// What of `solid_groups` (in `solid_reversed`) and `masked_groups` (in `vertices`) this
     /// frame's view can see.
     solid_cull: FrustumCull,
     masked_cull: FrustumCull,
+    /// What the solid triangles drawn this frame hide, kept between frames for its memory.
+    occlusion: Option<OcclusionMap>,
+    /// Frames to go without the occlusion map after one where it hid little.
+    occlusion_pause: u32,
     /// Doom: the CPU half of vanilla-exact frames (the walk and what follows from it).
     vanilla: Option<VanillaFrame>,
     /// Doom: smooth mode's walls and flats with GPU textures.
@@ -223,10 +235,16 @@ impl SceneRenderer {
             cull = map.as_ref().map(|map| (WalkCull::new(map, &triangles), indices));
             smooth = Some(SmoothTextures::new(device, &gpu.queue, scene, &triangles, runs));
         }
+        let solid_indexed = index_vertices(&batches.solid_reversed);
         let solid_reversed = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("solid world vertices, reversed"),
-            contents: bytemuck::cast_slice(&batches.solid_reversed),
+            contents: bytemuck::cast_slice(&solid_indexed.vertices),
             usage: wgpu::BufferUsages::VERTEX,
+        });
+        let solid_indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("solid world indices, reversed"),
+            contents: bytemuck::cast_slice(&solid_indexed.indices),
+            usage: wgpu::BufferUsages::INDEX,
         });
         let translucent_count = batches.translucent_count;
         let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -297,8 +315,11 @@ impl SceneRenderer {
         Ok(SceneRenderer {
             pipelines,
             solid_reversed,
-            solid_cull: FrustumCull::new(&batches.solid_reversed, &batches.solid),
-            masked_cull: FrustumCull::new(&batches.vertices, &batches.masked),
+            solid_indices,
+            solid_cull: FrustumCull::new(&batches.solid_reversed, &batches.solid, true),
+            masked_cull: FrustumCull::new(&batches.vertices, &batches.masked, false),
+            occlusion: None,
+            occlusion_pause: 0,
             solid_groups: batches.solid,
             masked_groups: batches.masked,
             vanilla,
@@ -384,8 +405,24 @@ impl SceneRenderer {
         self.cull_by_walk(gpu);
         if !self.canvas {
             let view_proj = Mat4::from_cols_array_2d(&uniform.view_proj);
-            self.solid_cull.update(view_proj);
-            self.masked_cull.update(view_proj);
+            // Doom draws what its own walk reached instead (smooth runs).
+            let mut map = None;
+            let pause = &mut self.occlusion_pause;
+            if self.smooth.is_none() && *pause == 0 {
+                let fresh = || OcclusionMap::new(view_proj, w, h, self.near);
+                let m = self.occlusion.get_or_insert_with(fresh);
+                m.reset(view_proj, w, h, self.near);
+                map = Some(m);
+            }
+            *pause = pause.saturating_sub(1);
+            let used = map.is_some();
+            let (in_view, hidden) = self.solid_cull.update(view_proj, map.as_deref_mut());
+            self.masked_cull.update(view_proj, map);
+            // The map costs a few milliseconds where large triangles cross it; where it hides
+            // little (open terrain, a single room) the next frames go without it.
+            if used && hidden * 8 < in_view {
+                self.occlusion_pause = OCCLUSION_PAUSE_FRAMES;
+            }
             cpu.mark("frustum culling");
         }
         self.prepare_state(&uniform, &mut cpu);
@@ -514,6 +551,15 @@ impl SceneRenderer {
                 draws += 1;
             }
         };
+        let draw_solid = |pass: &mut wgpu::RenderPass<'_>, kind, surface, indices| {
+            if let Some(p) = pipeline(kind, surface) {
+                pass.set_pipeline(p);
+                pass.draw_indexed(indices, 0, 0..1);
+                1
+            } else {
+                0
+            }
+        };
         match stage {
             SceneStage::DepthPrePass if self.smooth_textured(mode) => {
                 // The smooth runs (what the walk reached of them, when it walked); the sky
@@ -535,15 +581,17 @@ impl SceneRenderer {
             SceneStage::DepthPrePass => {
                 // Depths do not depend on the order triangles are drawn in.
                 pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
+                pass.set_index_buffer(self.solid_indices.slice(..), wgpu::IndexFormat::Uint32);
                 for i in 0..self.solid_groups.len() {
                     for r in self.solid_cull.ranges(i) {
-                        draw(pass, PipelineKind::Depth, 0, r.clone(), 0..1);
+                        draws += draw_solid(pass, PipelineKind::Depth, 0, r.clone());
                     }
                 }
             }
             SceneStage::Solid => {
                 let smooth = self.smooth.as_ref().filter(|_| mode == MODE_SMOOTH);
                 pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
+                pass.set_index_buffer(self.solid_indices.slice(..), wgpu::IndexFormat::Uint32);
                 for (i, g) in self.solid_groups.iter().enumerate() {
                     if smooth.is_none() || g.surface == SurfaceKind::Sky as u32 + 1 {
                         let kind = if smooth.is_some() {
@@ -552,7 +600,7 @@ impl SceneRenderer {
                             PipelineKind::Shade
                         };
                         for r in self.solid_cull.ranges(i) {
-                            draw(pass, kind, g.surface, r.clone(), 0..1);
+                            draws += draw_solid(pass, kind, g.surface, r.clone());
                         }
                     }
                 }

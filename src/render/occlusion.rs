@@ -1,0 +1,486 @@
+//! A coarse map of what near solid triangles hide, for dropping runs of triangles behind them
+//! before the rasteriser sees them.
+//!
+//! On a software rasteriser every triangle in the view frustum costs vertex shading, set-up and
+//! a depth test per pixel even when a wall in front hides it: a level of closed rooms draws all
+//! of them. The map holds, per cell of a low-resolution grid over the screen, the farthest
+//! view distance at which some already drawn solid triangle covers the whole cell. A box whose
+//! nearest point lies beyond that distance in every cell it touches is hidden: every fragment
+//! it could produce fails the depth test against that triangle. Only whole-cell coverage and
+//! far distances are recorded, so the map errs towards drawing: the picture is the same.
+
+use std::collections::HashMap;
+
+use glam::{Mat4, Vec2, Vec3, Vec4};
+
+/// Cell size in pixels: 8 x 8 pixel centres, one bit each in a cell's coverage mask.
+const CELL: usize = 8;
+/// How far inside an edge a pixel centre must lie to count as covered, in pixels, so that a
+/// centre on an edge (which the rasteriser's tie rule may give to a triangle not recorded
+/// here) is never counted.
+const INSIDE_MARGIN: f32 = 0.01;
+
+pub struct OcclusionMap {
+    width: usize,
+    height: usize,
+    columns: usize,
+    rows: usize,
+    /// Per cell, which of its pixel centres recorded triangles cover (bit y * 8 + x).
+    covered: Vec<u64>,
+    /// Per cell, the farthest view distance (clip w) of the triangles recorded there.
+    far: Vec<f32>,
+    /// Centres on an edge of a recorded triangle whose other side is not recorded yet: cell
+    /// and bits, by the edge's end points.
+    seams: HashMap<EdgeKey, Vec<(u32, u64)>>,
+    view_proj: Mat4,
+    /// Clip w below which the GPU clips (the projection's near plane).
+    near: f32,
+}
+
+impl OcclusionMap {
+    /// An empty map for a `width` x `height` screen seen through `view_proj`, whose clip w is
+    /// the view distance and clips below `near`.
+    pub fn new(view_proj: Mat4, width: u32, height: u32, near: f32) -> OcclusionMap {
+        let mut map = OcclusionMap {
+            width: 0,
+            height: 0,
+            columns: 0,
+            rows: 0,
+            covered: Vec::new(),
+            far: Vec::new(),
+            seams: HashMap::new(),
+            view_proj,
+            near,
+        };
+        map.reset(view_proj, width, height, near);
+        map
+    }
+
+    /// Empties the map for a new view.
+    pub fn reset(&mut self, view_proj: Mat4, width: u32, height: u32, near: f32) {
+        self.width = width.max(1) as usize;
+        self.height = height.max(1) as usize;
+        self.columns = self.width.div_ceil(CELL);
+        self.rows = self.height.div_ceil(CELL);
+        let cells = self.columns * self.rows;
+        self.covered.clear();
+        self.covered.resize(cells, 0);
+        self.far.clear();
+        self.far.resize(cells, 0.0);
+        self.seams.clear();
+        self.view_proj = view_proj;
+        self.near = near;
+    }
+
+    /// Where the box `min`..`max` falls on the map and its nearest view distance; `None` when
+    /// some corner is nearer than the near plane (it cannot be tested, so it counts as seen).
+    pub fn box_extent(&self, min: Vec3, max: Vec3) -> Option<BoxExtent> {
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        let mut nearest = f32::INFINITY;
+        for i in 0..8 {
+            let corner = Vec3::new(
+                if i & 1 == 0 { min.x } else { max.x },
+                if i & 2 == 0 { min.y } else { max.y },
+                if i & 4 == 0 { min.z } else { max.z },
+            );
+            let c = self.view_proj * corner.extend(1.0);
+            // (NaN, from a degenerate matrix, cannot be tested either.)
+            if c.w < self.near || c.w.is_nan() {
+                return None;
+            }
+            let p = self.to_pixels(c);
+            lo = lo.min(p);
+            hi = hi.max(p);
+            nearest = nearest.min(c.w);
+        }
+        // Cells holding a pixel centre (x + 0.5) the box's projection could reach.
+        let cell = |v: f32, cells: usize| ((v - 0.5) / CELL as f32).clamp(0.0, cells as f32);
+        Some(BoxExtent {
+            cells: [
+                cell(lo.x, self.columns).floor() as usize,
+                cell(lo.y, self.rows).floor() as usize,
+                (cell(hi.x, self.columns).floor() as usize + 1).min(self.columns),
+                (cell(hi.y, self.rows).floor() as usize + 1).min(self.rows),
+            ],
+            nearest,
+        })
+    }
+
+    /// Whether a box with `extent` is hidden behind the triangles recorded so far.
+    pub fn hides(&self, extent: &BoxExtent) -> bool {
+        let [x0, y0, x1, y1] = extent.cells;
+        if x0 >= x1 || y0 >= y1 {
+            return false;
+        }
+        // A margin so a box lying in its occluder's plane is never taken for hidden.
+        let limit = extent.nearest * (1.0 - 1e-4);
+        (y0..y1).all(|y| {
+            (x0..x1).all(|x| {
+                let i = y * self.columns + x;
+                self.covered[i] | !self.present(x, y) == u64::MAX && self.far[i] < limit
+            })
+        })
+    }
+
+    /// Records the pixel centres the triangle `a`, `b`, `c` (render space, drawn front face
+    /// only) covers, as the rasteriser will.
+    ///
+    /// A centre within [`INSIDE_MARGIN`] of an edge may fall to either side in the
+    /// rasteriser's fixed point: it counts only once the triangle on the edge's other side is
+    /// recorded too (the rasteriser gives it to one of the two; edges of shared vertices meet
+    /// exactly), so the seams of quads and grids do not leave holes in the map.
+    pub fn add_triangle(&mut self, a: Vec3, b: Vec3, c: Vec3) {
+        let clip = [a, b, c].map(|p| self.view_proj * p.extend(1.0));
+        if clip.iter().any(|c| c.w < self.near || c.w.is_nan()) {
+            return;
+        }
+        let px = clip.map(|c| self.to_pixels(c));
+        // In pixel coordinates y runs down: a triangle facing the viewer (counter-clockwise in
+        // device coordinates) is clockwise here. Back faces are culled and hide nothing.
+        let area = (px[1] - px[0]).perp_dot(px[2] - px[0]);
+        if area >= 0.0 || area.is_nan() {
+            return;
+        }
+        // Signed distances to the three edges in pixels, positive inside.
+        let edges: Edges = [(px[0], px[1]), (px[1], px[2]), (px[2], px[0])].map(|(p, q)| {
+            let d = q - p;
+            let n = Vec2::new(d.y, -d.x) / d.length();
+            (n, -n.dot(p))
+        });
+        let distances = |at: Vec2| edges.map(|(n, k)| n.dot(at) + k);
+        // 1/w is affine in screen space: g0 + gx x + gy y through the three corners.
+        let inv_w = clip.map(|c| 1.0 / c.w);
+        let (e1, e2) = (px[1] - px[0], px[2] - px[0]);
+        let (d1, d2) = (inv_w[1] - inv_w[0], inv_w[2] - inv_w[0]);
+        let gx = (d1 * e2.y - d2 * e1.y) / area;
+        let gy = (d2 * e1.x - d1 * e2.x) / area;
+        let g0 = inv_w[0] - gx * px[0].x - gy * px[0].y;
+        let plane = |at: Vec2| g0 + gx * at.x + gy * at.y;
+        // Over a cell's centres an affine function's least and greatest values lie at
+        // corners: offsets from its first centre.
+        let span = (CELL - 1) as f32;
+        let low = |a: f32, b: f32| (a * span).min(0.0) + (b * span).min(0.0);
+        let high = |a: f32, b: f32| (a * span).max(0.0) + (b * span).max(0.0);
+        let edge_low = edges.map(|(n, _)| low(n.x, n.y));
+        let edge_high = edges.map(|(n, _)| high(n.x, n.y));
+        let plane_low = low(gx, gy);
+        // A plane's distance over the triangle lies between its corners' distances.
+        let nearest = clip.iter().fold(f32::INFINITY, |m, c| m.min(c.w));
+        let mut on_edge: [Vec<(u32, u64)>; 3] = Default::default();
+        let lo = px[0].min(px[1]).min(px[2]);
+        let hi = px[0].max(px[1]).max(px[2]);
+        let first =
+            |v: f32, cells: usize| (((v - 0.5) / CELL as f32).floor().max(0.0) as usize).min(cells);
+        let (cx0, cy0) = (first(lo.x, self.columns), first(lo.y, self.rows));
+        let (cx1, cy1) = (first(hi.x, self.columns) + 1, first(hi.y, self.rows) + 1);
+        for cy in cy0..cy1.min(self.rows) {
+            // The cells of this row the triangle reaches: its x extent between the row's
+            // first and last centres.
+            let top = (cy * CELL) as f32 + 0.5;
+            let Some((left, right)) = x_extent(&px, top, top + (CELL - 1) as f32) else {
+                continue;
+            };
+            let row_x0 = cx0.max(first(left, self.columns));
+            let row_x1 = cx1.min(first(right, self.columns) + 1);
+            for cx in row_x0..row_x1.min(self.columns) {
+                let i = cy * self.columns + cx;
+                let present = if cx + 1 < self.columns && cy + 1 < self.rows {
+                    u64::MAX
+                } else {
+                    self.present(cx, cy)
+                };
+                let full = self.covered[i] | !present == u64::MAX;
+                if full && self.far[i] <= nearest {
+                    // No part of this triangle is nearer than what the cell holds.
+                    continue;
+                }
+                // The cell's first pixel centre, and the edges' distances there.
+                let s0 = Vec2::new((cx * CELL) as f32 + 0.5, (cy * CELL) as f32 + 0.5);
+                let d = distances(s0);
+                if (0..3).any(|e| d[e] + edge_high[e] <= -INSIDE_MARGIN) {
+                    continue;
+                }
+                // The mask, the centres on each edge, and the least 1/w (the farthest point)
+                // of the centres recorded in the cell.
+                let (mask, pending, least) = if (0..3).all(|e| d[e] + edge_low[e] >= INSIDE_MARGIN)
+                {
+                    (present, [0; 3], plane(s0) + plane_low)
+                } else if full {
+                    // Partial coverage adds nothing to a full cell.
+                    continue;
+                } else {
+                    // Edges wholly on the inside of the cell decide nothing in it.
+                    let crossing = [0, 1, 2].map(|e| d[e] + edge_low[e] < INSIDE_MARGIN);
+                    partial_cell(&edges, crossing, s0, present, &plane)
+                };
+                if mask == 0 && pending.iter().all(|&p| p == 0) {
+                    continue;
+                }
+                let far = if least > 0.0 { 1.0 / least } else { f32::INFINITY };
+                if full && far >= self.far[i] {
+                    continue;
+                }
+                if mask == present {
+                    // This triangle alone covers the cell: its distance bounds it, whatever
+                    // farther triangles recorded there before (untestable boxes come first).
+                    self.covered[i] = u64::MAX;
+                    self.far[i] = far;
+                } else {
+                    self.covered[i] |= mask;
+                    self.far[i] = self.far[i].max(far);
+                }
+                for (list, bits) in on_edge.iter_mut().zip(pending) {
+                    if bits != 0 {
+                        list.push((i as u32, bits));
+                    }
+                }
+            }
+        }
+        for (e, list) in on_edge.into_iter().enumerate() {
+            let key = edge_key(px[e], px[(e + 1) % 3]);
+            match self.seams.remove(&key) {
+                // The other side is recorded: both sides' centres on the seam are covered.
+                Some(other) => {
+                    for (i, bits) in other.into_iter().chain(list) {
+                        self.covered[i as usize] |= bits;
+                    }
+                }
+                None => {
+                    if !list.is_empty() {
+                        self.seams.insert(key, list);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The bits of cell (`x`, `y`) whose pixel centres lie on the screen.
+    fn present(&self, x: usize, y: usize) -> u64 {
+        let across = (self.width - x * CELL).min(CELL);
+        let down = (self.height - y * CELL).min(CELL);
+        let row = if across == CELL { 0xFF } else { (1u64 << across) - 1 };
+        (0..down).fold(0, |m, r| m | (row << (r * CELL)))
+    }
+
+    /// Clip position to framebuffer pixels (y down; pixel centres at + 0.5).
+    fn to_pixels(&self, c: Vec4) -> Vec2 {
+        Vec2::new(
+            (c.x / c.w * 0.5 + 0.5) * self.width as f32,
+            (0.5 - c.y / c.w * 0.5) * self.height as f32,
+        )
+    }
+}
+
+/// The least and greatest x of the triangle `px` between heights `y0` and `y1`, if it
+/// reaches them.
+fn x_extent(px: &[Vec2; 3], y0: f32, y1: f32) -> Option<(f32, f32)> {
+    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+    let mut take = |x: f32| {
+        lo = lo.min(x);
+        hi = hi.max(x);
+    };
+    for (e, &p) in px.iter().enumerate() {
+        if (y0..=y1).contains(&p.y) {
+            take(p.x);
+        }
+        let q = px[(e + 1) % 3];
+        for y in [y0, y1] {
+            if (p.y - y) * (q.y - y) < 0.0 {
+                take(p.x + (q.x - p.x) * (y - p.y) / (q.y - p.y));
+            }
+        }
+    }
+    // Rounding in the crossings must not lose a centre next to the extent.
+    (lo <= hi).then_some((lo - 0.01, hi + 0.01))
+}
+
+/// Edges of a triangle: unit normal `n` and offset `k`, so `n · p + k` is the signed distance
+/// of `p` in pixels, positive inside.
+type Edges = [(Vec2, f32); 3];
+
+/// The centres of a cell (first centre `s0`, bits `present`) that lie inside the edges, those
+/// on one edge (within the margin) and inside the other two, per edge, and the least `plane`
+/// value among them. Inside a row the inside centres are a run, found from where each edge
+/// crosses the row, then checked at its ends exactly as one centre at a time would be.
+fn partial_cell(
+    edges: &Edges,
+    crossing: [bool; 3],
+    s0: Vec2,
+    present: u64,
+    plane: &impl Fn(Vec2) -> f32,
+) -> (u64, [u64; 3], f32) {
+    let distance = |e: usize, at: Vec2| edges[e].0.dot(at) + edges[e].1;
+    let inside = |at: Vec2| (0..3).all(|e| !crossing[e] || distance(e, at) >= INSIDE_MARGIN);
+    let last = CELL as i32 - 1;
+    let (mut mask, mut pending, mut least) = (0u64, [0u64; 3], f32::INFINITY);
+    for y in 0..CELL {
+        let row = ((present >> (y * CELL)) & 0xFF) as u32;
+        if row == 0 {
+            continue;
+        }
+        let sy = s0.y + y as f32;
+        let at = |j: i32| Vec2::new(s0.x + j as f32, sy);
+        let (mut lo, mut hi) = (0i32, last);
+        for (n, k) in edges.iter().zip(crossing).filter(|e| e.1).map(|e| e.0) {
+            // n.x * x + c >= margin along the row.
+            let c = n.y * sy + k;
+            if n.x.abs() < 1e-6 {
+                if c < INSIDE_MARGIN {
+                    hi = -1;
+                }
+                continue;
+            }
+            let x = (INSIDE_MARGIN - c) / n.x - s0.x;
+            if n.x > 0.0 {
+                lo = lo.max(x.ceil().clamp(-1.0, CELL as f32) as i32);
+            } else {
+                hi = hi.min(x.floor().clamp(-1.0, CELL as f32) as i32);
+            }
+        }
+        while lo <= hi && !inside(at(lo)) {
+            lo += 1;
+        }
+        while hi >= lo && !inside(at(hi)) {
+            hi -= 1;
+        }
+        if lo <= hi {
+            let run = ((1u32 << (hi - lo + 1)) - 1) << lo;
+            mask |= u64::from(run & row) << (y * CELL);
+            least = least.min(plane(at(lo))).min(plane(at(hi)));
+        }
+        // Centres on an edge: next to where it crosses the row (the whole row for a level
+        // edge lying along it).
+        for e in (0..3).filter(|&e| crossing[e]) {
+            let (n, k) = edges[e];
+            let c = n.y * sy + k;
+            let candidates = if n.x.abs() < 1e-6 {
+                if c.abs() >= INSIDE_MARGIN {
+                    continue;
+                }
+                0..=last
+            } else {
+                let x = -c / n.x - s0.x;
+                let j = x.floor() as i32;
+                j.max(0)..=(j + 1).min(last)
+            };
+            for j in candidates {
+                let p = at(j);
+                let on_edge = distance(e, p).abs() < INSIDE_MARGIN;
+                if on_edge
+                    && row & (1 << j) != 0
+                    && (0..3).all(|o| o == e || !crossing[o] || distance(o, p) >= INSIDE_MARGIN)
+                {
+                    pending[e] |= 1u64 << (y * CELL + j as usize);
+                    least = least.min(plane(p));
+                }
+            }
+        }
+    }
+    (mask, pending, least)
+}
+
+/// An edge by its end points' exact pixel positions, in either direction: the triangles on
+/// its two sides project shared vertices identically.
+type EdgeKey = [u32; 4];
+
+fn edge_key(p: Vec2, q: Vec2) -> EdgeKey {
+    let (a, b) = ([p.x.to_bits(), p.y.to_bits()], [q.x.to_bits(), q.y.to_bits()]);
+    let (a, b) = if a <= b { (a, b) } else { (b, a) };
+    [a[0], a[1], b[0], b[1]]
+}
+
+/// A box's footprint on an [`OcclusionMap`].
+pub struct BoxExtent {
+    /// Cells x0, y0, x1, y1 (exclusive ends), clamped to the map.
+    pub cells: [usize; 4],
+    /// The box's nearest view distance.
+    pub nearest: f32,
+}
+
+impl BoxExtent {
+    /// Cells the footprint covers.
+    pub fn area(&self) -> usize {
+        let [x0, y0, x1, y1] = self.cells;
+        x1.saturating_sub(x0) * y1.saturating_sub(y0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::CameraPose;
+    use glam::DVec3;
+
+    fn map() -> OcclusionMap {
+        // Looking down -z from the origin.
+        let camera = CameraPose { pos: DVec3::ZERO, yaw: std::f64::consts::FRAC_PI_2, pitch: 0.0 };
+        let proj = super::super::frame::projection(1280, 720, 640.0, false).matrix();
+        OcclusionMap::new(proj * camera.view_matrix(), 1280, 720, 1.0)
+    }
+
+    /// A wall across the view at distance `d`, `half` wide each way, front face to the eye.
+    fn wall(m: &mut OcclusionMap, d: f32, half: f32) {
+        let (l, r) = (-half, half);
+        let p = |x: f32, y: f32| Vec3::new(x, y, -d);
+        m.add_triangle(p(l, -half), p(r, -half), p(r, half));
+        m.add_triangle(p(l, -half), p(r, half), p(l, half));
+    }
+
+    #[test]
+    fn a_wall_hides_what_is_behind_it_and_only_that() {
+        let mut m = map();
+        let behind = m.box_extent(Vec3::new(-10.0, -10.0, -220.0), Vec3::new(10.0, 10.0, -200.0));
+        let behind = behind.expect("in front of the eye");
+        assert!(!m.hides(&behind), "nothing drawn yet");
+        // The diagonal seam runs through pixel centres: the two triangles cover them together.
+        wall(&mut m, 100.0, 50.0);
+        assert!(m.hides(&behind));
+        // In front of the wall, or reaching past its edge, or in its plane: seen.
+        let front = m.box_extent(Vec3::new(-10.0, -10.0, -60.0), Vec3::new(10.0, 10.0, -50.0));
+        assert!(!m.hides(&front.expect("in view")));
+        let wide = m.box_extent(Vec3::new(-500.0, -10.0, -220.0), Vec3::new(-10.0, 10.0, -200.0));
+        assert!(!m.hides(&wide.expect("in view")));
+        let flush = m.box_extent(Vec3::new(-10.0, -10.0, -100.0), Vec3::new(10.0, 10.0, -100.0));
+        assert!(!m.hides(&flush.expect("in view")));
+        // A box reaching behind the eye cannot be tested.
+        assert!(m.box_extent(Vec3::new(-1.0, -1.0, -300.0), Vec3::new(1.0, 1.0, 5.0)).is_none());
+    }
+
+    #[test]
+    fn back_faces_and_partly_clipped_triangles_hide_nothing() {
+        let mut m = map();
+        let p = |x: f32, y: f32| Vec3::new(x, y, -100.0);
+        // Clockwise seen from the eye: culled by the GPU.
+        m.add_triangle(p(-100.0, -100.0), p(100.0, 100.0), p(100.0, -100.0));
+        m.add_triangle(p(-100.0, -100.0), p(-100.0, 100.0), p(100.0, 100.0));
+        // Reaching behind the near plane: clipped, so not recorded.
+        m.add_triangle(
+            Vec3::new(-100.0, -100.0, -100.0),
+            Vec3::new(100.0, -100.0, 0.5),
+            Vec3::new(0.0, 100.0, -100.0),
+        );
+        assert!(m.covered.iter().all(|&c| c == 0));
+        let behind = m.box_extent(Vec3::new(-10.0, -10.0, -220.0), Vec3::new(10.0, 10.0, -200.0));
+        assert!(!m.hides(&behind.expect("in view")));
+    }
+
+    #[test]
+    fn recorded_distances_bound_every_covered_centre() {
+        let mut m = map();
+        // A floor seen at a slant, in two triangles: the cells they cover together are full,
+        // and each cell's distance is at least that of its farthest pixel centre.
+        let p = |x: f32, z: f32| Vec3::new(x, -50.0, z);
+        m.add_triangle(p(-400.0, -20.0), p(400.0, -20.0), p(400.0, -800.0));
+        m.add_triangle(p(-400.0, -20.0), p(400.0, -800.0), p(-400.0, -800.0));
+        let full: Vec<usize> = (0..m.covered.len()).filter(|&i| m.covered[i] == u64::MAX).collect();
+        assert!(full.len() > 100, "{} cells full", full.len());
+        for i in full {
+            let row = i / m.columns;
+            // The floor under pixel row y lies at distance 50 * focal / (y - centre).
+            let top = (row * CELL) as f32 + 0.5 - 360.0;
+            assert!(top > 0.0, "only rows below the horizon see the floor");
+            let farthest = 50.0 * 640.0 / top;
+            assert!(m.far[i] >= farthest * 0.999, "row {row}: {} < {farthest}", m.far[i]);
+        }
+    }
+}
