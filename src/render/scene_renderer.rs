@@ -120,6 +120,10 @@ pub struct SceneRenderer {
     occlusion: Option<OcclusionMap>,
     /// Frames to go without the occlusion map after one where it hid little.
     occlusion_pause: u32,
+    /// Whether frames may use the occlusion map at all, and what the last one hid: solid
+    /// triangles in the frustum, and those the map dropped.
+    occlusion_on: bool,
+    last_occlusion: (usize, usize),
     /// Doom: the CPU half of vanilla-exact frames (the walk and what follows from it).
     vanilla: Option<VanillaFrame>,
     /// Doom: smooth mode's walls and flats with GPU textures.
@@ -320,6 +324,8 @@ impl SceneRenderer {
             masked_cull: FrustumCull::new(&batches.vertices, &batches.masked, false),
             occlusion: None,
             occlusion_pause: 0,
+            occlusion_on: true,
+            last_occlusion: (0, 0),
             solid_groups: batches.solid,
             masked_groups: batches.masked,
             vanilla,
@@ -408,7 +414,7 @@ impl SceneRenderer {
             // Doom draws what its own walk reached instead (smooth runs).
             let mut map = None;
             let pause = &mut self.occlusion_pause;
-            if self.smooth.is_none() && *pause == 0 {
+            if self.smooth.is_none() && self.occlusion_on && *pause == 0 {
                 let fresh = || OcclusionMap::new(view_proj, w, h, self.near);
                 let m = self.occlusion.get_or_insert_with(fresh);
                 m.reset(view_proj, w, h, self.near);
@@ -418,6 +424,7 @@ impl SceneRenderer {
             let used = map.is_some();
             let (in_view, hidden) = self.solid_cull.update(view_proj, map.as_deref_mut());
             self.masked_cull.update(view_proj, map);
+            self.last_occlusion = (in_view, hidden);
             // The map costs a few milliseconds where large triangles cross it; where it hides
             // little (open terrain, a single room) the next frames go without it.
             if used && hidden * 8 < in_view {
@@ -691,6 +698,18 @@ impl SceneRenderer {
     /// one pass per stage. See [`SceneRenderer::last_profile`].
     pub fn set_profiling(&mut self, gpu: &Gpu, on: bool) {
         self.timer = if on { PassTimer::new(&gpu.device, &gpu.queue, 16) } else { None };
+    }
+
+    /// Lets frames drop what the occlusion map shows hidden (the default), or not: the
+    /// picture is the same either way, only the time differs.
+    pub fn set_occlusion(&mut self, on: bool) {
+        self.occlusion_on = on;
+    }
+
+    /// Solid triangles in the last frame's frustum, and how many of them the occlusion map
+    /// showed hidden and were not drawn.
+    pub fn last_occlusion(&self) -> (usize, usize) {
+        self.last_occlusion
     }
 
     /// The breakdown of the last frame (waits for it): CPU steps always, GPU passes when

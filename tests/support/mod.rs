@@ -6,6 +6,7 @@
 pub mod alloc_count;
 pub mod doom_areas;
 pub mod probes;
+pub mod saturn_rooms;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
