@@ -284,7 +284,7 @@ fn vanilla_exact_mode() -> bool {
     return has_flag(FLAG_VANILLA_EXACT);
 }
 
-// In a vanilla-exact frame the CPU drew the solid world (render/vanilla_canvas.rs) and left
+// In a vanilla-exact frame the CPU drew the solid world (render/vanilla/canvas.rs) and left
 // each pixel's depth in the state buffer; what the GPU draws over it tests against that
 // depth here (the depth attachment holds only what the GPU drew). Reverse depth: a fragment
 // at or behind the canvas is hidden.

@@ -49,7 +49,7 @@ struct WallSample {
 }
 
 // Per-triangle data of a wall (read once per triangle in the vertex shader): its seg's first
-// set-up column, column count and first entry (`vanilla_walls::WallSetup::columns`), and
+// set-up column, column count and first entry (`vanilla::wall_setup::WallSetup::columns`), and
 // `dc_texturemid` (16.16) from its anchor.
 fn surface_extra(surface: u32, anchor: f32, palette: u32) -> vec4<u32> {
     let t = frame.walk_offs.x + (max(surface, 1u) - 1u) * 3u;

@@ -12,7 +12,7 @@ use mapscope::scene::{CameraPose, Scene, Texels};
 const DOOM_DIR: &str = "/usr/share/games/doom";
 /// Each view's regression floor: the share of pixels identical to Chocolate Doom's frame.
 /// Walls, flats, sky and masked middles are drawn as vanilla draws them
-/// (render/vanilla_canvas.rs), so most views match in every pixel; on the crates view the
+/// (render/vanilla/canvas.rs), so most views match in every pixel; on the crates view the
 /// grating on the left (a masked middle) still differs along one row (measured 99.78%).
 const FLOORS: [(&str, f64); 6] = [
     ("freedoom1_e1m1_courtyard", 1.0),
@@ -175,10 +175,11 @@ fn smooth_mode_stays_close_to_the_vanilla_frames() {
 }
 
 /// A smooth frame from a level camera draws only what vanilla's walk reached (walls of the
-/// subsectors it entered, flats of their sectors; render/walk_cull.rs); a camera pitched by a
-/// hair has no walk and draws everything. The two must show the same picture: a surface the
-/// culling dropped shows as a hole (drawing flats by subsector instead of by sector leaves a
-/// wedge of the far room's floor out on freedoom2 MAP01's start: 99.85% within 8).
+/// subsectors it entered, flats of their sectors; render/vanilla/walk_cull.rs); a camera
+/// pitched by a hair has no walk and draws everything. The two must show the same picture: a
+/// surface the culling dropped shows as a hole (drawing flats by subsector instead of by
+/// sector leaves a wedge of the far room's floor out on freedoom2 MAP01's start: 99.85%
+/// within 8).
 #[test]
 fn smooth_culling_by_the_walk_drops_nothing_visible() {
     let gpu = Gpu::headless().expect("a Vulkan adapter (install mesa-vulkan-drivers)");

@@ -15,13 +15,8 @@ mod scene_renderer;
 mod shaders;
 mod smooth_textures;
 mod translucent_pass;
-pub mod vanilla_bsp;
-mod vanilla_canvas;
-mod vanilla_frame;
-pub mod vanilla_tables;
-mod vanilla_walls;
+pub mod vanilla;
 mod view;
-mod walk_cull;
 mod world_batches;
 mod world_pipelines;
 

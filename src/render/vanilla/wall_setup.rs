@@ -4,11 +4,11 @@
 //! fixed-point tables, as vanilla computes them once per column: the shader only steps down
 //! each column.
 
-use super::vanilla_bsp::WalkResult;
-use super::vanilla_tables::{
+use super::tables::{
     finetangent, fixed_div, fixed_mul, point_to_angle, point_to_dist, tantoangle, ANG180, ANG90,
     ANGLETOFINESHIFT,
 };
+use super::WalkResult;
 use crate::scene::VanillaSeg;
 
 /// Columns set up beyond a seg's drawn ones on each side: the GPU rasterises the wall's own
@@ -39,11 +39,7 @@ pub struct ColumnTables {
 
 impl WallSetup {
     pub fn new() -> WallSetup {
-        WallSetup {
-            tan: tantoangle(),
-            sine: super::vanilla_tables::finesine(),
-            tangent: finetangent(),
-        }
+        WallSetup { tan: tantoangle(), sine: super::tables::finesine(), tangent: finetangent() }
     }
 
     /// Appends the column set-up of every column from each seg's first drawn column to its
@@ -166,7 +162,7 @@ mod tests {
         let w = WallSetup::new();
         let seg = VanillaSeg {
             v1: [100 << 16, 50 << 16],
-            angle: super::super::vanilla_tables::ANG270,
+            angle: super::super::tables::ANG270,
             offset: 0,
             ..Default::default()
         };

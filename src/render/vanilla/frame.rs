@@ -1,12 +1,12 @@
 //! The CPU half of Doom's vanilla-exact frames (faithful, 90° across the width, level camera):
 //! vanilla's BSP walk, each wall column's set-up as vanilla does it once per column, and the
-//! solid world drawn from them column by column and span by span (`vanilla_canvas`). The
+//! solid world drawn from them column by column and span by span (`canvas`). The
 //! GPU shows the canvas and draws masked walls and sprites over it; the scene renderer only
 //! asks for what lies in the state buffer.
 
-use super::vanilla_bsp::{self, VanillaView, WalkResult};
-use super::vanilla_canvas::{Canvas, CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
-use super::vanilla_walls::{ColumnTables, WallSetup};
+use super::canvas::{Canvas, CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
+use super::wall_setup::{ColumnTables, WallSetup};
+use super::{VanillaView, WalkResult};
 use crate::scene::vanilla_doom::VanillaMap;
 use crate::scene::VanillaSeg;
 
@@ -66,7 +66,7 @@ impl VanillaFrame {
         self.walk = None;
         let Some(view) = self.view.as_mut().filter(|_| exact) else { return };
         view.set_camera(x, y, z, angle as u32);
-        self.walk = Some(vanilla_bsp::walk(&self.map, light, view));
+        self.walk = Some(super::walk(&self.map, light, view));
     }
 
     /// The subsectors this frame's walk drew, front to back (none without a walk).

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::smooth_textures::Run;
+use crate::render::smooth_textures::Run;
 use crate::scene::vanilla_doom::VanillaMap;
 use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 

@@ -7,14 +7,13 @@
 //! where vanilla puts it.
 //!
 //! The result is the frame's colour (RGBA8, copied into the scene's colour target) and each
-//! pixel's depth, which the masked walls and sprites still drawn on the GPU test against
-//! (`hidden_by_canvas` in shaders/common.wgsl).
+//! pixel's depth, which the sprites drawn on the GPU over it test against (`hidden_by_canvas`
+//! in shaders/common.wgsl).
 
-use super::packing::MetaLayout;
-
-use super::vanilla_bsp::{VanillaView, WalkResult};
-use super::vanilla_tables::{fixed_mul, zlight, ANGLETOFINESHIFT, MAXLIGHTZ};
-use super::vanilla_walls::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
+use super::tables::{fixed_mul, zlight, ANGLETOFINESHIFT, MAXLIGHTZ};
+use super::wall_setup::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
+use super::{VanillaView, WalkResult};
+use crate::render::packing::MetaLayout;
 use crate::scene::vanilla_doom::{VSeg, VanillaMap};
 use crate::scene::VanillaSeg;
 
@@ -104,7 +103,7 @@ pub struct CanvasFrame<'a> {
     pub view: &'a VanillaView,
     pub map: &'a VanillaMap,
     pub segs: &'a [VanillaSeg],
-    /// The wall columns' set-up (`vanilla_walls::WallSetup::columns`) and where it lies.
+    /// The wall columns' set-up (`wall_setup::WallSetup::columns`) and where it lies.
     pub columns: &'a [u32],
     pub column_tables: ColumnTables,
     pub sine: &'a [i32],
@@ -400,7 +399,7 @@ impl CanvasScene {
     }
 }
 
-/// The set-up of seg `seg`'s column `x` (`vanilla_walls::WallSetup::columns`): the texture
+/// The set-up of seg `seg`'s column `x` (`wall_setup::WallSetup::columns`): the texture
 /// column before scrolling (16.16) and the packed `dc_iscale` and light column.
 fn column_setup(f: &CanvasFrame, seg: usize, x: u16) -> Option<(u32, u32)> {
     let ColumnTables { seg_index, entries } = f.column_tables;

@@ -1,0 +1,51 @@
+//! Doom's faithful renderer: the CPU half of vanilla-exact frames.
+//!
+//! Vanilla Doom draws with a software column and span rasteriser, and what a pixel shows
+//! depends on its integer bookkeeping: which columns of a wall the BSP walk hands on and in
+//! which order, the scale stepped from a range's first column, where each flat span starts.
+//! A GPU rasterising the level's triangles cannot find these per pixel, so this folder repeats
+//! vanilla on the CPU, split as the C source is:
+//!
+//! - `walk` (r_bsp.c), `segs` (r_segs.c) and `planes` (r_plane.c): the geometry pass, one
+//!   [`WalkResult`] a frame from a [`VanillaMap`](crate::scene::vanilla_doom::VanillaMap) and
+//!   a [`VanillaView`] (`view`: the camera and the projection tables, made from [`tables`]);
+//! - `wall_setup`: what R_StoreWallRange and R_RenderSegLoop set up per seg and per column for
+//!   texturing (texture column, scale, light);
+//! - `canvas`: the solid world drawn from them as R_DrawColumn and R_DrawSpan draw it, with a
+//!   depth a pixel;
+//! - `frame`: `VanillaFrame`, all of the above for one frame;
+//! - `walk_cull`: smooth frames from a level camera draw only what the walk reached.
+//!
+//! How it plugs into [`SceneRenderer`](super::SceneRenderer): a Doom scene
+//! (`Shading::DoomColormap` with a map) gets a `VanillaFrame`. When a frame has vanilla's
+//! projection (faithful mode, 90° across the width, level camera, sky shown) the renderer has
+//! it walk, append its wall column set-up to the state buffer and draw the canvas, then
+//! copies the canvas colours into the colour target and its depths into the state buffer;
+//! the GPU draws only sprites and overlays over it, tested against the canvas depth. Smooth
+//! frames from a level camera walk too, and `WalkCull` picks the triangles of what the walk
+//! reached. Any other frame is the generic renderer's alone.
+//!
+//! Outside `render` only the walk and the tables are public: tests/vanilla_walk.rs checks the
+//! walk against Chocolate Doom's frames through them.
+
+mod canvas;
+mod frame;
+mod planes;
+mod result;
+mod segs;
+pub mod tables;
+#[cfg(test)]
+mod tests;
+mod view;
+mod walk;
+mod walk_cull;
+mod wall_setup;
+
+pub(super) use canvas::{CanvasScene, CanvasState, CanvasViewer};
+pub(super) use frame::{VanillaFrame, WalkOffsets};
+pub use planes::{PlaneInfo, Span};
+pub use result::{WalkResult, WalkStats, NO_PLANE, NO_SPAN, NO_WALL};
+pub use segs::{DrawSeg, MaskedRange, WallColumn};
+pub use view::{Limits, VanillaView, MAX_VIEW_SIZE, VANILLA_MAXDRAWSEGS, VANILLA_MAXVISPLANES};
+pub use walk::walk;
+pub(super) use walk_cull::WalkCull;
