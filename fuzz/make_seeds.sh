@@ -38,6 +38,26 @@ open(dst, 'wb').write(b'PWAD' + struct.pack('<ii', len(sel), 12 + len(body)) + b
 PY
 done
 
+# Doom packages: Freedoom2's first map as maps/MAP01.wad, a TEXTURES lump and a PNG texture,
+# stored uncompressed so that mutations land in the members.
+mkdir -p "$out/doom_pk3"
+if [ -f "$out/doom_wad/freedoom_freedoom2_map.wad" ]; then
+    python3 - "$out/doom_wad/freedoom_freedoom2_map.wad" "$out/doom_pk3/freedoom2_map01.pk3" <<'PY'
+import struct, sys, zipfile, zlib
+def chunk(kind, body):
+    return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body))
+rows = b''.join(b'\0' + bytes([40, 200, 40, 255]) * 8 for _ in range(8))
+png = (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 8, 8, 8, 6, 0, 0, 0))
+       + chunk(b'grAb', struct.pack('>ii', 4, 7)) + chunk(b'IDAT', zlib.compress(rows))
+       + chunk(b'IEND', b''))
+textures = b'WallTexture "NEW", 16, 8 { Patch "BRICK", 0, 0 { FlipX Rotate 90 } }\n'
+with zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_STORED) as z:
+    z.writestr('maps/MAP01.wad', open(sys.argv[1], 'rb').read())
+    z.writestr('TEXTURES.txt', textures)
+    z.writestr('textures/brick.png', png)
+PY
+fi
+
 # Saucerman: packages, and WAD+map pairs as saucer_wad_map takes them (split offset, the
 # WAD without its 1.3 MB lookup tables, the map).
 seed saucer_pak "$fx"/saucer/*.pak "$fx"/saucer/corrupt/*.pak

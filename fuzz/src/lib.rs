@@ -65,6 +65,23 @@ pub fn fixture(rel: &str) -> Vec<u8> {
     std::fs::read(fixtures_dir().join(rel)).unwrap_or_default()
 }
 
+/// A minimal Doom IWAD holding only PLAYPAL and COLORMAP, for targets that load a PWAD or a
+/// package over it.
+pub fn doom_base_iwad() -> &'static [u8] {
+    use mapscope::formats::doom::writer::{playpal_lump, WadWriter};
+    static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BASE.get_or_init(|| {
+        let mut pal = [[0u8; 3]; 256];
+        for (i, c) in pal.iter_mut().enumerate() {
+            *c = [i as u8, (i * 7) as u8, (255 - i) as u8];
+        }
+        let colormap: Vec<u8> = (0..34 * 256).map(|i| (i % 256) as u8).collect();
+        let mut w = WadWriter::iwad();
+        w.lump("PLAYPAL", playpal_lump(&pal, 14)).lump("COLORMAP", colormap);
+        w.to_bytes()
+    })
+}
+
 /// Splits `data` at a position given by its first four bytes (little-endian, modulo the
 /// length), for targets that take two files.
 pub fn split2(data: &[u8]) -> (&[u8], &[u8]) {

@@ -7,6 +7,7 @@ pub mod marathon;
 mod reader;
 pub mod saturn;
 pub mod saucer;
+pub mod zip_member;
 
 pub use error::{FormatError, Result};
 pub use reader::Reader;

@@ -1,19 +1,23 @@
-//! Doom IWAD/PWAD stacks as a [`LevelSource`].
+//! Doom stacks of IWAD, PWADs and PK3 packages as a [`LevelSource`].
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
 use super::{LevelSource, OpenOptions};
-use crate::formats::doom::{self, WadStack};
+use crate::formats::doom::{self, pk3, WadStack};
 use crate::scene::Scene;
 
 pub struct DoomSource {
     stack: WadStack,
 }
 
-pub fn detect(_path: &Path, head: &[u8]) -> bool {
-    head.starts_with(b"IWAD") || head.starts_with(b"PWAD")
+/// A WAD by its magic; a zip when it is a GZDoom package (other games' zips, such as
+/// Saucerman's `Saucerdata.pak`, are told apart by their members).
+pub fn detect(path: &Path, head: &[u8]) -> bool {
+    head.starts_with(b"IWAD")
+        || head.starts_with(b"PWAD")
+        || (pk3::is_zip(head) && pk3::is_doom_package_file(path))
 }
 
 pub fn open(paths: &[PathBuf], _opts: &OpenOptions) -> Result<Box<dyn LevelSource>> {

@@ -59,14 +59,15 @@ type Open = fn(&[PathBuf], &OpenOptions) -> Result<Box<dyn LevelSource>>;
 /// Formats in the order they are asked; `head` is the first 16 bytes of the first path
 /// (empty for a folder).
 const DETECTORS: &[(&str, Detect, Open)] = &[
-    ("Doom IWAD/PWAD", doom_source::detect, doom_source::open),
+    ("Doom IWAD/PWAD/PK3", doom_source::detect, doom_source::open),
     ("Marathon scenario wad", marathon_source::detect, marathon_source::open),
     ("Carmageddon 2 TWT/ACT/DAT", carma2_source::detect, carma2_source::open),
     ("Saturn Quake .LEV", saturn_source::detect, saturn_source::open),
     ("Saucerman pak/wad/map/game folder", saucer_source::detect, saucer_source::open),
 ];
 
-/// Opens `paths` (the first decides the format; Doom takes extra PWADs after the IWAD).
+/// Opens `paths` (the first decides the format; Doom takes extra PWADs and PK3s after the
+/// IWAD).
 pub fn open(paths: &[PathBuf], opts: &OpenOptions) -> Result<Box<dyn LevelSource>> {
     let Some(first) = paths.first() else {
         bail!("no level file given");

@@ -162,12 +162,15 @@ pub fn build_level_scene(
     let palette = load_palette(stack)?;
     let colormap = load_colormap(stack, &mut notes)?;
     let texdir = TextureDirectory::load(stack)?;
+    for wad in stack.wads() {
+        notes.extend(wad.notes().iter().cloned());
+    }
     notes.extend(texdir.notes.iter().cloned());
 
     let mut b = Builder {
         stack,
         texdir: &texdir,
-        patches: PatchCache::default(),
+        patches: PatchCache::new(&palette),
         textures: Vec::new(),
         keys: HashMap::new(),
         used_walls: BTreeSet::new(),
@@ -440,6 +443,8 @@ fn viewer(p: DVec2, z: f64) -> Vec3 {
 enum TexKey {
     Wall(usize),
     Flat(usize),
+    /// A flat only TEXTURES or a loose picture defines (index in `flat_defs`).
+    FlatDef(usize),
     Sprite(LumpNum),
     Missing(String),
     MissingFlat(String),
@@ -512,7 +517,12 @@ impl Builder<'_> {
         if let Some(&i) = self.keys.get(&TexKey::Flat(num)) {
             return i;
         }
-        let tex = flat_texture(self.stack, num, &mut self.notes);
+        let defined =
+            self.stack.flats().entries().get(num).and_then(|e| self.texdir.flat_def(&e.name));
+        let tex = match defined {
+            Some(i) => self.texdir.compose_flat(i, self.stack, &mut self.patches, &mut self.notes),
+            None => flat_texture(self.stack, num, &mut self.patches.colours, &mut self.notes),
+        };
         self.add_texture(TexKey::Flat(num), tex)
     }
 
@@ -534,6 +544,8 @@ impl Builder<'_> {
                 }
                 None
             }
+            // TEXTURES' NullTexture: as texture 0, nothing drawn.
+            Some(n) if !self.texdir.draws(n) => None,
             Some(n) => {
                 self.used_walls.insert(n);
                 let height = self.texdir.defs[n].height as f64;
@@ -559,6 +571,14 @@ impl Builder<'_> {
                 self.flat_by_number(n)
             }
             None => {
+                if let Some(i) = self.texdir.flat_def(name) {
+                    if let Some(&t) = self.keys.get(&TexKey::FlatDef(i)) {
+                        return t;
+                    }
+                    let tex =
+                        self.texdir.compose_flat(i, self.stack, &mut self.patches, &mut self.notes);
+                    return self.add_texture(TexKey::FlatDef(i), tex);
+                }
                 let key = TexKey::MissingFlat(name.to_string());
                 if let Some(&t) = self.keys.get(&key) {
                     return t;
@@ -577,14 +597,12 @@ impl Builder<'_> {
             return self.add_texture(TexKey::Sprite(lump), placeholder("?", 16, 16));
         };
         // The header gives the size; a picture too large for what is left becomes a
-        // placeholder (Picture::parse checks the header itself).
-        let mut head = l.reader("picture header");
-        let size = (head.i16_le().unwrap_or(0).max(0) as usize)
-            * (head.i16_le().unwrap_or(0).max(0) as usize);
+        // placeholder (decoding checks the header itself).
+        let size = Picture::size_of(&l).map_or(0, |(w, h)| w * h);
         if !self.take_texels(size) {
             return self.add_texture(TexKey::Sprite(lump), placeholder(l.name, 16, 16));
         }
-        let tex = match Picture::parse(&l) {
+        let tex = match Picture::decode(&l, &mut self.patches.colours) {
             Ok(p) => {
                 let all = p.opaque.iter().all(|&o| o);
                 Texture {

@@ -1,7 +1,7 @@
 //! Doom (vanilla 1.9 / Chocolate Doom behaviour): WAD files, maps, pictures, textures, flats,
 //! sprites, thing types, BSP geometry, animation and light specials, and the scene builder.
 //!
-//! Entry points: [`WadStack::open`] (IWAD then PWADs), [`WadStack::map_names`],
+//! Entry points: [`WadStack::open`] (IWAD then PWADs and PK3 packages), [`WadStack::map_names`],
 //! [`build_scene`] / [`build_scene_with`], and [`DoomLevel`] for `info`.
 
 pub mod animation;
@@ -14,9 +14,14 @@ pub mod map;
 pub mod node_builder;
 pub mod nodes;
 pub mod palette;
+pub mod palette_match;
 pub mod picture;
+pub mod pk3;
+pub mod png_lump;
+pub mod script_tokens;
 pub mod sprites;
 pub mod textures;
+pub mod textures_lump;
 pub mod things;
 pub mod udmf;
 pub mod udmf_map;

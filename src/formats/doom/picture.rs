@@ -1,8 +1,11 @@
 //! Doom's picture ("patch") format (spec chapter 5): header, one offset per column, and each
-//! column a list of posts (`topdelta`, `length`, pad, texels, pad) ended by 0xFF.
+//! column a list of posts (`topdelta`, `length`, pad, texels, pad) ended by 0xFF. Pictures
+//! stored as PNG (GZDoom) decode to the same [`Picture`] through [`Picture::decode`].
 
 use crate::formats::Result;
 
+use super::palette_match::PaletteMatcher;
+use super::png_lump::{decode_png, is_png, read_header};
 use super::wad::Lump;
 
 /// Largest picture accepted (texels). Vanilla pictures are at most a few hundred texels on a
@@ -27,6 +30,66 @@ pub struct Picture {
 }
 
 impl Picture {
+    /// Decodes a picture lump in either format GZDoom reads: PNG (colours matched to the
+    /// palette) or Doom's own.
+    pub fn decode(lump: &Lump<'_>, colours: &mut PaletteMatcher) -> Result<Picture> {
+        if is_png(lump.data) {
+            decode_png(lump, colours)
+        } else {
+            Picture::parse(lump)
+        }
+    }
+
+    /// Width and height from the header alone (either format); `None` when unreadable.
+    pub fn size_of(lump: &Lump<'_>) -> Option<(usize, usize)> {
+        if is_png(lump.data) {
+            return read_header(lump).ok().map(|h| (h.width as usize, h.height as usize));
+        }
+        let mut r = lump.reader("picture header");
+        let (w, h) = (r.i16_le().ok()?, r.i16_le().ok()?);
+        (w > 0 && h > 0).then_some((w as usize, h as usize))
+    }
+
+    /// The picture mirrored left to right when `flip_x`, then turned `turns` quarter turns
+    /// clockwise (GZDoom's patch `Rotate`; a 90 or 270 turn swaps width and height). Offsets
+    /// are kept.
+    pub fn transformed(&self, flip_x: bool, turns: u8) -> Picture {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let turns = turns & 3;
+        let (ow, oh) = if turns & 1 == 1 { (h, w) } else { (w, h) };
+        // The source texel each output texel shows, before the mirror.
+        let source = |ox: usize, oy: usize| -> (usize, usize) {
+            match turns {
+                0 => (ox, oy),
+                1 => (oy, h - 1 - ox),
+                2 => (w - 1 - ox, h - 1 - oy),
+                _ => (w - 1 - oy, ox),
+            }
+        };
+        let mut index = Vec::with_capacity(ow * oh);
+        let mut opaque = Vec::with_capacity(ow * oh);
+        for oy in 0..oh {
+            for ox in 0..ow {
+                let (mut sx, sy) = source(ox, oy);
+                if flip_x {
+                    sx = w - 1 - sx;
+                }
+                let i = sy * w + sx;
+                index.push(self.index.get(i).copied().unwrap_or(0));
+                opaque.push(self.opaque.get(i).copied().unwrap_or(false));
+            }
+        }
+        Picture {
+            width: ow as u16,
+            height: oh as u16,
+            left: self.left,
+            top: self.top,
+            index,
+            opaque,
+            clipped: self.clipped,
+        }
+    }
+
     /// Decodes a picture lump. Posts reaching past the height are clipped; a column offset
     /// or post running past the lump is an error.
     pub fn parse(lump: &Lump<'_>) -> Result<Picture> {
@@ -108,6 +171,36 @@ mod tests {
                 assert_eq!(p.index[i], *c);
             }
         }
+    }
+
+    #[test]
+    fn flips_and_quarter_turns_follow_gzdoom() {
+        // 3x2:  a b c
+        //       d e f
+        let p = Picture {
+            width: 3,
+            height: 2,
+            left: 1,
+            top: 2,
+            index: vec![1, 2, 3, 4, 5, 6],
+            opaque: vec![true; 6],
+            clipped: 0,
+        };
+        let t = |flip, turns| {
+            let q = p.transformed(flip, turns);
+            (q.width, q.height, q.index)
+        };
+        assert_eq!(t(false, 0), (3, 2, vec![1, 2, 3, 4, 5, 6]));
+        // Clockwise: the left column, bottom to top, becomes the top row.
+        assert_eq!(t(false, 1), (2, 3, vec![4, 1, 5, 2, 6, 3]));
+        assert_eq!(t(false, 2), (3, 2, vec![6, 5, 4, 3, 2, 1]));
+        assert_eq!(t(false, 3), (2, 3, vec![3, 6, 2, 5, 1, 4]));
+        assert_eq!(t(true, 0), (3, 2, vec![3, 2, 1, 6, 5, 4]));
+        // GZDoom's FlipY is a half turn of the mirrored picture.
+        assert_eq!(t(true, 2), (3, 2, vec![4, 5, 6, 1, 2, 3]));
+        // Mirror then turn a quarter left: the transpose.
+        assert_eq!(t(true, 3), (2, 3, vec![1, 4, 2, 5, 3, 6]));
+        assert_eq!((p.transformed(true, 1).left, p.transformed(true, 1).top), (1, 2));
     }
 
     #[test]

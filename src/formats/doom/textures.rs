@@ -1,24 +1,75 @@
 //! Wall textures: PNAMES (patch names) and TEXTURE1/TEXTURE2 (textures composed of patches),
-//! numbered as vanilla `R_InitTextures` does: TEXTURE1's entries, then TEXTURE2's.
+//! numbered as vanilla `R_InitTextures` does: TEXTURE1's entries, then TEXTURE2's. Then what
+//! GZDoom adds on top, file by file in load order, each file's additions in GZDoom's order
+//! (`AddTexturesForWad`, then sorted by type): `WallTexture` and `Flat` definitions from its
+//! TEXTURES lumps, the pictures between its `TX_START` and `TX_END` (a package's
+//! `textures/`), then its `Texture` definitions. An addition replaces the wall texture (and,
+//! for pictures and `Texture`, the flat) of its name in place, keeping the vanilla number that
+//! animations and "texture 0" depend on, unless a later file defined that name; new names are
+//! appended.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::formats::{FormatError, Result};
 use crate::scene::{Texels, Texture};
 
+use super::flats::{fit_flat, flat_picture};
+use super::palette_match::PaletteMatcher;
 use super::picture::{Picture, MAX_PICTURE_TEXELS};
-use super::wad::{Lump, WadStack};
+use super::textures_lump::{parse_textures_lump, DefinitionKind, TextureDefinition, TexturesItem};
+use super::wad::{Lump, LumpNum, WadStack};
 
-/// One patch placed in a texture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PatchPlacement {
-    pub x: i16,
-    pub y: i16,
-    /// Index into PNAMES.
-    pub patch: u16,
+/// Deepest chain of textures used as patches of textures (GZDoom allows it; a cycle stops).
+const MAX_NESTING: usize = 4;
+/// Deepest `#include` chain in TEXTURES lumps.
+const MAX_INCLUDES: usize = 8;
+/// Longest side of a defined texture (sizes are 16-bit numbers).
+const MAX_SIDE: i64 = 32767;
+
+/// What a placement draws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatchRef {
+    /// Index into PNAMES (TEXTURE1/2).
+    Pnames(u16),
+    /// A name from TEXTURES: a patch or other picture lump, else a texture, else a flat,
+    /// else a package member by path.
+    Named(String),
+    /// A lump used whole: a picture in `textures/` or between `TX_START` and `TX_END`.
+    Lump(LumpNum),
 }
 
-/// A texture definition from TEXTURE1/2.
+/// One patch placed in a texture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatchPlacement {
+    pub x: i32,
+    pub y: i32,
+    pub patch: PatchRef,
+    /// Mirrored left to right, then turned `turns` quarter turns clockwise (TEXTURES).
+    pub flip_x: bool,
+    pub turns: u8,
+    /// Placed by the picture's own offsets (TEXTURES `UseOffsets`).
+    pub use_offsets: bool,
+}
+
+impl PatchPlacement {
+    fn at(x: i32, y: i32, patch: PatchRef) -> PatchPlacement {
+        PatchPlacement { x, y, patch, flip_x: false, turns: 0, use_offsets: false }
+    }
+}
+
+/// Where a texture definition comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefSource {
+    /// TEXTURE1/TEXTURE2: vanilla rules, the width masked to a power of two.
+    TextureX,
+    /// A TEXTURES lump (`optional` when it said so).
+    TexturesLump { optional: bool },
+    /// A whole picture (`textures/`, `TX_START`).
+    Picture,
+}
+
+/// A texture definition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextureDef {
     /// Upper-cased name.
@@ -28,32 +79,56 @@ pub struct TextureDef {
     pub patches: Vec<PatchPlacement>,
     /// Why the entry could not be read (it then draws as a placeholder).
     pub broken: Option<String>,
+    /// Never drawn, like texture number 0 (TEXTURES `NullTexture`, or a size of 0).
+    pub null: bool,
+    pub source: DefSource,
+    /// The file of the stack that defined it.
+    pub file: usize,
 }
 
 impl TextureDef {
-    /// Width the game can show: vanilla masks the column with the largest power of two not
-    /// above the width (`texturewidthmask`), so a 96-wide texture shows columns 0..63 only.
+    /// Width the game can show. Vanilla masks the column with the largest power of two not
+    /// above the width (`texturewidthmask`), so a 96-wide TEXTURE1 texture shows columns
+    /// 0..63 only; GZDoom's own definitions show their whole width.
     pub fn visible_width(&self) -> u16 {
-        if self.width == 0 {
-            return 0;
+        if self.width == 0 || self.source != DefSource::TextureX {
+            return self.width;
         }
         1 << (15 - self.width.leading_zeros())
     }
+
+    fn broken(name: &str, file: usize, source: DefSource, why: String) -> TextureDef {
+        TextureDef {
+            name: name.to_string(),
+            width: 64,
+            height: 64,
+            patches: Vec::new(),
+            broken: Some(why),
+            null: false,
+            source,
+            file,
+        }
+    }
 }
 
-/// All wall textures of a WAD stack, in vanilla numbering.
+/// All wall textures of a WAD stack, in vanilla numbering, and the flats GZDoom definitions
+/// replace or add.
 #[derive(Clone, Debug, Default)]
 pub struct TextureDirectory {
     pub defs: Vec<TextureDef>,
     pub pnames: Vec<String>,
     by_name: HashMap<String, usize>,
+    /// Flats defined by TEXTURES or given as pictures, by name in `flat_by_name`.
+    pub flat_defs: Vec<TextureDef>,
+    flat_by_name: HashMap<String, usize>,
     pub notes: Vec<String>,
 }
 
 impl TextureDirectory {
-    /// Reads PNAMES, TEXTURE1 and (if present) TEXTURE2, each the last lump of its name.
-    /// A corrupt table (count or offsets past the lump) is an error; a corrupt entry becomes a
-    /// placeholder with a note.
+    /// Reads PNAMES, TEXTURE1 and (if present) TEXTURE2, each the last lump of its name, then
+    /// each file's TEXTURES lumps and loose pictures. A corrupt TEXTURE1/2 table or PNAMES (a
+    /// count or offset past the lump) or malformed TEXTURES syntax is an error; a corrupt
+    /// entry becomes a placeholder with a note.
     pub fn load(stack: &WadStack) -> Result<TextureDirectory> {
         let mut dir = TextureDirectory::default();
         match stack.lump("PNAMES") {
@@ -62,18 +137,53 @@ impl TextureDirectory {
         }
         let mut any = false;
         for name in ["TEXTURE1", "TEXTURE2"] {
-            if let Some(l) = stack.lump(name) {
+            if let Some(num) = stack.lump_num(name) {
+                let Some(l) = stack.lump_at(num) else { continue };
                 any = true;
-                let defs = parse_texture_lump(&l, &mut dir.notes)?;
+                let file = stack.file_of(num).unwrap_or(0);
+                let defs = parse_texture_lump(&l, file, &mut dir.notes)?;
                 dir.defs.extend(defs);
             }
         }
-        if !any {
+        let loose = stack.loose_textures();
+        let textures_lumps = stack.global_lumps_named("TEXTURES");
+        if !any && loose.is_empty() && textures_lumps.is_empty() {
             dir.notes.push("no TEXTURE1 lump: every wall is a placeholder".into());
         }
         for (i, d) in dir.defs.iter().enumerate() {
             // Vanilla R_CheckTextureNumForName scans forward: the first definition wins.
             dir.by_name.entry(d.name.clone()).or_insert(i);
+        }
+        for file in 0..stack.wads().len() {
+            let mut definitions = Vec::new();
+            for &(_, num) in textures_lumps.iter().filter(|(f, _)| *f == file) {
+                if let Some(lump) = stack.lump_at(num) {
+                    read_textures(stack, &lump, 0, &mut definitions, &mut dir.notes)?;
+                }
+            }
+            let (unused, definitions): (Vec<_>, Vec<_>) = definitions
+                .into_iter()
+                .partition(|d| !d.kind.replaces_walls() && !d.kind.replaces_flats());
+            if !unused.is_empty() {
+                let names: Vec<String> =
+                    unused.iter().map(|d| format!("{:?} {}", d.kind, d.name)).collect();
+                dir.notes.push(format!(
+                    "TEXTURES sprite and graphic definitions not used (mapscope draws sprites \
+                     from sprite lumps): {}",
+                    shortened(&names)
+                ));
+            }
+            let (overrides, walls_or_flats): (Vec<_>, Vec<_>) =
+                definitions.into_iter().partition(|d| d.kind == DefinitionKind::Texture);
+            for d in walls_or_flats {
+                dir.install_definition(stack, &d, file);
+            }
+            for &(_, num) in loose.iter().filter(|(f, _)| *f == file) {
+                dir.install_picture(stack, num, file);
+            }
+            for d in overrides {
+                dir.install_definition(stack, &d, file);
+            }
         }
         Ok(dir)
     }
@@ -81,6 +191,129 @@ impl TextureDirectory {
     /// Texture number for `name` (case-insensitive), first definition winning.
     pub fn number(&self, name: &str) -> Option<usize> {
         self.by_name.get(&name.to_ascii_uppercase()).copied()
+    }
+
+    /// Whether texture `num` is drawn: texture 0 and null textures are not.
+    pub fn draws(&self, num: usize) -> bool {
+        num != 0 && self.defs.get(num).is_some_and(|d| !d.null)
+    }
+
+    /// The GZDoom definition replacing or adding flat `name`, if any.
+    pub fn flat_def(&self, name: &str) -> Option<usize> {
+        self.flat_by_name.get(&name.to_ascii_uppercase()).copied()
+    }
+
+    /// Adds a TEXTURES definition of file `file` as a wall texture and/or flat.
+    fn install_definition(&mut self, stack: &WadStack, d: &TextureDefinition, file: usize) {
+        let source = DefSource::TexturesLump { optional: d.optional };
+        let def = if d.width <= 0 || d.height <= 0 {
+            // GZDoom makes such a texture a null texture, with a message.
+            self.notes.push(format!(
+                "TEXTURES texture {} has size {}x{}: not drawn",
+                d.name, d.width, d.height
+            ));
+            TextureDef {
+                name: d.name.clone(),
+                width: 1,
+                height: 1,
+                patches: Vec::new(),
+                broken: None,
+                null: true,
+                source,
+                file,
+            }
+        } else if d.width > MAX_SIDE
+            || d.height > MAX_SIDE
+            || d.width * d.height > MAX_PICTURE_TEXELS as i64
+        {
+            let why = format!("size {}x{} is larger than accepted", d.width, d.height);
+            TextureDef::broken(&d.name, file, source, why)
+        } else {
+            let patches = d
+                .parts
+                .iter()
+                .map(|p| PatchPlacement {
+                    x: p.x,
+                    y: p.y,
+                    patch: PatchRef::Named(p.name.clone()),
+                    flip_x: p.flip_x,
+                    turns: p.turns,
+                    use_offsets: p.use_offsets,
+                })
+                .collect();
+            TextureDef {
+                name: d.name.clone(),
+                width: d.width as u16,
+                height: d.height as u16,
+                patches,
+                broken: None,
+                null: d.null_texture,
+                source,
+                file,
+            }
+        };
+        if d.kind.replaces_walls() {
+            self.install_wall(def.clone());
+        }
+        if d.kind.replaces_flats() {
+            self.install_flat(stack, def);
+        }
+    }
+
+    /// Adds a loose picture of file `file` as a wall texture and a flat.
+    fn install_picture(&mut self, stack: &WadStack, num: LumpNum, file: usize) {
+        let Some(lump) = stack.lump_at(num) else { return };
+        let def = match Picture::size_of(&lump) {
+            Some((w, h)) if w as i64 <= MAX_SIDE && h as i64 <= MAX_SIDE => TextureDef {
+                name: lump.name.to_string(),
+                width: w as u16,
+                height: h as u16,
+                patches: vec![PatchPlacement::at(0, 0, PatchRef::Lump(num))],
+                broken: None,
+                null: false,
+                source: DefSource::Picture,
+                file,
+            },
+            _ => TextureDef::broken(
+                lump.name,
+                file,
+                DefSource::Picture,
+                format!("{}: not a picture (neither PNG nor Doom picture)", lump.file),
+            ),
+        };
+        self.install_wall(def.clone());
+        self.install_flat(stack, def);
+    }
+
+    fn install_wall(&mut self, def: TextureDef) {
+        match self.by_name.get(&def.name) {
+            Some(&i) if self.defs[i].file > def.file => {}
+            Some(&i) => self.defs[i] = def,
+            None => {
+                self.by_name.insert(def.name.clone(), self.defs.len());
+                self.defs.push(def);
+            }
+        }
+    }
+
+    fn install_flat(&mut self, stack: &WadStack, def: TextureDef) {
+        // A flat lump of a later file keeps its place over an earlier file's definition.
+        let lump_file = stack
+            .flats()
+            .number(&def.name)
+            .and_then(|n| stack.flats().entries().get(n))
+            .and_then(|e| stack.file_of(e.lump));
+        if lump_file.is_some_and(|f| f > def.file) {
+            return;
+        }
+        match self.flat_by_name.get(&def.name) {
+            Some(&i) if self.flat_defs[i].file > def.file => {}
+            Some(&i) => self.flat_defs[i] = def,
+            None => {
+                self.flat_by_name.insert(def.name.clone(), self.flat_defs.len());
+                self.flat_defs.push(def);
+            }
+        }
     }
 
     /// Composes texture `num` from its patches. Missing or unreadable patches give a visible
@@ -95,61 +328,244 @@ impl TextureDirectory {
         let Some(def) = self.defs.get(num) else {
             return placeholder("?", 64, 64);
         };
+        match self.compose_picture(def, Some(num), stack, patches, notes, 0) {
+            Some(pic) => crop_to_visible_width(def, pic),
+            None => placeholder(&def.name, def.width.clamp(1, 1024), def.height.clamp(1, 1024)),
+        }
+    }
+
+    /// Composes flat definition `i` and fits it to vanilla's 64x64 flats.
+    pub fn compose_flat(
+        &self,
+        i: usize,
+        stack: &WadStack,
+        patches: &mut PatchCache,
+        notes: &mut Vec<String>,
+    ) -> Texture {
+        let Some(def) = self.flat_defs.get(i) else {
+            return placeholder("?", 64, 64);
+        };
+        match self.compose_picture(def, None, stack, patches, notes, 0) {
+            Some(pic) => fit_flat(&def.name, &pic, notes),
+            None => placeholder(&def.name, 64, 64),
+        }
+    }
+
+    /// The texels of `def` (number `own` among the wall textures, if it is one); `None` when
+    /// it must be a placeholder (the note says why).
+    fn compose_picture(
+        &self,
+        def: &TextureDef,
+        own: Option<usize>,
+        stack: &WadStack,
+        patches: &mut PatchCache,
+        notes: &mut Vec<String>,
+        depth: usize,
+    ) -> Option<Picture> {
         if let Some(why) = &def.broken {
             notes.push(format!("texture {}: {why}", def.name));
-            return placeholder(&def.name, def.width.max(1), def.height.max(1));
+            return None;
+        }
+        if def.null {
+            // Walls skip null textures; only a flat of that name gets here.
+            notes.push(format!("{} is a null texture; drawn as a placeholder", def.name));
+            return None;
         }
         let (w, h) = (def.width as usize, def.height as usize);
-        let mut index = vec![0u8; w * h];
-        let mut opaque = vec![false; w * h];
+        let mut out = Picture {
+            width: def.width,
+            height: def.height,
+            left: 0,
+            top: 0,
+            index: vec![0u8; w * h],
+            opaque: vec![false; w * h],
+            clipped: 0,
+        };
         for p in &def.patches {
-            let Some(pic) = patches.get(self, p.patch as usize, stack, notes) else {
-                notes.push(format!(
-                    "texture {} uses missing patch #{} ({}); drawn as a placeholder",
-                    def.name,
-                    p.patch,
-                    self.pnames.get(p.patch as usize).map(String::as_str).unwrap_or("past PNAMES")
-                ));
-                return placeholder(&def.name, def.width, def.height);
+            let found = self
+                .resolve(&p.patch, own, stack)
+                .and_then(|key| patches.get(self, key, stack, notes, depth));
+            let Some(pic) = found else {
+                let what = match &p.patch {
+                    PatchRef::Pnames(i) => format!(
+                        "patch #{i} ({})",
+                        self.pnames.get(*i as usize).map(String::as_str).unwrap_or("past PNAMES")
+                    ),
+                    PatchRef::Named(name) => format!("patch {name}"),
+                    PatchRef::Lump(n) => format!("picture lump #{n}"),
+                };
+                match def.source {
+                    // Vanilla stops on a missing patch; a placeholder shows the fault.
+                    DefSource::TextureX | DefSource::Picture => {
+                        notes.push(format!(
+                            "texture {} uses missing {what}; drawn as a placeholder",
+                            def.name
+                        ));
+                        return None;
+                    }
+                    // GZDoom drops the part, warning unless the texture is optional.
+                    DefSource::TexturesLump { optional } => {
+                        if !optional {
+                            notes.push(format!(
+                                "TEXTURES texture {}: unknown {what} left out",
+                                def.name
+                            ));
+                        }
+                        continue;
+                    }
+                }
             };
-            // As R_DrawColumnInCache: columns outside the texture are skipped, posts clipped
-            // to the texture's rows.
-            let (pw, ph) = (pic.width as usize, pic.height as usize);
-            for px in 0..pw {
-                let x = p.x as i32 + px as i32;
-                if x < 0 || x >= w as i32 {
-                    continue;
+            let turned;
+            let pic = if p.flip_x || p.turns != 0 {
+                turned = pic.transformed(p.flip_x, p.turns);
+                &turned
+            } else {
+                &*pic
+            };
+            let (x0, y0) = if p.use_offsets {
+                (p.x - pic.left as i32, p.y - pic.top as i32)
+            } else {
+                (p.x, p.y)
+            };
+            blit(&mut out, pic, x0, y0);
+        }
+        Some(out)
+    }
+
+    /// What a placement's picture is, as a cache key.
+    fn resolve(&self, patch: &PatchRef, own: Option<usize>, stack: &WadStack) -> Option<PatchKey> {
+        match patch {
+            PatchRef::Pnames(i) => {
+                stack.lump_num(self.pnames.get(*i as usize)?).map(PatchKey::Lump)
+            }
+            PatchRef::Lump(n) => Some(PatchKey::Lump(*n)),
+            PatchRef::Named(name) if name.contains('/') => {
+                stack.lump_num_by_path(name).map(PatchKey::Lump)
+            }
+            PatchRef::Named(name) => {
+                if let Some(n) = stack.lump_num(name) {
+                    return Some(PatchKey::Lump(n));
                 }
-                for py in 0..ph {
-                    let src = py * pw + px;
-                    if !pic.opaque[src] {
-                        continue;
-                    }
-                    let y = p.y as i32 + py as i32;
-                    if y < 0 || y >= h as i32 {
-                        continue;
-                    }
-                    let dst = y as usize * w + x as usize;
-                    index[dst] = pic.index[src];
-                    opaque[dst] = true;
+                if let Some(t) = self.number(name).filter(|&t| Some(t) != own) {
+                    return Some(PatchKey::Texture(t));
                 }
+                let in_namespace = |ns: &super::wad::Namespace| {
+                    ns.number(name).and_then(|n| ns.entries().get(n)).map(|e| e.lump)
+                };
+                in_namespace(stack.flats())
+                    .or_else(|| in_namespace(stack.sprites()))
+                    .or_else(|| stack.lump_num_by_path(name))
+                    .map(PatchKey::Lump)
             }
         }
-        crop_to_visible_width(def, index, opaque)
     }
 }
 
-fn crop_to_visible_width(def: &TextureDef, index: Vec<u8>, opaque: Vec<bool>) -> Texture {
+/// Reads one TEXTURES lump's definitions into `out`, following `#include`s.
+fn read_textures(
+    stack: &WadStack,
+    lump: &Lump<'_>,
+    depth: usize,
+    out: &mut Vec<TextureDefinition>,
+    notes: &mut Vec<String>,
+) -> Result<()> {
+    let items = parse_textures_lump(lump)?;
+    let mut ignored = Vec::new();
+    let mut hires = Vec::new();
+    for item in items {
+        match item {
+            TexturesItem::Definition(d) => {
+                ignored.extend(d.ignored.iter().map(|i| format!("{} {i}", d.name)));
+                out.push(d);
+            }
+            TexturesItem::HiresEntry { keyword, name } => hires.push(format!("{keyword} {name}")),
+            TexturesItem::Include { name, offset } => {
+                let found = stack.lump_num_by_path(&name).or_else(|| stack.lump_num(&name));
+                let Some(included) = found.and_then(|n| stack.lump_at(n)) else {
+                    return Err(FormatError::new(
+                        lump.file,
+                        "TEXTURES",
+                        offset,
+                        format!("#include \"{name}\": no such lump"),
+                    ));
+                };
+                if depth >= MAX_INCLUDES {
+                    return Err(FormatError::new(
+                        lump.file,
+                        "TEXTURES",
+                        offset,
+                        format!("#include \"{name}\": more than {MAX_INCLUDES} levels deep"),
+                    ));
+                }
+                read_textures(stack, &included, depth + 1, out, notes)?;
+            }
+        }
+    }
+    if !ignored.is_empty() {
+        notes.push(format!(
+            "{} TEXTURES: read but not drawn by mapscope (drawn at scale 1, untranslated, \
+             opaque): {}",
+            lump.file,
+            shortened(&ignored)
+        ));
+    }
+    if !hires.is_empty() {
+        notes.push(format!(
+            "{} TEXTURES: high-resolution replacements not used: {}",
+            lump.file,
+            shortened(&hires)
+        ));
+    }
+    Ok(())
+}
+
+/// The first items of a list, and how many more there are.
+fn shortened(items: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let mut s = items.iter().take(SHOWN).cloned().collect::<Vec<_>>().join("; ");
+    if items.len() > SHOWN {
+        s.push_str(&format!("; and {} more", items.len() - SHOWN));
+    }
+    s
+}
+
+/// Draws `pic`'s opaque texels into `out` with its top-left at (x0, y0), as
+/// R_DrawColumnInCache: columns outside the texture are skipped, posts clipped to its rows.
+fn blit(out: &mut Picture, pic: &Picture, x0: i32, y0: i32) {
+    let (w, h) = (out.width as i64, out.height as i64);
+    let (pw, ph) = (pic.width as usize, pic.height as usize);
+    for px in 0..pw {
+        let x = x0 as i64 + px as i64;
+        if x < 0 || x >= w {
+            continue;
+        }
+        for py in 0..ph {
+            let src = py * pw + px;
+            if !pic.opaque.get(src).copied().unwrap_or(false) {
+                continue;
+            }
+            let y = y0 as i64 + py as i64;
+            if y < 0 || y >= h {
+                continue;
+            }
+            let dst = (y * w + x) as usize;
+            out.index[dst] = pic.index[src];
+            out.opaque[dst] = true;
+        }
+    }
+}
+
+fn crop_to_visible_width(def: &TextureDef, pic: Picture) -> Texture {
     let (w, h) = (def.width as usize, def.height as usize);
     let vw = def.visible_width() as usize;
     let (index, opaque) = if vw == w {
-        (index, opaque)
+        (pic.index, pic.opaque)
     } else {
         let mut i2 = Vec::with_capacity(vw * h);
         let mut o2 = Vec::with_capacity(vw * h);
         for y in 0..h {
-            i2.extend_from_slice(&index[y * w..y * w + vw]);
-            o2.extend_from_slice(&opaque[y * w..y * w + vw]);
+            i2.extend_from_slice(&pic.index[y * w..y * w + vw]);
+            o2.extend_from_slice(&pic.opaque[y * w..y * w + vw]);
         }
         (i2, o2)
     };
@@ -179,34 +595,90 @@ pub fn placeholder(name: &str, width: u16, height: u16) -> Texture {
     }
 }
 
-/// Decoded patches by PNAMES index, looked up as vanilla does (last lump with the name).
+/// A picture a texture can be composed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PatchKey {
+    Lump(LumpNum),
+    /// Another texture, composed first (TEXTURES may use textures as patches).
+    Texture(usize),
+}
+
+/// Most texels the patch cache keeps (32 MiB of texels and masks). A PNG of a few KiB can
+/// claim 16M texels, so a package could otherwise make the cache hold gigabytes; past this,
+/// pictures are decoded for each use and dropped.
+const MAX_CACHED_TEXELS: usize = 1 << 24;
+
+/// Decoded patches, each decoded once while the cache has room, and the palette matcher PNG
+/// pictures go through.
 #[derive(Default)]
 pub struct PatchCache {
-    pics: HashMap<usize, Option<Picture>>,
+    pics: HashMap<PatchKey, Option<Rc<Picture>>>,
+    cached_texels: usize,
+    pub colours: PaletteMatcher,
 }
 
 impl PatchCache {
+    /// A cache whose PNG pictures map to `palette`.
+    pub fn new(palette: &[[u8; 3]]) -> PatchCache {
+        PatchCache { colours: PaletteMatcher::new(palette), ..PatchCache::default() }
+    }
+
     pub fn get(
         &mut self,
         dir: &TextureDirectory,
-        patch: usize,
+        key: PatchKey,
         stack: &WadStack,
         notes: &mut Vec<String>,
-    ) -> Option<&Picture> {
-        self.pics
-            .entry(patch)
-            .or_insert_with(|| {
-                let name = dir.pnames.get(patch)?;
-                let lump = stack.lump(name)?;
-                match Picture::parse(&lump) {
+        depth: usize,
+    ) -> Option<Rc<Picture>> {
+        if let Some(p) = self.pics.get(&key) {
+            return p.clone();
+        }
+        // Marked missing while decoding, so a texture that reaches itself stops.
+        self.pics.insert(key, None);
+        let pic = match key {
+            PatchKey::Lump(n) => {
+                let lump = stack.lump_at(n)?;
+                let is_flat = stack
+                    .flats()
+                    .number(lump.name)
+                    .and_then(|i| stack.flats().entries().get(i))
+                    .is_some_and(|e| e.lump == n);
+                let decoded = if is_flat {
+                    flat_picture(&lump, &mut self.colours)
+                } else {
+                    Picture::decode(&lump, &mut self.colours)
+                };
+                match decoded {
                     Ok(p) => Some(p),
                     Err(e) => {
-                        notes.push(format!("patch {name}: {e}"));
+                        notes.push(format!("patch {}: {e}", lump.name));
                         None
                     }
                 }
-            })
-            .as_ref()
+            }
+            PatchKey::Texture(t) => {
+                let def = dir.defs.get(t)?;
+                if depth >= MAX_NESTING {
+                    notes.push(format!(
+                        "texture {} used as a patch more than {MAX_NESTING} levels deep",
+                        def.name
+                    ));
+                    None
+                } else {
+                    dir.compose_picture(def, Some(t), stack, self, notes, depth + 1)
+                }
+            }
+        };
+        let pic = pic.map(Rc::new);
+        let texels = pic.as_ref().map_or(0, |p| p.index.len());
+        if self.cached_texels + texels <= MAX_CACHED_TEXELS {
+            self.cached_texels += texels;
+            self.pics.insert(key, pic.clone());
+        } else {
+            self.pics.remove(&key);
+        }
+        pic
     }
 }
 
@@ -220,7 +692,11 @@ fn parse_pnames(lump: &Lump<'_>) -> Result<Vec<String>> {
     (0..count).map(|_| Ok(r.name(8)?.to_ascii_uppercase())).collect()
 }
 
-fn parse_texture_lump(lump: &Lump<'_>, notes: &mut Vec<String>) -> Result<Vec<TextureDef>> {
+fn parse_texture_lump(
+    lump: &Lump<'_>,
+    file: usize,
+    notes: &mut Vec<String>,
+) -> Result<Vec<TextureDef>> {
     let mut r = lump.reader(lump.name);
     let count = r.i32_le()?;
     if count < 0 {
@@ -233,17 +709,12 @@ fn parse_texture_lump(lump: &Lump<'_>, notes: &mut Vec<String>) -> Result<Vec<Te
     }
     let mut defs = Vec::with_capacity(offsets.len());
     for (i, off) in offsets.into_iter().enumerate() {
-        match parse_texture_entry(lump, off) {
+        match parse_texture_entry(lump, off, file) {
             Ok(d) => defs.push(d),
             Err(e) => {
                 notes.push(format!("{} entry {i}: {e}", lump.name));
-                defs.push(TextureDef {
-                    name: format!("{}#{i}", lump.name),
-                    width: 64,
-                    height: 64,
-                    patches: Vec::new(),
-                    broken: Some(e.to_string()),
-                });
+                let name = format!("{}#{i}", lump.name);
+                defs.push(TextureDef::broken(&name, file, DefSource::TextureX, e.to_string()));
             }
         }
     }
@@ -253,6 +724,7 @@ fn parse_texture_lump(lump: &Lump<'_>, notes: &mut Vec<String>) -> Result<Vec<Te
 fn parse_texture_entry(
     lump: &Lump<'_>,
     offset: i32,
+    file: usize,
 ) -> std::result::Result<TextureDef, FormatError> {
     let mut r = lump.reader("texture definition");
     if offset < 0 {
@@ -284,13 +756,19 @@ fn parse_texture_entry(
         let _stepdir = r.i16_le()?;
         let _colormap = r.i16_le()?;
         // A negative index can never name a patch; keep it out of range so it reads as missing.
-        patches.push(PatchPlacement {
-            x,
-            y,
-            patch: if patch < 0 { u16::MAX } else { patch as u16 },
-        });
+        let index = if patch < 0 { u16::MAX } else { patch as u16 };
+        patches.push(PatchPlacement::at(x as i32, y as i32, PatchRef::Pnames(index)));
     }
-    Ok(TextureDef { name, width: width as u16, height: height as u16, patches, broken: None })
+    Ok(TextureDef {
+        name,
+        width: width as u16,
+        height: height as u16,
+        patches,
+        broken: None,
+        null: false,
+        source: DefSource::TextureX,
+        file,
+    })
 }
 
 #[cfg(test)]
@@ -357,6 +835,187 @@ mod tests {
         let t = dir.compose(0, &stack, &mut PatchCache::default(), &mut notes);
         assert_eq!((t.name.as_str(), t.width, t.height), ("BROKEN", 32, 16));
         assert!(notes[0].contains("NOSUCH"), "{notes:?}");
+    }
+
+    /// A WAD with patches P1 (8x8 of 1) and P2 (4x4 of 2), PNAMES, TEXTURE1 (A, B from P1)
+    /// and flats FA, FB.
+    fn base_wad() -> Wad {
+        let mut w = WadWriter::iwad();
+        w.lump("P1", writer::patch_lump(8, 8, 0, 0, &[Some(1); 64]))
+            .lump("P2", writer::patch_lump(4, 4, 2, 3, &[Some(2); 16]))
+            .lump("PNAMES", writer::pnames_lump(&["P1", "P2"]))
+            .lump(
+                "TEXTURE1",
+                writer::texture_lump(&[
+                    TextureSpec { name: "A", width: 8, height: 8, patches: &[(0, 0, 0)] },
+                    TextureSpec { name: "B", width: 8, height: 8, patches: &[(0, 0, 0)] },
+                ]),
+            )
+            .marker("F_START")
+            .lump("FA", vec![3; 4096])
+            .lump("FB", vec![4; 4096])
+            .marker("F_END");
+        Wad::from_bytes("base.wad", w.to_bytes()).unwrap()
+    }
+
+    fn pwad(name: &str, build: impl Fn(&mut WadWriter)) -> Wad {
+        let mut w = WadWriter::pwad();
+        build(&mut w);
+        Wad::from_bytes(name, w.to_bytes()).unwrap()
+    }
+
+    fn indexed(t: &Texture) -> &[u8] {
+        match &t.texels {
+            Texels::Indexed { index, .. } => index,
+            Texels::Rgba(_) => panic!("not indexed"),
+        }
+    }
+
+    #[test]
+    fn textures_definitions_replace_by_name_in_place_and_append_new_ones() {
+        let text = b"WallTexture B, 4, 4 { Patch P2, 0, 0 }\n\
+                     Texture C, 8, 4 { Patch P2, 0, 0  Patch P2, 4, 0 }\n\
+                     Flat FA, 4, 4 { Patch P2, 0, 0 }\n";
+        let stack = WadStack::new(vec![
+            base_wad(),
+            pwad("t.wad", |w| {
+                w.lump("TEXTURES", text.to_vec());
+            }),
+        ]);
+        let dir = TextureDirectory::load(&stack).unwrap();
+        assert_eq!(
+            (dir.number("A"), dir.number("B"), dir.number("C")),
+            (Some(0), Some(1), Some(2))
+        );
+        let mut cache = PatchCache::default();
+        let mut notes = Vec::new();
+        let b = dir.compose(1, &stack, &mut cache, &mut notes);
+        assert_eq!((b.width, b.height, indexed(&b)[0]), (4, 4, 2));
+        let c = dir.compose(2, &stack, &mut cache, &mut notes);
+        assert_eq!((c.width, indexed(&c)[7]), (8, 2), "GZDoom widths are kept");
+        // `Texture` replaces flats too; `Flat` only flats.
+        assert!(dir.flat_def("C").is_some() && dir.flat_def("B").is_none());
+        let fa = dir.compose_flat(dir.flat_def("FA").unwrap(), &stack, &mut cache, &mut notes);
+        assert_eq!((fa.width, fa.height, indexed(&fa)[5 * 64 + 5]), (64, 64, 2), "tiled");
+        assert!(notes.iter().any(|n| n.contains("flat FA is 4x4")), "{notes:?}");
+    }
+
+    #[test]
+    fn a_later_files_texture1_keeps_its_name_over_an_earlier_textures_lump() {
+        let textures = pwad("t.wad", |w| {
+            w.lump("TEXTURES", b"WallTexture A, 4, 4 { Patch P2, 0, 0 }".to_vec());
+        });
+        let later = pwad("l.wad", |w| {
+            w.lump("PNAMES", writer::pnames_lump(&["P1"])).lump(
+                "TEXTURE1",
+                writer::texture_lump(&[TextureSpec {
+                    name: "A",
+                    width: 16,
+                    height: 8,
+                    patches: &[(0, 0, 0)],
+                }]),
+            );
+        });
+        let stack = WadStack::new(vec![base_wad(), textures, later]);
+        let dir = TextureDirectory::load(&stack).unwrap();
+        assert_eq!(dir.defs[dir.number("A").unwrap()].width, 16);
+    }
+
+    #[test]
+    fn loose_pictures_replace_walls_and_flats_and_texture_definitions_replace_them() {
+        let pal = [[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]];
+        let red = crate::formats::doom::png_lump::tests::png_bytes(
+            2,
+            2,
+            &[255, 0, 0, 255].repeat(4),
+            None,
+        );
+        let green = crate::formats::doom::png_lump::tests::png_bytes(
+            2,
+            2,
+            &[0, 255, 0, 255].repeat(4),
+            None,
+        );
+        let text = b"WallTexture A, 8, 8 { Patch P2, 0, 0 } Texture B, 8, 8 { Patch P2, 0, 0 }";
+        let stack = WadStack::new(vec![
+            base_wad(),
+            pwad("x.wad", |w| {
+                w.lump("TEXTURES", text.to_vec())
+                    .marker("TX_START")
+                    .lump("A", red.clone())
+                    .lump("B", green.clone())
+                    .lump("FB", green.clone())
+                    .marker("TX_END");
+            }),
+        ]);
+        // Pictures between TX_START and TX_END are not patches of that name.
+        assert!(stack.lump("A").is_none());
+        let dir = TextureDirectory::load(&stack).unwrap();
+        let mut cache = PatchCache::new(&pal);
+        let mut notes = Vec::new();
+        let a = dir.compose(0, &stack, &mut cache, &mut notes);
+        assert_eq!(
+            (a.width, indexed(&a)),
+            (2, &[1u8, 1, 1, 1][..]),
+            "the picture beats WallTexture"
+        );
+        let b = dir.compose(1, &stack, &mut cache, &mut notes);
+        assert_eq!((b.width, indexed(&b)[0]), (8, 2), "Texture beats the picture");
+        let fb = dir.compose_flat(dir.flat_def("FB").unwrap(), &stack, &mut cache, &mut notes);
+        assert_eq!(indexed(&fb)[0], 2);
+    }
+
+    #[test]
+    fn textures_as_patches_placement_and_missing_parts() {
+        let text = b"Texture NEST, 8, 8 { Patch A, 0, 0 Patch P2, 0, 0 { UseOffsets } }\n\
+                     Texture SELF, 8, 8 { Patch SELF, 0, 0 }\n\
+                     Texture GAPS, 8, 8 { Patch P1, 0, 0 Patch NOSUCH, 0, 0 }\n\
+                     Texture optional QUIET, 8, 8 { Patch NOSUCH, 0, 0 }\n\
+                     Texture NULL, 8, 8 { NullTexture }\n";
+        let stack = WadStack::new(vec![
+            base_wad(),
+            pwad("t.wad", |w| {
+                w.lump("TEXTURES", text.to_vec());
+            }),
+        ]);
+        let dir = TextureDirectory::load(&stack).unwrap();
+        let mut cache = PatchCache::default();
+        let mut notes = Vec::new();
+        let nest = dir.compose(dir.number("NEST").unwrap(), &stack, &mut cache, &mut notes);
+        // P2 (left 2, top 3) drawn at (-2, -3): its bottom-right texel lands on (1, 0).
+        let px = indexed(&nest);
+        assert_eq!((px[0], px[1], px[2], px[8]), (2, 2, 1, 1));
+        let own = dir.compose(dir.number("SELF").unwrap(), &stack, &mut cache, &mut notes);
+        assert!(notes.iter().any(|n| n.contains("SELF")), "{notes:?}");
+        assert_eq!(own.width, 8);
+        notes.clear();
+        dir.compose(dir.number("GAPS").unwrap(), &stack, &mut cache, &mut notes);
+        dir.compose(dir.number("QUIET").unwrap(), &stack, &mut cache, &mut notes);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("GAPS: unknown patch NOSUCH left out"));
+        assert!(!dir.draws(dir.number("NULL").unwrap()) && dir.draws(1) && !dir.draws(0));
+    }
+
+    #[test]
+    fn malformed_textures_lumps_and_includes_are_errors() {
+        let stack = WadStack::new(vec![
+            base_wad(),
+            pwad("t.wad", |w| {
+                w.lump("TEXTURES", b"WallTexture X, 8, 8 { Patch P1 0, 0 }".to_vec());
+            }),
+        ]);
+        let e = TextureDirectory::load(&stack).unwrap_err();
+        assert_eq!((e.file.as_str(), e.structure.as_str()), ("t.wad", "TEXTURES"));
+        assert_eq!(e.offset, 12 + 31, "the file offset of the 0 where a comma belongs");
+        let stack = WadStack::new(vec![
+            base_wad(),
+            pwad("i.wad", |w| {
+                w.lump("TEXTURES", b"#include \"MORE\"".to_vec())
+                    .lump("MORE", b"#include \"TEXTURES\"".to_vec());
+            }),
+        ]);
+        let e = TextureDirectory::load(&stack).unwrap_err();
+        assert!(e.message.contains("levels deep"), "{e}");
     }
 
     #[test]

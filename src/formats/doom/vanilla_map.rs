@@ -76,11 +76,11 @@ fn convert(
         if name.is_empty() || name.starts_with('-') {
             return false;
         }
-        match textures.map(|t| t.number(name)) {
-            // Texture 0 is never drawn.
-            Some(Some(n)) => n != 0,
+        match textures.and_then(|t| Some((t, t.number(name)?))) {
+            // Texture 0 (and TEXTURES' null textures) are never drawn.
+            Some((t, n)) => t.draws(n),
             // Unknown names (vanilla stops with an error) are drawn as placeholders here.
-            _ => true,
+            None => true,
         }
     };
 

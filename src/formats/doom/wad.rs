@@ -6,6 +6,13 @@
 //! `FF_`/`SS_` forms PWADs use); their lists are merged so that a PWAD lump replaces the IWAD
 //! lump of the same name *in place* (keeping its number, which flat animations depend on) and
 //! new names are appended.
+//!
+//! A PK3 package ([`super::pk3`]) joins the stack as a WAD assembled from its members, with
+//! each lump remembering which member it came from so errors name `package.pk3:path` and the
+//! offset within that member. Lumps between `TX_START` and `TX_END` (ZDoom's stand-alone
+//! textures, a package's `textures/`) and a package's flats and sprites are namespaced as in
+//! GZDoom: a plain name lookup never finds them, so a replacement texture cannot stand in for
+//! a patch of the same name.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -39,12 +46,28 @@ pub struct LumpInfo {
     pub dir_offset: u64,
 }
 
-/// One WAD file held in memory.
+/// Where a stretch of an assembled WAD's bytes came from: a package member.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// `package.pk3:path/in/package`, as error messages name it.
+    pub file: String,
+    /// Offset of the member's first byte in the assembled data.
+    pub start: u32,
+}
+
+/// One WAD file held in memory, or a package assembled into one.
 pub struct Wad {
     name: String,
     kind: WadKind,
     data: Vec<u8>,
     lumps: Vec<LumpInfo>,
+    /// For an assembled package: the members its data is made of, by `start`.
+    origins: Vec<Origin>,
+    /// For an assembled package: lumps by their member path, upper-cased.
+    paths: HashMap<String, usize>,
+    is_package: bool,
+    /// What reading the file skipped or changed (a package's unread folders, say).
+    notes: Vec<String>,
 }
 
 impl Wad {
@@ -108,7 +131,66 @@ impl Wad {
                 dir_offset,
             });
         }
-        Ok(Wad { name: name.to_string(), kind, data, lumps })
+        Ok(Wad {
+            name: name.to_string(),
+            kind,
+            data,
+            lumps,
+            origins: Vec::new(),
+            paths: HashMap::new(),
+            is_package: false,
+            notes: Vec::new(),
+        })
+    }
+
+    /// A package's members joined into one WAD: `data` holds the members back to back
+    /// (`origins` says where each starts, in increasing order), `lumps` point into it, and
+    /// `paths` gives each lump's member path (upper-cased).
+    pub(crate) fn assembled(
+        name: &str,
+        data: Vec<u8>,
+        lumps: Vec<LumpInfo>,
+        origins: Vec<Origin>,
+        paths: HashMap<String, usize>,
+    ) -> Wad {
+        Wad {
+            name: name.to_string(),
+            kind: WadKind::Pwad,
+            data,
+            lumps,
+            origins,
+            paths,
+            is_package: true,
+            notes: Vec::new(),
+        }
+    }
+
+    pub(crate) fn add_notes(&mut self, notes: Vec<String>) {
+        self.notes.extend(notes);
+    }
+
+    /// What reading the file skipped or changed.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// Whether this is a package (PK3) assembled into a WAD.
+    pub fn is_package(&self) -> bool {
+        self.is_package
+    }
+
+    /// The file a byte of the data belongs to and its offset in that file.
+    fn locate(&self, offset: u32) -> (&str, u64) {
+        let i = self.origins.partition_point(|o| o.start <= offset);
+        match i.checked_sub(1).and_then(|i| self.origins.get(i)) {
+            Some(o) => (o.file.as_str(), (offset - o.start) as u64),
+            None => (self.name.as_str(), offset as u64),
+        }
+    }
+
+    /// The file lump `index` comes from (a package member, or this WAD).
+    pub fn lump_file(&self, index: usize) -> &str {
+        self.lumps.get(index).map_or(self.name.as_str(), |l| self.locate(l.offset).0)
     }
 
     pub fn name(&self) -> &str {
@@ -133,7 +215,8 @@ impl Wad {
         } else {
             self.data.get(start..start + info.size as usize)?
         };
-        Some(Lump { name: &info.name, data, file: &self.name, offset: info.offset as u64 })
+        let (file, offset) = self.locate(info.offset);
+        Some(Lump { name: &info.name, data, file, offset })
     }
 }
 
@@ -162,6 +245,38 @@ pub type LumpNum = usize;
 struct DirRef {
     wad: usize,
     index: usize,
+    space: Space,
+}
+
+/// The marker range a lump lies in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Space {
+    Global,
+    Flats,
+    Sprites,
+    /// `TX_START`..`TX_END`: whole pictures used as textures (ZDoom).
+    Textures,
+}
+
+/// The range each lump of one file lies in. Markers themselves are global.
+fn lump_spaces(lumps: &[LumpInfo]) -> Vec<Space> {
+    let mut current = Space::Global;
+    lumps
+        .iter()
+        .map(|info| {
+            let (space, next) = match info.name.as_str() {
+                "F_START" | "FF_START" => (Space::Global, Space::Flats),
+                "S_START" | "SS_START" => (Space::Global, Space::Sprites),
+                "TX_START" => (Space::Global, Space::Textures),
+                "F_END" | "FF_END" | "S_END" | "SS_END" | "TX_END" => {
+                    (Space::Global, Space::Global)
+                }
+                _ => (current, current),
+            };
+            current = next;
+            space
+        })
+        .collect()
 }
 
 /// One entry of a namespace list (flats or sprites).
@@ -240,6 +355,8 @@ pub struct WadStack {
     wads: Vec<Wad>,
     dir: Vec<DirRef>,
     by_name: HashMap<String, LumpNum>,
+    /// Package members by full path (upper-cased), last package winning.
+    by_path: HashMap<String, LumpNum>,
     flats: Namespace,
     sprites: Namespace,
     /// Map names in directory order of first appearance, each with its last definition.
@@ -247,9 +364,18 @@ pub struct WadStack {
 }
 
 impl WadStack {
-    /// Opens the files in load order (IWAD first).
+    /// Opens the files in load order (IWAD first); each is a WAD or a PK3 package, told
+    /// apart by content. A package may add more than one WAD (the WADs at its root follow it).
     pub fn open<P: AsRef<Path>>(paths: &[P]) -> anyhow::Result<WadStack> {
-        let wads = paths.iter().map(|p| Wad::open(p.as_ref())).collect::<anyhow::Result<_>>()?;
+        let mut wads = Vec::new();
+        for p in paths {
+            let p = p.as_ref();
+            if super::pk3::is_zip_file(p)? {
+                wads.extend(super::pk3::open_package(p)?);
+            } else {
+                wads.push(Wad::open(p)?);
+            }
+        }
         Ok(WadStack::new(wads))
     }
 
@@ -259,6 +385,7 @@ impl WadStack {
             wads,
             dir: Vec::new(),
             by_name: HashMap::new(),
+            by_path: HashMap::new(),
             flats: Namespace::default(),
             sprites: Namespace::default(),
             maps: Vec::new(),
@@ -267,10 +394,23 @@ impl WadStack {
         let mut first_sprite_file = true;
         for w in 0..stack.wads.len() {
             let base = stack.dir.len();
-            let lumps = &stack.wads[w].lumps;
-            for (i, info) in lumps.iter().enumerate() {
-                stack.dir.push(DirRef { wad: w, index: i });
-                stack.by_name.insert(info.name.clone(), base + i);
+            let wad = &stack.wads[w];
+            let lumps = &wad.lumps;
+            for (i, (info, space)) in lumps.iter().zip(lump_spaces(lumps)).enumerate() {
+                stack.dir.push(DirRef { wad: w, index: i, space });
+                // Namespaced lumps are found through their namespace only (GZDoom); vanilla
+                // WADs keep flats and sprites global, as vanilla does.
+                let namespaced = match space {
+                    Space::Global => false,
+                    Space::Textures => true,
+                    Space::Flats | Space::Sprites => wad.is_package,
+                };
+                if !namespaced {
+                    stack.by_name.insert(info.name.clone(), base + i);
+                }
+            }
+            for (path, &i) in &wad.paths {
+                stack.by_path.insert(path.clone(), base + i);
             }
             if collect_namespace(
                 &mut stack.flats,
@@ -293,13 +433,7 @@ impl WadStack {
                 first_sprite_file = false;
             }
             for (i, info) in lumps.iter().enumerate() {
-                // A binary map starts with THINGS; a UDMF map with TEXTMAP (and ends at ENDMAP).
-                let next = lumps.get(i + 1).map(|n| n.name.as_str());
-                let starts_map = matches!(next, Some("THINGS") | Some("TEXTMAP"));
-                if starts_map
-                    && !MAP_LUMP_NAMES.contains(&info.name.as_str())
-                    && info.name != "TEXTMAP"
-                {
+                if is_map_marker(lumps, i) {
                     match stack.maps.iter_mut().find(|(n, _)| *n == info.name) {
                         Some(entry) => entry.1 = base + i,
                         None => stack.maps.push((info.name.clone(), base + i)),
@@ -328,6 +462,41 @@ impl WadStack {
     /// The last lump with this name.
     pub fn lump(&self, name: &str) -> Option<Lump<'_>> {
         self.lump_num(name).and_then(|n| self.lump_at(n))
+    }
+
+    /// The last package member with this full path (case-insensitive), such as
+    /// `textures/walls/brick.png`: how TEXTURES and GZDoom name lumps longer than 8 letters.
+    pub fn lump_num_by_path(&self, path: &str) -> Option<LumpNum> {
+        self.by_path.get(&path.to_ascii_uppercase()).copied()
+    }
+
+    /// Which file (position in [`WadStack::wads`]) lump `num` comes from.
+    pub fn file_of(&self, num: LumpNum) -> Option<usize> {
+        self.dir.get(num).map(|r| r.wad)
+    }
+
+    /// Every lump named `name` outside namespace ranges, in load order, with its file.
+    pub fn global_lumps_named(&self, name: &str) -> Vec<(usize, LumpNum)> {
+        let upper = name.to_ascii_uppercase();
+        self.dir
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                r.space == Space::Global && self.wads[r.wad].lumps[r.index].name == upper
+            })
+            .map(|(n, r)| (r.wad, n))
+            .collect()
+    }
+
+    /// Lumps between `TX_START` and `TX_END` (a package's `textures/`), in load order, with
+    /// their file: pictures GZDoom uses whole as textures and flats.
+    pub fn loose_textures(&self) -> Vec<(usize, LumpNum)> {
+        self.dir
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.space == Space::Textures)
+            .map(|(n, r)| (r.wad, n))
+            .collect()
     }
 
     /// Flats between `F_START`/`FF_START` and `F_END`/`FF_END`, numbered from the first lump
@@ -366,33 +535,54 @@ impl WadStack {
         };
         let r = self.dir[marker];
         let wad = &self.wads[r.wad];
-        let mut lumps = Vec::new();
-        let udmf = wad.lumps.get(r.index + 1).is_some_and(|l| l.name == "TEXTMAP");
-        for (k, info) in wad.lumps.iter().enumerate().skip(r.index + 1) {
-            if udmf {
-                // Everything up to ENDMAP belongs to the map (ZNODES, BEHAVIOR, DIALOGUE, ...).
-                if info.name == "ENDMAP" {
-                    break;
-                }
-                if !lumps.iter().any(|(n, _)| *n == info.name) {
-                    lumps.push((info.name.clone(), marker + (k - r.index)));
-                }
-                continue;
+        let mut lumps: Vec<(String, LumpNum)> = Vec::new();
+        for k in map_extent(&wad.lumps, r.index) {
+            let name = &wad.lumps[k].name;
+            if name != "ENDMAP" && !lumps.iter().any(|(n, _)| n == name) {
+                lumps.push((name.clone(), marker + (k - r.index)));
             }
-            if !MAP_LUMP_NAMES.contains(&info.name.as_str())
-                || lumps.iter().any(|(n, _)| *n == info.name)
-            {
-                break;
-            }
-            lumps.push((info.name.clone(), marker + (k - r.index)));
         }
         Ok(MapLumps {
             name: upper,
-            file: wad.name.clone(),
+            file: wad.lump_file(r.index).to_string(),
             marker_dir_offset: wad.lumps[r.index].dir_offset,
             lumps,
         })
     }
+}
+
+/// Whether entry `i` is a map marker: a binary map's marker is followed by THINGS, a UDMF
+/// map's by TEXTMAP.
+pub(crate) fn is_map_marker(lumps: &[LumpInfo], i: usize) -> bool {
+    let next = lumps.get(i + 1).map(|n| n.name.as_str());
+    let name = lumps.get(i).map_or("", |l| l.name.as_str());
+    matches!(next, Some("THINGS") | Some("TEXTMAP"))
+        && !MAP_LUMP_NAMES.contains(&name)
+        && name != "TEXTMAP"
+}
+
+/// The directory entries after map marker `marker` that belong to its map: for UDMF
+/// everything up to and including ENDMAP (ZNODES, BEHAVIOR, DIALOGUE, ...); for binary maps
+/// the run of map lump names, ending at the first other name or the first repeated one.
+pub(crate) fn map_extent(lumps: &[LumpInfo], marker: usize) -> std::ops::Range<usize> {
+    let first = marker + 1;
+    let udmf = lumps.get(first).is_some_and(|l| l.name == "TEXTMAP");
+    let mut end = first;
+    while let Some(info) = lumps.get(end) {
+        if udmf {
+            end += 1;
+            if info.name == "ENDMAP" {
+                break;
+            }
+            continue;
+        }
+        let seen = lumps[first..end].iter().any(|l| l.name == info.name);
+        if !MAP_LUMP_NAMES.contains(&info.name.as_str()) || seen {
+            break;
+        }
+        end += 1;
+    }
+    first..end
 }
 
 /// Adds the lumps of one file's namespace ranges to `ns`; returns whether the file had one.

@@ -4,11 +4,12 @@
 //! every complete member is kept.
 
 use std::cell::RefCell;
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 use std::sync::Arc;
 
 use zip::ZipArchive;
 
+use crate::formats::zip_member::{read_bounded, size_hint as member_size_hint};
 use crate::formats::{FormatError, Result};
 
 /// A level in a game folder: the WAD in `LEVELS/` and the map in `maps/` with the same base
@@ -112,46 +113,10 @@ fn find_name(names: &[String], name: &str) -> Option<usize> {
         .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(name)))
 }
 
-/// Largest member inflated (64 MiB; the game's level files are a few MB). Keeps a zip bomb
-/// from growing a buffer anywhere near [`crate::formats::MAX_ALLOC`].
-pub const MAX_MEMBER: usize = 64 << 20;
+/// Largest member inflated (shared with every zip format).
+pub use crate::formats::zip_member::MAX_MEMBER;
 /// Most bytes the local-header walk keeps over all members (128 MiB).
 pub const MAX_WALKED: usize = 2 * MAX_MEMBER;
-/// Deflate's best ratio is about 1032:1; a declared size beyond that is not believed.
-const MAX_DEFLATE_RATIO: u64 = 1032;
-
-/// Capacity to reserve for a member: its declared size, but never more than its compressed
-/// bytes can inflate to, nor the member cap.
-fn member_size_hint(size: u64, compressed: u64) -> usize {
-    size.min(compressed.saturating_mul(MAX_DEFLATE_RATIO)).min(MAX_MEMBER as u64) as usize
-}
-
-/// Inflates a member, refusing more than [`MAX_MEMBER`] bytes whatever the header claims;
-/// the buffer grows at most to the cap (`read_to_end` would double past it).
-fn read_bounded(r: &mut impl Read, hint: usize) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(hint.min(MAX_MEMBER));
-    let mut chunk = vec![0u8; 64 << 10];
-    loop {
-        let n = match r.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if out.len() + n > MAX_MEMBER {
-            return Err(std::io::Error::other(format!(
-                "member larger than the {} MiB limit",
-                MAX_MEMBER >> 20
-            )));
-        }
-        if out.capacity() - out.len() < n {
-            let want = (out.capacity() * 2).max(out.len() + n).min(MAX_MEMBER);
-            out.reserve_exact(want - out.len());
-        }
-        out.extend_from_slice(&chunk[..n]);
-    }
-    Ok(out)
-}
 
 /// Reads members one local header after another until the central directory, the end of the
 /// data or a broken entry; returns what was complete and a note on why the walk stopped.
