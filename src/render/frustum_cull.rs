@@ -41,6 +41,11 @@ pub struct FrustumCull {
     candidates: Vec<(usize, usize, Option<BoxExtent>)>,
 }
 
+/// Triangles in the frustum below which the occlusion map is not used: the rasteriser's cost
+/// is then in the pixels, and the map's (a millisecond or two where large triangles cross
+/// it) would outweigh the triangles it drops.
+const OCCLUSION_MIN_TRIANGLES: usize = 4096;
+
 /// Triangles a frame records on the occlusion map at most: the nearest chunks hide the most,
 /// and the map must cost far less than the triangles it saves.
 const OCCLUDER_BUDGET: usize = 8192;
@@ -79,7 +84,9 @@ impl FrustumCull {
                 }
             }
         }
-        if let Some(map) = occlusion {
+        let in_frustum: usize =
+            self.candidates.iter().map(|&(g, i, _)| self.chunks[g][i].vertices.len() / 3).sum();
+        if let Some(map) = occlusion.filter(|_| in_frustum >= OCCLUSION_MIN_TRIANGLES) {
             let nearest = |e: &Option<BoxExtent>| e.as_ref().map_or(0.0, |e| e.nearest);
             self.candidates.sort_by(|a, b| nearest(&a.2).total_cmp(&nearest(&b.2)));
             let mut budget = OCCLUDER_BUDGET;
