@@ -16,7 +16,10 @@ pub const FREEDOOM2: &str = "/usr/share/games/doom/freedoom2.wad";
 
 pub fn freedoom2() -> &'static Wad {
     static WAD: OnceLock<Wad> = OnceLock::new();
-    WAD.get_or_init(|| Wad::open(FREEDOOM2.as_ref()).expect("freedoom2.wad is installed"))
+    WAD.get_or_init(|| {
+        Wad::open(FREEDOOM2.as_ref())
+            .unwrap_or_else(|e| panic!("{FREEDOOM2}: {e}: install the Debian package freedoom"))
+    })
 }
 
 /// The lump called `name` among the lumps that follow `marker` (up to the next map marker).
