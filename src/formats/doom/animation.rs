@@ -5,28 +5,94 @@
 //! of a cycle shows `basepic + (((N-1)/speed + i) % numpics)`; `i` is the absolute number
 //! (TEXTURE1/2 order, or flat position), not the position within the cycle. Tic 0 shows
 //! every texture as itself.
+//!
+//! A Boom `ANIMATED` lump (the last one in the stack) replaces vanilla's table, as in Boom and
+//! its descendants: 23-byte records of type (bit 0: texture, else flat; 255 ends the list),
+//! last and first names (9 bytes each, NUL-padded) and speed in tics (little-endian u32).
 
+use std::borrow::Cow;
+
+use crate::formats::error::Result;
 use crate::scene::{Animator, FrameState};
 
 use super::lights::LightSim;
 use super::textures::TextureDirectory;
-use super::wad::WadStack;
+use super::wad::{Lump, WadStack};
 
 /// One vanilla animation definition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnimDef {
     pub is_texture: bool,
-    pub first: &'static str,
-    pub last: &'static str,
+    pub first: Cow<'static, str>,
+    pub last: Cow<'static, str>,
     pub speed: u32,
 }
 
 const fn flat(first: &'static str, last: &'static str) -> AnimDef {
-    AnimDef { is_texture: false, first, last, speed: 8 }
+    AnimDef { is_texture: false, first: Cow::Borrowed(first), last: Cow::Borrowed(last), speed: 8 }
 }
 
 const fn wall(first: &'static str, last: &'static str) -> AnimDef {
-    AnimDef { is_texture: true, first, last, speed: 8 }
+    AnimDef { is_texture: true, first: Cow::Borrowed(first), last: Cow::Borrowed(last), speed: 8 }
+}
+
+/// Size of one `ANIMATED` record.
+const ANIMATED_RECORD: usize = 23;
+
+/// The definitions of an `ANIMATED` lump, in its order. A speed of 0 (Boom would divide by
+/// it) is read as 1 with a note.
+pub fn animated_lump(lump: &Lump<'_>, notes: &mut Vec<String>) -> Result<Vec<AnimDef>> {
+    let mut r = lump.reader("ANIMATED record");
+    let mut defs = Vec::new();
+    // The list ends at type 255; a lump cut short at a record boundary ends there too.
+    while r.remaining() > 0 {
+        let at = r.pos();
+        let kind = r.u8()?;
+        if kind == 0xFF {
+            break;
+        }
+        if r.remaining() < ANIMATED_RECORD - 1 {
+            return Err(r.error_at(at, "record cut short"));
+        }
+        let name = |bytes: &[u8]| -> String {
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len()).min(8);
+            bytes[..end].iter().map(|&b| (b as char).to_ascii_uppercase()).collect()
+        };
+        let last = name(r.bytes(9)?);
+        let first = name(r.bytes(9)?);
+        let mut speed = r.u32_le()?;
+        if speed == 0 {
+            notes.push(format!("ANIMATED: {first}..{last} has speed 0; animated at 1 tic"));
+            speed = 1;
+        }
+        defs.push(AnimDef {
+            is_texture: kind & 1 != 0,
+            first: Cow::Owned(first),
+            last: Cow::Owned(last),
+            speed,
+        });
+    }
+    Ok(defs)
+}
+
+/// The animation definitions of a stack: its last `ANIMATED` lump's, or vanilla's table. A
+/// lump that cannot be read is named in a note and vanilla's table is used.
+fn anim_defs(stack: &WadStack, notes: &mut Vec<String>) -> Cow<'static, [AnimDef]> {
+    let Some(lump) = stack.lump("ANIMATED") else { return Cow::Borrowed(&ANIMDEFS) };
+    match animated_lump(&lump, notes) {
+        Ok(defs) => {
+            notes.push(format!(
+                "ANIMATED ({}): {} animations replace the built-in ones",
+                lump.file,
+                defs.len()
+            ));
+            Cow::Owned(defs)
+        }
+        Err(e) => {
+            notes.push(format!("{e}; the built-in animations are used"));
+            Cow::Borrowed(&ANIMDEFS)
+        }
+    }
 }
 
 /// Vanilla's `animdefs[]`, in its order (flats, then textures).
@@ -87,7 +153,7 @@ pub fn active_anims(
     notes: &mut Vec<String>,
 ) -> Vec<ActiveAnim> {
     let mut out = Vec::new();
-    for def in &ANIMDEFS {
+    for def in anim_defs(stack, notes).iter() {
         let lookup = |name: &str| {
             if def.is_texture {
                 textures.number(name)
@@ -95,7 +161,7 @@ pub fn active_anims(
                 stack.flats().number(name)
             }
         };
-        let (Some(first), Some(last)) = (lookup(def.first), lookup(def.last)) else {
+        let (Some(first), Some(last)) = (lookup(&def.first), lookup(&def.last)) else {
             continue;
         };
         if last <= first {
@@ -211,6 +277,66 @@ mod tests {
         assert_eq!(anims.len(), 1);
         assert_eq!(anims[0].basepic, stack.flats().number("NUKAGE1").unwrap());
         assert_eq!(anims[0].numpics, 3);
+    }
+
+    fn animated_record(kind: u8, last: &str, first: &str, speed: u32) -> Vec<u8> {
+        let mut r = vec![kind];
+        for name in [last, first] {
+            let mut n = [0u8; 9];
+            n[..name.len()].copy_from_slice(name.as_bytes());
+            r.extend(n);
+        }
+        r.extend(speed.to_le_bytes());
+        r
+    }
+
+    /// The test IWAD with a PWAD holding `animated` as its ANIMATED lump.
+    fn stack_with_animated(animated: Vec<u8>) -> WadStack {
+        let iwad = testwad::writer_for(&testwad::two_room_level()).to_bytes();
+        let mut pwad = crate::formats::doom::writer::WadWriter::pwad();
+        pwad.lump("ANIMATED", animated);
+        let wads = [("test.wad", iwad), ("boom.wad", pwad.to_bytes())]
+            .map(|(n, b)| crate::formats::doom::wad::Wad::from_bytes(n, b).expect("parses"));
+        WadStack::new(wads.into())
+    }
+
+    #[test]
+    fn an_animated_lump_replaces_the_built_in_cycles() {
+        let mut lump = animated_record(1, "SKY1", "startan", 4);
+        lump.extend(animated_record(0, "CEIL", "FLOOR", 0));
+        lump.extend(animated_record(0, "NOSUCH2", "NOSUCH1", 8));
+        lump.push(0xFF);
+        let stack = stack_with_animated(lump);
+        let tex = TextureDirectory::load(&stack).unwrap();
+        let mut notes = Vec::new();
+        let anims = active_anims(&tex, &stack, &mut notes);
+        // STARTAN..SKY1 (textures 1 and 2) every 4 tics; FLOOR..CEIL with speed 0 read as 1;
+        // the missing names and vanilla's NUKAGE cycle are not animated.
+        let floor = stack.flats().number("FLOOR").unwrap();
+        assert_eq!(
+            anims,
+            [
+                ActiveAnim { is_texture: true, basepic: 1, numpics: 2, speed: 4 },
+                ActiveAnim { is_texture: false, basepic: floor, numpics: 2, speed: 1 },
+            ]
+        );
+        assert!(notes.iter().any(|n| n.contains("speed 0")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("boom.wad") && n.contains("3 animations")));
+    }
+
+    #[test]
+    fn a_broken_animated_lump_is_named_and_vanilla_cycles_stay() {
+        let mut lump = animated_record(1, "SKY1", "STARTAN", 4);
+        lump.extend([0, b'C', b'E']);
+        let stack = stack_with_animated(lump);
+        let tex = TextureDirectory::load(&stack).unwrap();
+        let mut notes = Vec::new();
+        let anims = active_anims(&tex, &stack, &mut notes);
+        assert_eq!(anims.len(), 1, "vanilla's NUKAGE cycle");
+        assert_eq!(anims[0].basepic, stack.flats().number("NUKAGE1").unwrap());
+        let note = notes.iter().find(|n| n.contains("cut short")).expect("a note on the lump");
+        // The second record starts 23 bytes into the lump, which follows the 12-byte header.
+        assert!(note.contains("boom.wad") && note.contains("offset 35"), "{note}");
     }
 
     #[test]
