@@ -65,13 +65,14 @@ impl FrustumCull {
     /// it shows hidden are dropped too, nearest first, and this buffer's occluders that are
     /// drawn are recorded on it for the chunks behind them (and for later buffers).
     ///
-    /// Returns the triangles in the frustum and those of them the map showed hidden.
+    /// Returns the triangles in the frustum and, when the map was used, those of them it
+    /// showed hidden.
     pub fn update(
         &mut self,
         view_proj: Mat4,
         occlusion: Option<&mut OcclusionMap>,
-    ) -> (usize, usize) {
-        let mut hidden = 0;
+    ) -> (usize, Option<usize>) {
+        let mut hidden = None;
         // Inside: -w <= x <= w, -w <= y <= w, and in front of the eye (w >= 0).
         let (r0, r1, r3) = (view_proj.row(0), view_proj.row(1), view_proj.row(3));
         let planes = [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r3];
@@ -87,12 +88,13 @@ impl FrustumCull {
         let in_frustum: usize =
             self.candidates.iter().map(|&(g, i, _)| self.chunks[g][i].vertices.len() / 3).sum();
         if let Some(map) = occlusion.filter(|_| in_frustum >= OCCLUSION_MIN_TRIANGLES) {
+            let hidden = hidden.insert(0);
             let nearest = |e: &Option<BoxExtent>| e.as_ref().map_or(0.0, |e| e.nearest);
             self.candidates.sort_by(|a, b| nearest(&a.2).total_cmp(&nearest(&b.2)));
             let mut budget = OCCLUDER_BUDGET;
             self.candidates.retain(|(g, i, extent)| {
                 if extent.as_ref().is_some_and(|e| map.hides(e)) {
-                    hidden += self.chunks[*g][*i].vertices.len() / 3;
+                    *hidden += self.chunks[*g][*i].vertices.len() / 3;
                     return false;
                 }
                 // Boxes smaller than a few cells hold triangles too small to cover one.
@@ -122,7 +124,7 @@ impl FrustumCull {
             }
             drawn += c.vertices.len() / 3;
         }
-        (drawn + hidden, hidden)
+        (drawn + hidden.unwrap_or(0), hidden)
     }
 
     /// The vertex ranges of group `group` to draw this frame.

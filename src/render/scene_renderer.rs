@@ -419,13 +419,12 @@ impl SceneRenderer {
                 map = Some(m);
             }
             *pause = pause.saturating_sub(1);
-            let used = map.is_some();
             let (in_view, hidden) = self.solid_cull.update(view_proj, map.as_deref_mut());
             self.masked_cull.update(view_proj, map);
-            self.last_occlusion = (in_view, hidden);
+            self.last_occlusion = (in_view, hidden.unwrap_or(0));
             // The map costs a few milliseconds where large triangles cross it; where it hides
-            // little (open terrain, a single room) the next frames go without it.
-            if used && hidden * 8 < in_view {
+            // little (open terrain) the next frames go without it.
+            if hidden.is_some_and(|hidden| hidden * 8 < in_view) {
                 self.occlusion_pause = OCCLUSION_PAUSE_FRAMES;
             }
             cpu.mark("frustum culling");
