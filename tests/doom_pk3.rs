@@ -56,20 +56,8 @@ fn name8(name: &str) -> [u8; 8] {
 
 /// An RGBA PNG filled with `rgba`, with a `grAb` chunk when offsets are given.
 fn png(w: u32, h: u32, rgba: [u8; 4], grab: Option<(i32, i32)>) -> Vec<u8> {
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, w, h);
-        enc.set_color(png::ColorType::Rgba);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut writer = enc.write_header().unwrap();
-        if let Some((x, y)) = grab {
-            let body: Vec<u8> = x.to_be_bytes().into_iter().chain(y.to_be_bytes()).collect();
-            writer.write_chunk(png::chunk::ChunkType(*b"grAb"), &body).unwrap();
-        }
-        let pixels: Vec<u8> = (0..w * h).flat_map(|_| rgba).collect();
-        writer.write_image_data(&pixels).unwrap();
-    }
-    out
+    mapscope::formats::doom::writer::png_lump(w, h, &rgba.repeat((w * h) as usize), grab)
+        .expect("PNG of w x h pixels")
 }
 
 fn zip(members: &[(&str, &[u8])]) -> Vec<u8> {

@@ -49,20 +49,6 @@ fn reference_names() -> Vec<String> {
     listed
 }
 
-/// Pixels neither a wall column nor a flat span of the walk covers.
-fn uncovered(r: &WalkResult) -> usize {
-    (0..r.span_start().len())
-        .filter(|&i| r.span_start()[i] == NO_SPAN && r.wall_drawseg()[i] == NO_WALL)
-        .count()
-}
-
-/// Pixels both a wall column and a flat span cover.
-fn overlapping(r: &WalkResult) -> usize {
-    (0..r.span_start().len())
-        .filter(|&i| r.span_start()[i] != NO_SPAN && r.wall_drawseg()[i] != NO_WALL)
-        .count()
-}
-
 /// Pixels a masked middle may cover: the rows between the clips the walk saved with each
 /// masked range, within which R_RenderMaskedSegRange draws it over the walls and flats. The
 /// colour tests here redraw the walk's walls and flats alone, so they leave these pixels out
@@ -170,8 +156,8 @@ fn freedoom_e1m1_covers_the_screen() {
         res.drawsegs.len(),
         res.planes.len()
     );
-    assert_eq!(uncovered(&res), 0);
-    println!("pixels both wall and flat: {}", overlapping(&res));
+    assert_eq!(res.uncovered_pixels(), 0);
+    println!("pixels both wall and flat: {}", res.overlapping_pixels());
     assert_eq!(res.stats.bad_references, 0);
     assert_eq!(res.stats.drawsegs_dropped, 0);
     // The bottom rows (below the horizon, near the viewer) are floor.
@@ -186,14 +172,14 @@ fn freedoom_e1m1_covers_the_screen() {
         let v = VanillaView::new(w, h).at(r.view.viewx, r.view.viewy, r.view.viewz, 0);
         let t = std::time::Instant::now();
         let res = walk(&vmap, &light, &v);
-        println!("{w}x{h}: walk {:?}, {} uncovered pixels", t.elapsed(), uncovered(&res));
-        assert!(uncovered(&res) < 8);
+        println!("{w}x{h}: walk {:?}, {} uncovered pixels", t.elapsed(), res.uncovered_pixels());
+        assert!(res.uncovered_pixels() < 8);
     }
     // Every angle from the start spot walks without trouble and covers the screen.
     for step in 0..32u32 {
         let v = r.view.clone().at(r.view.viewx, r.view.viewy, r.view.viewz, step << 27);
         let res = walk(&vmap, &light, &v);
-        assert_eq!(uncovered(&res), 0, "angle step {step}");
+        assert_eq!(res.uncovered_pixels(), 0, "angle step {step}");
         assert_eq!(res.stats.bad_references, 0);
     }
 }
@@ -544,7 +530,7 @@ fn freedoom_every_map_walks() {
                     views += 1;
                     assert_eq!(r.stats.bad_references, 0, "{name}");
                     dropped += r.stats.drawsegs_dropped;
-                    let u = uncovered(&r);
+                    let u = r.uncovered_pixels();
                     if u > 0 {
                         imperfect += 1;
                         // The start spots with holes look at untextured void areas

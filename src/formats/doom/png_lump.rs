@@ -169,22 +169,8 @@ pub fn decode_png(lump: &Lump<'_>, colours: &mut PaletteMatcher) -> Result<Pictu
 pub(crate) mod tests {
     use super::*;
 
-    /// A PNG of `w`x`h` RGBA pixels with an optional `grAb` chunk after IHDR.
-    pub(crate) fn png_bytes(w: u32, h: u32, rgba: &[u8], grab: Option<(i32, i32)>) -> Vec<u8> {
-        let mut out = Vec::new();
-        {
-            let mut enc = png::Encoder::new(&mut out, w, h);
-            enc.set_color(png::ColorType::Rgba);
-            enc.set_depth(png::BitDepth::Eight);
-            let mut writer = enc.write_header().unwrap();
-            if let Some((x, y)) = grab {
-                let mut body = x.to_be_bytes().to_vec();
-                body.extend(y.to_be_bytes());
-                writer.write_chunk(png::chunk::ChunkType(*b"grAb"), &body).unwrap();
-            }
-            writer.write_image_data(rgba).unwrap();
-        }
-        out
+    fn png_bytes(w: u32, h: u32, rgba: &[u8], grab: Option<(i32, i32)>) -> Vec<u8> {
+        crate::formats::doom::writer::png_lump(w, h, rgba, grab).unwrap()
     }
 
     fn lump(data: &[u8]) -> Lump<'_> {

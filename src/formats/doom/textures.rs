@@ -924,18 +924,10 @@ mod tests {
     #[test]
     fn loose_pictures_replace_walls_and_flats_and_texture_definitions_replace_them() {
         let pal = [[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]];
-        let red = crate::formats::doom::png_lump::tests::png_bytes(
-            2,
-            2,
-            &[255, 0, 0, 255].repeat(4),
-            None,
-        );
-        let green = crate::formats::doom::png_lump::tests::png_bytes(
-            2,
-            2,
-            &[0, 255, 0, 255].repeat(4),
-            None,
-        );
+        let red = crate::formats::doom::writer::png_lump(2, 2, &[255, 0, 0, 255].repeat(4), None)
+            .unwrap();
+        let green = crate::formats::doom::writer::png_lump(2, 2, &[0, 255, 0, 255].repeat(4), None)
+            .unwrap();
         let text = b"WallTexture A, 8, 8 { Patch P2, 0, 0 } Texture B, 8, 8 { Patch P2, 0, 0 }";
         let stack = WadStack::new(vec![
             base_wad(),

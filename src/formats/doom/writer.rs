@@ -524,6 +524,30 @@ pub fn playpal_lump(palette: &[[u8; 3]; 256], count: usize) -> Vec<u8> {
     one.repeat(count)
 }
 
+/// A PNG of `w` x `h` RGBA pixels (`rgba`, row by row) with a `grAb` chunk after IHDR when
+/// offsets are given, as GZDoom-era tools save patches and sprites. Fails when `rgba` does not
+/// hold `w` x `h` pixels.
+pub fn png_lump(
+    w: u32,
+    h: u32,
+    rgba: &[u8],
+    grab: Option<(i32, i32)>,
+) -> Result<Vec<u8>, png::EncodingError> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut writer = enc.write_header()?;
+        if let Some((x, y)) = grab {
+            let body: Vec<u8> = x.to_be_bytes().into_iter().chain(y.to_be_bytes()).collect();
+            writer.write_chunk(png::chunk::ChunkType(*b"grAb"), &body)?;
+        }
+        writer.write_image_data(rgba)?;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -130,6 +130,19 @@ impl WalkResult {
         &self.seg_drawsegs
     }
 
+    /// Pixels neither a wall column nor a flat span covers: vanilla leaves none (a hole would
+    /// show the previous frame).
+    pub fn uncovered_pixels(&self) -> usize {
+        let (spans, walls) = (self.span_start(), self.wall_drawseg());
+        spans.iter().zip(walls).filter(|&(&s, &w)| s == NO_SPAN && w == NO_WALL).count()
+    }
+
+    /// Pixels both a wall column and a flat span cover: vanilla draws each pixel once.
+    pub fn overlapping_pixels(&self) -> usize {
+        let (spans, walls) = (self.span_start(), self.wall_drawseg());
+        spans.iter().zip(walls).filter(|&(&s, &w)| s != NO_SPAN && w != NO_WALL).count()
+    }
+
     /// Span start of pixel (x, y), if a visplane covers it.
     pub fn span_start_at(&self, x: u32, y: u32) -> Option<u16> {
         if x >= self.width || y >= self.height {

@@ -70,18 +70,6 @@ fn view_at(x: i32, y: i32, z: i32, deg: f64) -> VanillaView {
     VanillaView::new(320, 200).at(x << 16, y << 16, z << 16, angle)
 }
 
-fn uncovered(r: &WalkResult) -> usize {
-    (0..r.span_start().len())
-        .filter(|&i| r.span_start()[i] == NO_SPAN && r.wall_drawseg()[i] == NO_WALL)
-        .count()
-}
-
-fn overlapping(r: &WalkResult) -> usize {
-    (0..r.span_start().len())
-        .filter(|&i| r.span_start()[i] != NO_SPAN && r.wall_drawseg()[i] != NO_WALL)
-        .count()
-}
-
 #[test]
 fn split_room_from_the_west() {
     let map = split_room();
@@ -111,8 +99,8 @@ fn split_room_from_the_west() {
     assert!((s - 160.0 / 96.0).abs() < 0.01, "{s}");
     assert!(r.range_at(2, 160).is_some());
     assert!(r.range_at(4, 160).is_none());
-    assert_eq!(uncovered(&r), 0);
-    assert_eq!(overlapping(&r), 0);
+    assert_eq!(r.uncovered_pixels(), 0);
+    assert_eq!(r.overlapping_pixels(), 0);
 }
 
 #[test]
@@ -122,8 +110,8 @@ fn split_room_every_direction() {
         for step in 0..64 {
             let deg = step as f64 * 360.0 / 64.0 + 0.3;
             let r = walk(&map, &[160], &view_at(x, y, 41, deg));
-            assert_eq!(uncovered(&r), 0, "at ({x}, {y}) {deg}°");
-            assert_eq!(overlapping(&r), 0, "at ({x}, {y}) {deg}°");
+            assert_eq!(r.uncovered_pixels(), 0, "at ({x}, {y}) {deg}°");
+            assert_eq!(r.overlapping_pixels(), 0, "at ({x}, {y}) {deg}°");
             // Each column has exactly one one-sided wall range.
             let mut count = [0; 320];
             for d in &r.drawsegs {
@@ -149,7 +137,7 @@ fn same_planes_on_both_sides_are_not_marked_twice() {
     assert!(r.ranges_for_seg(2).next().is_none());
     // One floor plane, one ceiling plane.
     assert_eq!(r.planes.len(), 2, "{:?}", r.planes);
-    assert_eq!(uncovered(&r), 0);
+    assert_eq!(r.uncovered_pixels(), 0);
 }
 
 #[test]
@@ -162,7 +150,7 @@ fn sky_planes_merge() {
     let skies: Vec<_> = r.planes.iter().filter(|p| p.sky).collect();
     assert_eq!(skies.len(), 1, "{:?}", r.planes);
     assert_eq!((skies[0].height, skies[0].lightlevel), (0, 0));
-    assert_eq!(uncovered(&r), 0);
+    assert_eq!(r.uncovered_pixels(), 0);
 }
 
 #[test]
