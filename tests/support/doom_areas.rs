@@ -1,43 +1,14 @@
 //! The floor-area check for Doom maps: the subsector polygons of each sector add up to the
 //! area its linedefs enclose (within 1%), whatever built the map's nodes.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use glam::DVec2;
-use mapscope::formats::doom::bsp::{area, clip, SubsectorPolygons};
+use mapscope::formats::doom::bsp::{area, clip, sector_outlines, SubsectorPolygons};
 use mapscope::formats::doom::{DoomLevel, MapData};
 
 pub fn vertex(map: &MapData, v: u32) -> DVec2 {
     map.vertex(v).expect("vertex checked at load").to_dvec2()
-}
-
-/// Each sector's boundary as directed edges with the sector on their right, or `None` when
-/// the outline does not close or a line has the sector on both sides.
-pub fn sector_outlines(map: &MapData) -> Vec<Option<Vec<(DVec2, DVec2)>>> {
-    let n = map.sectors.len();
-    let mut edges = vec![Vec::new(); n];
-    let mut balance: Vec<HashMap<u32, i32>> = vec![HashMap::new(); n];
-    let mut self_referencing = vec![false; n];
-    for l in &map.linedefs {
-        let (a, b) = (vertex(map, l.v1), vertex(map, l.v2));
-        let (front, back) = (map.line_sector(l, 0), map.line_sector(l, 1));
-        if let (Some(f), true) = (front, front == back) {
-            self_referencing[f] = true;
-            continue;
-        }
-        for (s, from, to, edge) in [(front, l.v1, l.v2, (a, b)), (back, l.v2, l.v1, (b, a))] {
-            if let Some(s) = s {
-                edges[s].push(edge);
-                *balance[s].entry(from).or_default() += 1;
-                *balance[s].entry(to).or_default() -= 1;
-            }
-        }
-    }
-    edges
-        .into_iter()
-        .enumerate()
-        .map(|(s, e)| (balance[s].values().all(|&v| v == 0) && !self_referencing[s]).then_some(e))
-        .collect()
 }
 
 /// Area enclosed by edges that have the region on their right.

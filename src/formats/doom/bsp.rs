@@ -236,6 +236,37 @@ pub fn sector_at(map: &MapData, x: f64, y: f64) -> Option<usize> {
     map.subsector_sector(point_in_subsector(map, x, y))
 }
 
+/// Each sector's boundary as directed edges with the sector on their right, or `None` when
+/// the outline does not close or a line has the sector on both sides: the area a sector's
+/// subsectors must fill, whatever built the nodes.
+pub fn sector_outlines(map: &MapData) -> Vec<Option<Vec<(DVec2, DVec2)>>> {
+    let n = map.sectors.len();
+    let mut edges = vec![Vec::new(); n];
+    let mut balance: Vec<std::collections::HashMap<u32, i32>> = vec![Default::default(); n];
+    let mut self_referencing = vec![false; n];
+    for l in &map.linedefs {
+        let (Some(a), Some(b)) = (map.vertex(l.v1), map.vertex(l.v2)) else { continue };
+        let (a, b) = (a.to_dvec2(), b.to_dvec2());
+        let (front, back) = (map.line_sector(l, 0), map.line_sector(l, 1));
+        if let (Some(f), true) = (front, front == back) {
+            self_referencing[f] = true;
+            continue;
+        }
+        for (s, from, to, edge) in [(front, l.v1, l.v2, (a, b)), (back, l.v2, l.v1, (b, a))] {
+            if let Some(s) = s {
+                edges[s].push(edge);
+                *balance[s].entry(from).or_default() += 1;
+                *balance[s].entry(to).or_default() -= 1;
+            }
+        }
+    }
+    edges
+        .into_iter()
+        .enumerate()
+        .map(|(s, e)| (balance[s].values().all(|&v| v == 0) && !self_referencing[s]).then_some(e))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,39 +303,6 @@ mod tests {
         assert!(l.iter().all(|p| p.x <= 1.0 + 1e-9));
     }
 
-    /// The sides facing each sector as directed edges (sector on the right), or `None` for
-    /// sectors whose boundary does not close or that have a line with it on both sides.
-    fn sector_boundaries(map: &MapData) -> Vec<Option<Vec<(DVec2, DVec2)>>> {
-        let n = map.sectors.len();
-        let mut edges = vec![Vec::new(); n];
-        let mut balance: Vec<std::collections::HashMap<u32, i32>> = vec![Default::default(); n];
-        let mut self_ref = vec![false; n];
-        for l in &map.linedefs {
-            let (pa, pb) =
-                (map.vertices[l.v1 as usize].to_dvec2(), map.vertices[l.v2 as usize].to_dvec2());
-            let (front, back) = (map.line_sector(l, 0), map.line_sector(l, 1));
-            if let (Some(f), true) = (front, front == back) {
-                self_ref[f] = true;
-                continue;
-            }
-            for (s, (from, to), edge) in
-                [(front, (l.v1, l.v2), (pa, pb)), (back, (l.v2, l.v1), (pb, pa))]
-            {
-                if let Some(s) = s {
-                    edges[s].push(edge);
-                    *balance[s].entry(from).or_default() += 1;
-                    *balance[s].entry(to).or_default() -= 1;
-                }
-            }
-        }
-        edges
-            .into_iter()
-            .enumerate()
-            .map(|(s, e)| (balance[s].values().all(|&v| v == 0) && !self_ref[s]).then_some(e))
-            .collect()
-    }
-
-    /// Area enclosed by edges with the region on their right.
     fn edges_area(edges: &[(DVec2, DVec2)]) -> f64 {
         -edges.iter().map(|(p, q)| p.perp_dot(*q)).sum::<f64>() / 2.0
     }
@@ -345,7 +343,7 @@ mod tests {
         let polys = SubsectorPolygons::compute(map);
         report.degenerate += polys.degenerate;
         let n = map.sectors.len();
-        let boundaries = sector_boundaries(map);
+        let boundaries = sector_outlines(map);
         let mut by_sector = vec![0.0f64; n];
         // Overlapping-sector tricks put two sectors' segs in one subsector; vanilla draws it
         // all as the first seg's sector, so those areas cannot match.
