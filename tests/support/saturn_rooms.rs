@@ -3,8 +3,10 @@
 
 use mapscope::formats::saturn::writer::{word, LevBuilder, QuadSpec, TileSetSpec};
 
-/// `rooms` x `rooms` rooms of 512x512x256 units: floor and ceiling tile sets of 8x8 tiles with
-/// graded light, four walls of 8x4 explicit quads each, a player start in the first room.
+/// `rooms` x `rooms` rooms of 512x512x256 units, 64 units apart: floor and ceiling tile sets
+/// of 8x8 tiles with graded light, four walls of 8x4 explicit quads each, a player start in
+/// the first room. (Rooms sharing a wall would put two walls in one plane, which any depth
+/// buffer draws as a fight of the two.)
 pub fn closed_rooms(rooms: i16) -> Vec<u8> {
     let mut b = LevBuilder::default();
     let ramp: Vec<u16> = (0..15).map(|i| word(8 + i, 6 + i, 4 + 2 * i)).collect();
@@ -18,7 +20,7 @@ pub fn closed_rooms(rooms: i16) -> Vec<u8> {
     let lights = |n: usize| (0..n).map(|i| (6 + i % 12) as u8).collect::<Vec<u8>>();
     for rz in 0..rooms {
         for rx in 0..rooms {
-            let (x0, z0) = (rx * 512 - 3000, rz * 512 - 3000);
+            let (x0, z0) = (rx * 576 - 3000, rz * 576 - 3000);
             let (x1, z1) = (x0 + 512, z0 + 512);
             let tex = textures[((rx + rz) % 8) as usize];
             for (y, up) in [(0i16, 1.0), (256, -1.0)] {
