@@ -1188,6 +1188,26 @@ mod tests {
     }
 
     #[test]
+    fn udmf_part_placement_matches_the_walk_column() {
+        // Sidedef x offset 3, part offset 2, x scale 2, seg 10 units along its line: texel u
+        // = 3 + 2 + 2 * (10 + along); the walk's column FixedMul(13 + along, 2) plus the
+        // tier's offset must give the same.
+        let part = PartTexture { x_offset: 2.0, y_offset: 6.0, x_scale: 2.0, y_scale: 0.5 };
+        let p = Placement::new(10.0, 3.0, 4.0, &part);
+        assert_eq!(p.u(5.0), (25.0, 35.0));
+        for along in [0.0, 5.0, 17.5] {
+            let col = (13.0 + along) * 2.0 + p.tier_x_offset as f64 / 65536.0;
+            assert_eq!(col, 25.0 + 2.0 * along);
+        }
+        // y: offsets 4 + 6 texels at half scale shift the anchor by 20 map units; a 128-texel
+        // texture is 256 units tall.
+        assert_eq!((p.y_shift, p.height(128.0)), (20.0, 256.0));
+        // No properties: vanilla's placement exactly.
+        let p = Placement::new(10.0, 3.0, 4.0, &PartTexture::default());
+        assert_eq!((p.u(5.0), p.y_shift, p.tier_x_offset), ((13.0, 18.0), 4.0, 0));
+    }
+
+    #[test]
     fn sky_names() {
         assert_eq!(sky_texture_name("MAP01"), "SKY1");
         assert_eq!(sky_texture_name("MAP11"), "SKY1");

@@ -252,13 +252,14 @@ impl Fields<'_> {
         }
     }
 
-    /// A scale: 0 (GZDoom would divide by it) reads as 1.
+    /// A scale: 0 (GZDoom would divide by it) reads as 1; others are kept within 1/1024 ..
+    /// 1024 either sign, so heights divided by them and their 16.16 forms stay finite.
     fn scale(&mut self, key: &str) -> f64 {
         let v = self.float(key, 1.0);
         if v == 0.0 {
             1.0
         } else {
-            v.clamp(-1024.0, 1024.0)
+            v.signum() * v.abs().clamp(1.0 / 1024.0, 1024.0)
         }
     }
 
