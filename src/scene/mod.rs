@@ -79,15 +79,39 @@ pub struct VanillaSeg {
     pub tiers: [Option<VanillaTier>; 3],
     /// Scroll slot of the wall (0 = none; see [`FrameState`]).
     pub scroll: u16,
+    /// The wall's light slot when its sidedef has its own light (UDMF `light`); `None`: its
+    /// front sector's.
+    pub light_slot: Option<u32>,
+    /// UDMF `nofakecontrast`: no fake contrast on this wall.
+    pub no_contrast: bool,
 }
 
 /// One solid wall tier of a [`VanillaSeg`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VanillaTier {
     /// Scene texture, before animation remapping.
     pub texture: u32,
     /// World height of the texture's row 0 (16.16): `dc_texturemid` plus the view height.
     pub top: i32,
+    /// UDMF placement (identity for vanilla maps): the texture column is
+    /// `FixedMul(column, x_scale) + x_offset` with `column` vanilla's (sidedef offset
+    /// included), the row `FixedMul(height of row 0 - z, y_scale)`; 16.16.
+    pub x_offset: i32,
+    pub x_scale: i32,
+    pub y_scale: i32,
+}
+
+impl Default for VanillaTier {
+    fn default() -> Self {
+        VanillaTier { texture: 0, top: 0, x_offset: 0, x_scale: 1 << 16, y_scale: 1 << 16 }
+    }
+}
+
+impl VanillaTier {
+    /// Whether the tier is placed as vanilla places it (no UDMF offset or scale).
+    pub fn is_vanilla(&self) -> bool {
+        self.x_offset == 0 && self.x_scale == 1 << 16 && self.y_scale == 1 << 16
+    }
 }
 
 /// What kind of surface a world triangle is; selects the light formula in the shader.

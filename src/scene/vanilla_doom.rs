@@ -71,6 +71,41 @@ pub struct VSector {
     /// Index into the per-frame light levels the walk is given (the scene's light slot);
     /// out of range reads as light 0.
     pub light_slot: u32,
+    /// The floor's and ceiling's light slots (the sector's own unless UDMF `lightfloor` /
+    /// `lightceiling` give them their own).
+    pub floor_light_slot: u32,
+    pub ceiling_light_slot: u32,
+    /// Flat placement (UDMF panning, scale, rotation); identity for vanilla maps.
+    pub floor_xform: FlatXform,
+    pub ceiling_xform: FlatXform,
+}
+
+/// A flat's texture placement as the span drawer applies it, in the fixed point of the
+/// ZDoom software renderer (which extended vanilla's R_MapPlane so): the view position is
+/// rotated by `angle` about the map origin and the span angles turned by it, `x_offset` /
+/// `y_offset` are added to the span's x / y fractions, which are then multiplied by the scales.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlatXform {
+    /// Panning, 16.16 texels.
+    pub x_offset: i32,
+    pub y_offset: i32,
+    /// Texel step per map unit, 16.16.
+    pub x_scale: i32,
+    pub y_scale: i32,
+    /// Rotation, binary angle (counter-clockwise).
+    pub angle: u32,
+}
+
+impl Default for FlatXform {
+    fn default() -> Self {
+        FlatXform { x_offset: 0, y_offset: 0, x_scale: 1 << 16, y_scale: 1 << 16, angle: 0 }
+    }
+}
+
+impl FlatXform {
+    pub fn is_identity(&self) -> bool {
+        *self == FlatXform::default()
+    }
 }
 
 /// Everything vanilla's BSP walk reads of a map.

@@ -17,6 +17,7 @@ use crate::scene::{Animator, FrameState};
 
 use super::lights::LightSim;
 use super::textures::TextureDirectory;
+use super::udmf_props::LightRule;
 use super::wad::{Lump, WadStack};
 
 /// One vanilla animation definition.
@@ -188,12 +189,22 @@ pub struct SceneCycle {
     pub members: Vec<u32>,
 }
 
+/// A light slot after the sectors' own: a floor, ceiling or wall lit by its own UDMF rule
+/// from sector `sector`'s light as it changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DerivedLight {
+    pub sector: u32,
+    pub rule: LightRule,
+}
+
 /// Doom's [`Animator`]: texture cycles, scrolling walls and sector lights.
 pub struct DoomAnimator {
     cycles: Vec<SceneCycle>,
     lights: LightSim,
     texture_count: usize,
     scroll_slots: usize,
+    /// Slots `sectors..` of the light values.
+    derived: Vec<DerivedLight>,
 }
 
 impl DoomAnimator {
@@ -204,7 +215,14 @@ impl DoomAnimator {
         texture_count: usize,
         scroll_slots: usize,
     ) -> DoomAnimator {
-        DoomAnimator { cycles, lights, texture_count, scroll_slots: scroll_slots.max(1) }
+        let scroll_slots = scroll_slots.max(1);
+        DoomAnimator { cycles, lights, texture_count, scroll_slots, derived: Vec::new() }
+    }
+
+    /// Adds light slots after the sectors' (see [`DerivedLight`]).
+    pub fn with_derived_lights(mut self, derived: Vec<DerivedLight>) -> DoomAnimator {
+        self.derived = derived;
+        self
     }
 
     fn fill(&self, tic: u32, out: &mut FrameState) {
@@ -228,9 +246,13 @@ impl DoomAnimator {
     }
 }
 
-fn light_values(levels: &[i32], out: &mut Vec<u32>) {
+fn light_values(levels: &[i32], derived: &[DerivedLight], out: &mut Vec<u32>) {
     out.clear();
     out.extend(levels.iter().map(|&l| l.clamp(0, 255) as u32));
+    out.extend(derived.iter().map(|d| {
+        let base = levels.get(d.sector as usize).copied().unwrap_or(0);
+        d.rule.apply(base) as u32
+    }));
 }
 
 impl Animator for DoomAnimator {
@@ -240,13 +262,13 @@ impl Animator for DoomAnimator {
 
     fn state_at(&mut self, tic: u32, out: &mut FrameState) {
         self.fill(tic, out);
-        light_values(self.lights.levels_at(tic), &mut out.light);
+        light_values(self.lights.levels_at(tic), &self.derived, &mut out.light);
     }
 
     fn initial(&self) -> FrameState {
         let mut out = FrameState::default();
         self.fill(0, &mut out);
-        light_values(self.lights.initial_levels(), &mut out.light);
+        light_values(self.lights.initial_levels(), &self.derived, &mut out.light);
         out
     }
 }

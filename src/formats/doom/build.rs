@@ -11,12 +11,13 @@ use std::collections::{BTreeSet, HashMap};
 use glam::{DVec2, DVec3, Vec3};
 
 use crate::formats::Result;
+use crate::scene::vanilla_doom::FlatXform;
 use crate::scene::{
     vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene, Shading, Sky,
     Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, VanillaTier, WorldVertex,
 };
 
-use super::animation::{active_anims, DoomAnimator, SceneCycle};
+use super::animation::{active_anims, DerivedLight, DoomAnimator, SceneCycle};
 use super::bsp::{point_in_subsector, SubsectorPolygons};
 use super::flats::{flat_texture, SKY_FLAT};
 use super::lights::LightSim;
@@ -26,6 +27,7 @@ use super::picture::Picture;
 use super::sprites::SpriteDirectory;
 use super::textures::{placeholder, PatchCache, TextureDirectory};
 use super::things::{spawn_angle_degrees, spawn_decision, Spawn, DEFAULT_SKILL};
+use super::udmf_props::{FlatPlacement, LightRule, PartTexture, UdmfProps, BOTTOM, MID, TOP};
 use super::wad::{LumpNum, WadStack};
 
 /// Eye height above the floor (`VIEWHEIGHT`).
@@ -162,6 +164,7 @@ pub fn build_level_scene(
     let palette = load_palette(stack)?;
     let colormap = load_colormap(stack, &mut notes)?;
     let texdir = TextureDirectory::load(stack)?;
+    let props = UdmfProps::read(map.udmf.as_deref(), &mut notes);
     for wad in stack.wads() {
         notes.extend(wad.notes().iter().cloned());
     }
@@ -180,6 +183,8 @@ pub fn build_level_scene(
         surface: 0,
         texels_left: SCENE_TEXEL_BUDGET,
         budget_noted: false,
+        props: &props,
+        lights: LightSlots::new(map.sectors.len()),
     };
 
     // Sky first so it has a stable, low index.
@@ -219,12 +224,23 @@ pub fn build_level_scene(
         if fallback {
             one_sided_fallbacks += 1;
         }
+        let (light_slot, no_contrast) = match seg_side_index(map, seg) {
+            Some(i) => {
+                let side = props.side(i);
+                let sector = map.seg_sidedef(seg).map_or(0, |sd| sd.sector);
+                let slot = b.lights.slot(sector, side.light);
+                ((slot != sector).then_some(slot), side.no_fake_contrast)
+            }
+            None => (None, false),
+        };
         vanilla_segs.push(VanillaSeg {
             v1: [v1.x, v1.y],
             angle: seg.angle,
             offset: seg.offset.wrapping_add(x_offset),
             tiers,
             scroll,
+            light_slot,
+            no_contrast,
         });
     }
     if one_sided_fallbacks > 0 {
@@ -239,7 +255,7 @@ pub fn build_level_scene(
         }
         let Some(s) = map.subsector_sector(si) else { continue };
         b.surface = si as u32 + 1;
-        b.flat_polygon(&map.sectors[s], s as u32, poly, sky);
+        b.flat_polygon(&map.sectors[s], s, poly, sky);
     }
 
     // Things.
@@ -350,6 +366,22 @@ pub fn build_level_scene(
 
     // The walk's flat numbers to the textures made for them, for the CPU's spans.
     let mut vanilla_map = Box::new(super::vanilla_map::vanilla_map_with(map, stack));
+    // UDMF floor and ceiling light and placement (identity for vanilla maps).
+    for (i, sector) in vanilla_map.sectors.iter_mut().enumerate().take(map.sectors.len()) {
+        let p = props.sector(i);
+        sector.floor_light_slot = b.lights.slot(i as u32, p.floor_light);
+        sector.ceiling_light_slot = b.lights.slot(i as u32, p.ceiling_light);
+        sector.floor_xform = flat_xform(&p.floor);
+        sector.ceiling_xform = flat_xform(&p.ceiling);
+    }
+    if props.beyond_vanilla() {
+        b.notes.push(
+            "UDMF wall scales and flat scales or rotations have no vanilla equivalent: faithful \
+             mode draws them with the ZDoom software renderer's extension of vanilla's column \
+             and span arithmetic (offsets and light use vanilla's own)"
+                .into(),
+        );
+    }
     for (sector, s) in vanilla_map.sectors.iter().zip(&map.sectors) {
         for (pic, name) in [(sector.floorpic, &s.floor_flat), (sector.ceilingpic, &s.ceiling_flat)]
         {
@@ -390,12 +422,14 @@ pub fn build_level_scene(
         textures_used: textures_used(map),
         notes: std::mem::take(&mut b.notes),
     };
-    let animator = DoomAnimator::new(cycles, lights, b.textures.len(), scroll_lines + 1);
+    let animator = DoomAnimator::new(cycles, lights, b.textures.len(), scroll_lines + 1)
+        .with_derived_lights(b.lights.derived.clone());
 
-    // Light slots are sector numbers, so each triangle's sector is its light slot.
+    // Light slots are sector numbers or derived from one, so each triangle's light slot
+    // names its sector.
     let parts = Parts {
         names: (0..map.sectors.len()).map(|i| format!("sector {i}")).collect(),
-        of_triangle: b.world.chunks_exact(3).map(|t| t[0].light).collect(),
+        of_triangle: b.world.chunks_exact(3).map(|t| b.lights.sector_of(t[0].light)).collect(),
     };
     Ok(Scene {
         name: map.name.clone(),
@@ -465,14 +499,111 @@ struct Builder<'a> {
     /// Texels still allowed (see [`SCENE_TEXEL_BUDGET`]).
     texels_left: usize,
     budget_noted: bool,
+    /// The map's drawn UDMF properties (defaults for other maps).
+    props: &'a UdmfProps,
+    lights: LightSlots,
+}
+
+/// Light slots: one per sector (its number), then one per distinct (sector, UDMF rule) a
+/// floor, ceiling or wall uses, so that they follow the sector's light specials.
+struct LightSlots {
+    sectors: u32,
+    derived: Vec<DerivedLight>,
+    index: HashMap<DerivedLight, u32>,
+}
+
+impl LightSlots {
+    fn new(sectors: usize) -> LightSlots {
+        LightSlots { sectors: sectors as u32, derived: Vec::new(), index: HashMap::new() }
+    }
+
+    /// The slot lighting something of sector `sector` by `rule`.
+    fn slot(&mut self, sector: u32, rule: LightRule) -> u32 {
+        if rule.is_identity() {
+            return sector;
+        }
+        let d = DerivedLight { sector, rule };
+        *self.index.entry(d).or_insert_with(|| {
+            self.derived.push(d);
+            self.sectors + self.derived.len() as u32 - 1
+        })
+    }
+
+    /// The sector a slot lights from.
+    fn sector_of(&self, slot: u32) -> u32 {
+        match slot.checked_sub(self.sectors) {
+            Some(i) => self.derived.get(i as usize).map_or(0, |d| d.sector),
+            None => slot,
+        }
+    }
+}
+
+/// The sidedef number a seg draws.
+fn seg_side_index(map: &MapData, seg: &super::nodes::BspSeg) -> Option<usize> {
+    let ld = map.linedefs.get(seg.linedef? as usize)?;
+    ld.sides.get(seg.side as usize).copied().flatten().map(|s| s as usize)
+}
+
+/// 16.16 from map units, saturating.
+fn to_fixed(v: f64) -> i32 {
+    (v * 65536.0).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32
+}
+
+/// A flat placement as the span drawer applies it.
+fn flat_xform(p: &FlatPlacement) -> FlatXform {
+    FlatXform {
+        x_offset: to_fixed(p.x_panning),
+        y_offset: to_fixed(p.y_panning),
+        x_scale: to_fixed(p.x_scale),
+        y_scale: to_fixed(p.y_scale),
+        // Degrees in 0..360 to a binary angle (2^32 a turn).
+        angle: ((p.rotation / 360.0).fract() * 4294967296.0).round() as u64 as u32,
+    }
 }
 
 /// One wall quad's vertical placement: z range and the texel row at z = 0.
 struct WallPart {
     top: f64,
     bottom: f64,
-    /// v = anchor - z: the height of texture row 0 (sidedef y offset included).
+    /// v = (anchor - z) * y_scale: the height of texture row 0 (y offsets included).
     anchor: f64,
+    y_scale: f64,
+}
+
+/// A wall part's texture placement in map terms: texel u at v1 and per map unit, texel row
+/// step per map unit, and the y offset in map units.
+#[derive(Clone, Copy)]
+struct Placement {
+    u0: f64,
+    x_scale: f64,
+    y_scale: f64,
+    /// The total y offset (sidedef and part) divided by the y scale: the anchor's shift.
+    y_shift: f64,
+    /// For the CPU walk: added to `FixedMul(vanilla column, x_scale)` (16.16).
+    tier_x_offset: i32,
+}
+
+impl Placement {
+    /// `seg_offset` is the seg's distance along its line; `sd` its sidedef's offsets.
+    fn new(seg_offset: f64, sd_x: f64, sd_y: f64, part: &PartTexture) -> Placement {
+        let x_total = sd_x + part.x_offset;
+        Placement {
+            u0: x_total + part.x_scale * seg_offset,
+            x_scale: part.x_scale,
+            y_scale: part.y_scale,
+            y_shift: (sd_y + part.y_offset) / part.y_scale,
+            tier_x_offset: to_fixed(sd_x * (1.0 - part.x_scale) + part.x_offset),
+        }
+    }
+
+    fn u(&self, len: f64) -> (f64, f64) {
+        (self.u0, self.u0 + self.x_scale * len)
+    }
+
+    /// A texture `h` texels tall in map units.
+    fn height(&self, h: f64) -> f64 {
+        h / self.y_scale.abs()
+    }
 }
 
 impl Builder<'_> {
@@ -636,8 +767,14 @@ impl Builder<'_> {
         scroll: u16,
     ) -> (bool, [Option<VanillaTier>; 3]) {
         let mut tiers = [None; 3];
-        let tier = |texture, anchor: f64| {
-            Some(VanillaTier { texture, top: (anchor * 65536.0).round() as i32 })
+        let tier = |texture, anchor: f64, p: &Placement| {
+            Some(VanillaTier {
+                texture,
+                top: (anchor * 65536.0).round() as i32,
+                x_offset: p.tier_x_offset,
+                x_scale: to_fixed(p.x_scale),
+                y_scale: to_fixed(p.y_scale),
+            })
         };
         // Minisegs (no linedef) are not walls.
         let Some(ld) = seg.linedef.and_then(|l| map.linedefs.get(l as usize)) else {
@@ -676,10 +813,13 @@ impl Builder<'_> {
         } else {
             0
         };
-        let u0 = fixed_units(seg.offset) + sd.x_offset as f64;
-        let u = (u0, u0 + len);
-        let yoff = sd.y_offset as f64;
-        let light = front_i as u32;
+        let side_props = seg_side_index(map, seg).map(|i| self.props.side(i)).unwrap_or_default();
+        let place = |part: usize| {
+            let (x, y) = (sd.x_offset as f64, sd.y_offset as f64);
+            Placement::new(fixed_units(seg.offset), x, y, &side_props.parts[part])
+        };
+        let contrast = if side_props.no_fake_contrast { 0 } else { contrast };
+        let light = self.lights.slot(front_i as u32, side_props.light);
         let (ff, fc) = (front.floor as f64, front.ceiling as f64);
         let lower_unpegged = ld.has_flag(line_flags::LOWER_UNPEGGED);
         let upper_unpegged = ld.has_flag(line_flags::UPPER_UNPEGGED);
@@ -689,10 +829,12 @@ impl Builder<'_> {
             if let Some((tex, h)) = self.wall_texture(&sd.middle) {
                 // One-sided: top of the texture at the ceiling, or with lower-unpegged its
                 // bottom at the floor.
-                let anchor = if lower_unpegged { ff + h } else { fc } + yoff;
-                let part = WallPart { top: fc, bottom: ff, anchor };
+                let p = place(MID);
+                let anchor = if lower_unpegged { ff + p.height(h) } else { fc } + p.y_shift;
+                let part = WallPart { top: fc, bottom: ff, anchor, y_scale: p.y_scale };
+                let u = p.u(len);
                 self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
-                tiers[0] = tier(tex, anchor);
+                tiers[0] = tier(tex, anchor, &p);
             }
             return (fallback, tiers);
         };
@@ -703,27 +845,33 @@ impl Builder<'_> {
         let sky_hack = is_sky(&front.ceiling_flat) && is_sky(&back.ceiling_flat);
         let worldtop = if sky_hack { bc } else { fc };
         if sky_hack && fc > bc {
-            let part = WallPart { top: fc, bottom: bc.max(ff), anchor: 0.0 };
+            let part = WallPart { top: fc, bottom: bc.max(ff), anchor: 0.0, y_scale: 1.0 };
+            let u = place(TOP).u(len);
             self.wall_quad(a, bpt, &part, u, sky, light, flags(SurfaceKind::Sky, false));
         }
         if bc < worldtop {
             if let Some((tex, h)) = self.wall_texture(&sd.upper) {
                 // Upper: unpegged puts the texture top at the front ceiling; pegged puts its
                 // bottom at the back ceiling (so it moves with a rising door).
-                let anchor = if upper_unpegged { worldtop } else { bc + h } + yoff;
-                let part = WallPart { top: worldtop, bottom: bc.max(ff), anchor };
+                let p = place(TOP);
+                let anchor = if upper_unpegged { worldtop } else { bc + p.height(h) } + p.y_shift;
+                let part =
+                    WallPart { top: worldtop, bottom: bc.max(ff), anchor, y_scale: p.y_scale };
+                let u = p.u(len);
                 self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
-                tiers[0] = tier(tex, anchor);
+                tiers[0] = tier(tex, anchor, &p);
             }
         }
         if bf > ff {
             if let Some((tex, _)) = self.wall_texture(&sd.lower) {
                 // Lower: unpegged places the texture as if its top were at `worldtop`;
                 // pegged puts its top at the back floor.
-                let anchor = if lower_unpegged { worldtop } else { bf } + yoff;
-                let part = WallPart { top: bf.min(fc), bottom: ff, anchor };
+                let p = place(BOTTOM);
+                let anchor = if lower_unpegged { worldtop } else { bf } + p.y_shift;
+                let part = WallPart { top: bf.min(fc), bottom: ff, anchor, y_scale: p.y_scale };
+                let u = p.u(len);
                 self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
-                tiers[1] = tier(tex, anchor);
+                tiers[1] = tier(tex, anchor, &p);
             }
         }
         if let Some((tex, h)) = self.wall_texture(&sd.middle) {
@@ -732,11 +880,18 @@ impl Builder<'_> {
             // tiling), clipped to the opening.
             let open_bottom = ff.max(bf);
             let open_top = fc.min(bc);
-            let anchor = if lower_unpegged { open_bottom + h } else { open_top } + yoff;
-            let part =
-                WallPart { top: open_top.min(anchor), bottom: open_bottom.max(anchor - h), anchor };
+            let p = place(MID);
+            let h = p.height(h);
+            let anchor = if lower_unpegged { open_bottom + h } else { open_top } + p.y_shift;
+            let part = WallPart {
+                top: open_top.min(anchor),
+                bottom: open_bottom.max(anchor - h),
+                anchor,
+                y_scale: p.y_scale,
+            };
+            let u = p.u(len);
             self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, true));
-            tiers[2] = tier(tex, anchor);
+            tiers[2] = tier(tex, anchor, &p);
         }
         (false, tiers)
     }
@@ -757,7 +912,7 @@ impl Builder<'_> {
         }
         let vert = |p: DVec2, z: f64, uu: f64| WorldVertex {
             pos: viewer(p, z).to_array(),
-            uv: [uu as f32, (part.anchor - z) as f32],
+            uv: [uu as f32, ((part.anchor - z) * part.y_scale) as f32],
             texture,
             light,
             flags,
@@ -772,12 +927,14 @@ impl Builder<'_> {
         self.world.extend_from_slice(&[bl, br, tr, bl, tr, tl]);
     }
 
-    fn flat_polygon(&mut self, sector: &Sector, light: u32, poly: &[DVec2], sky: u32) {
+    fn flat_polygon(&mut self, sector: &Sector, index: usize, poly: &[DVec2], sky: u32) {
+        let p = self.props.sector(index);
         let planes = [
-            (sector.floor as f64, &sector.floor_flat, true),
-            (sector.ceiling as f64, &sector.ceiling_flat, false),
+            (sector.floor as f64, &sector.floor_flat, true, p.floor_light, p.floor),
+            (sector.ceiling as f64, &sector.ceiling_flat, false, p.ceiling_light, p.ceiling),
         ];
-        for (z, name, up) in planes {
+        for (z, name, up, rule, placement) in planes {
+            let light = self.lights.slot(index as u32, rule);
             // F_SKY1 on any plane shows the sky (R_DrawPlanes checks every plane).
             let (kind, texture) = if is_sky(name) {
                 (SurfaceKind::Sky, sky)
@@ -787,8 +944,9 @@ impl Builder<'_> {
             let flags = vertex_flags::pack(kind, false, 0, 0);
             let vert = |p: DVec2| WorldVertex {
                 pos: viewer(p, z).to_array(),
-                // Vanilla's flat grid: column x & 63, row (-y) & 63.
-                uv: [p.x as f32, -p.y as f32],
+                // Vanilla's flat grid, column x & 63 and row (-y) & 63, under the UDMF
+                // placement (udmf_props: rotated about the origin, panned, scaled).
+                uv: placement.uv(p.x, p.y).map(|c| c as f32),
                 texture,
                 light,
                 flags,
@@ -1027,6 +1185,26 @@ mod tests {
             }
             try_build(b);
         }
+    }
+
+    #[test]
+    fn udmf_part_placement_matches_the_walk_column() {
+        // Sidedef x offset 3, part offset 2, x scale 2, seg 10 units along its line: texel u
+        // = 3 + 2 + 2 * (10 + along); the walk's column FixedMul(13 + along, 2) plus the
+        // tier's offset must give the same.
+        let part = PartTexture { x_offset: 2.0, y_offset: 6.0, x_scale: 2.0, y_scale: 0.5 };
+        let p = Placement::new(10.0, 3.0, 4.0, &part);
+        assert_eq!(p.u(5.0), (25.0, 35.0));
+        for along in [0.0, 5.0, 17.5] {
+            let col = (13.0 + along) * 2.0 + p.tier_x_offset as f64 / 65536.0;
+            assert_eq!(col, 25.0 + 2.0 * along);
+        }
+        // y: offsets 4 + 6 texels at half scale shift the anchor by 20 map units; a 128-texel
+        // texture is 256 units tall.
+        assert_eq!((p.y_shift, p.height(128.0)), (20.0, 256.0));
+        // No properties: vanilla's placement exactly.
+        let p = Placement::new(10.0, 3.0, 4.0, &PartTexture::default());
+        assert_eq!((p.u(5.0), p.y_shift, p.tier_x_offset), ((13.0, 18.0), 4.0, 0));
     }
 
     #[test]

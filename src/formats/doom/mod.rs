@@ -25,6 +25,7 @@ pub mod textures_lump;
 pub mod things;
 pub mod udmf;
 pub mod udmf_map;
+pub mod udmf_props;
 pub mod vanilla_map;
 pub mod wad;
 pub mod writer;

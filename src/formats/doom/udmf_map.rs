@@ -289,7 +289,7 @@ pub fn udmf_records(file: &str, name: &str, doc: &UdmfDocument) -> Result<MapDat
 }
 
 /// One note naming the properties the map sets that mapscope keeps but does not draw yet
-/// (per-part offsets and scales, separate floor and ceiling light, alpha, slopes, ...), with
+/// (alpha, slopes, colours, ...; the drawn ones are `udmf_props`'), with
 /// how many records set each, so that nothing is dropped silently.
 fn note_undrawn(extra: &UdmfExtra, notes: &mut Vec<String>) {
     let kinds = [
@@ -303,7 +303,7 @@ fn note_undrawn(extra: &UdmfExtra, notes: &mut Vec<String>) {
     for (kind, records) in kinds {
         let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
         for (key, _) in records.iter().flatten() {
-            if key != "comment" {
+            if key != "comment" && !super::udmf_props::is_drawn(kind, key) {
                 *counts.entry(key.as_str()).or_default() += 1;
             }
         }

@@ -63,6 +63,9 @@ fn convert(
             floorpic: flats.number(&s.floor_flat),
             ceilingpic: flats.number(&s.ceiling_flat),
             light_slot: i as u32,
+            floor_light_slot: i as u32,
+            ceiling_light_slot: i as u32,
+            ..Default::default()
         })
         .collect();
     let sky_flat = flats.number(SKY_FLAT);
@@ -117,7 +120,12 @@ fn convert(
         });
     }
     if uses_null {
-        sectors.push(VSector { light_slot: u32::MAX, ..Default::default() });
+        sectors.push(VSector {
+            light_slot: u32::MAX,
+            floor_light_slot: u32::MAX,
+            ceiling_light_slot: u32::MAX,
+            ..Default::default()
+        });
     }
 
     let subsectors = map

@@ -10,12 +10,12 @@
 //! pixel's depth, which the sprites drawn on the GPU over it test against (`hidden_by_canvas`
 //! in shaders/common.wgsl).
 
-use super::tables::{fixed_mul, zlight, ANGLETOFINESHIFT, MAXLIGHTZ};
+use super::tables::{fixed_div, fixed_mul, zlight, ANG90, ANGLETOFINESHIFT, FRACUNIT, MAXLIGHTZ};
 use super::wall_setup::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
 use super::{VanillaView, WalkResult};
 use crate::render::packing::MetaLayout;
-use crate::scene::vanilla_doom::{VSeg, VanillaMap};
-use crate::scene::VanillaSeg;
+use crate::scene::vanilla_doom::{FlatXform, VSeg, VanillaMap};
+use crate::scene::{VanillaSeg, VanillaTier};
 
 /// COLORMAP rows the lit palette holds (light levels 0..31, then the invulnerability and
 /// all-black maps).
@@ -222,16 +222,17 @@ impl CanvasScene {
             let Some(tier) = seg.tiers[c.tier as usize & 1] else { continue };
             let Some((colbase, packed)) = column_setup(f, s, c.x) else { continue };
             let info = self.info(&f.state, tier.texture);
-            let col = texture_column(f, seg, colbase, info.width);
-            let iscale = (packed & 0xFF_FFFF) as i32;
+            let col = texture_column(f, seg, &tier, colbase, info.width);
+            // A UDMF y scale multiplies the texel step (identity at FRACUNIT).
+            let iscale = fixed_mul((packed & 0xFF_FFFF) as i32, tier.y_scale);
             // Light: the sector's level with fake contrast, then scalelight by the column's
             // scale (R_StoreWallRange, R_RenderSegLoop).
-            let level = wall_light_level(f, vseg);
+            let level = wall_light_level(f, seg, vseg);
             let j = ((packed >> 24) as i32).min(47);
             let map = ((15 - level) * 4 - j / 2).clamp(0, 31) as u32;
             let depth = f.viewer.near * ds.scale_at(c.x as i32) as f32 / (focal * 65536.0);
             let colors = self.lit_row(map);
-            let texturemid = tier.top.wrapping_sub(f.viewer.viewz);
+            let texturemid = fixed_mul(tier.top.wrapping_sub(f.viewer.viewz), tier.y_scale);
             let mut frac = texturemid.wrapping_add((yl as i32 - centery).wrapping_mul(iscale));
             let (tw, th) = (info.width as usize, info.height);
             let Some(texels) = all.get(info.first..info.first + tw * th as usize) else { continue };
@@ -278,20 +279,30 @@ impl CanvasScene {
             let info = self.info(&f.state, tier.texture);
             let (tw, th) = (info.width as usize, info.height as usize);
             let Some(texels) = all.get(info.first..info.first + tw * th) else { continue };
-            let level = wall_light_level(f, vseg);
-            let texturemid = tier.top.wrapping_sub(f.viewer.viewz);
+            let level = wall_light_level(f, seg, vseg);
+            // In texels: a UDMF y scale multiplies the texel step as for solid walls.
+            let texturemid = fixed_mul(tier.top.wrapping_sub(f.viewer.viewz), tier.y_scale);
             for (i, x) in (ds.x1..=ds.x2).enumerate() {
                 let Some((colbase, _)) = column_setup(f, s, x as u16) else { continue };
-                let col = texture_column(f, seg, colbase, info.width);
+                let col = texture_column(f, seg, &tier, colbase, info.width);
                 let scale = ds.scale_at(x);
                 if scale <= 0 {
+                    continue;
+                }
+                // Screen rows per texel (ZDoom's spryscale): the wall's scale over the y scale.
+                let post_scale = if tier.y_scale == FRACUNIT {
+                    scale
+                } else {
+                    fixed_div(scale, tier.y_scale.wrapping_abs().max(1))
+                };
+                if post_scale <= 0 {
                     continue;
                 }
                 let j = (((scale >> 12) as f32 * 320.0 / w as f32) as i32).min(47);
                 let colors = self.lit_row(((15 - level) * 4 - j / 2).clamp(0, 31) as u32);
                 let depth = f.viewer.near * scale as f32 / (focal * 65536.0);
-                let sprtopscreen = (centery << 16).wrapping_sub(fixed_mul(texturemid, scale));
-                let iscale = (u32::MAX / scale as u32) as i32;
+                let sprtopscreen = (centery << 16).wrapping_sub(fixed_mul(texturemid, post_scale));
+                let iscale = (u32::MAX / post_scale as u32) as i32;
                 let texel = |row: usize| texels.get(col + (row % th) * tw).copied().unwrap_or(0);
                 // The column's posts: runs of opaque texels.
                 let mut row = 0;
@@ -305,8 +316,9 @@ impl CanvasScene {
                         row += 1;
                     }
                     let length = (row - topdelta) as i32;
-                    let topscreen = sprtopscreen.wrapping_add(scale.wrapping_mul(topdelta as i32));
-                    let bottomscreen = topscreen.wrapping_add(scale.wrapping_mul(length));
+                    let topscreen =
+                        sprtopscreen.wrapping_add(post_scale.wrapping_mul(topdelta as i32));
+                    let bottomscreen = topscreen.wrapping_add(post_scale.wrapping_mul(length));
                     let yl = (topscreen.wrapping_add(0xFFFF) >> 16).max(top[i] + 1);
                     let yh = ((bottomscreen.wrapping_sub(1)) >> 16).min(bottom[i] - 1);
                     let (yl, yh) = (yl.max(rows.start as i32), yh.min(rows.end as i32 - 1));
@@ -365,11 +377,17 @@ impl CanvasScene {
             let planeheight = plane.height.wrapping_sub(v.viewz).wrapping_abs();
             let distance = fixed_mul(planeheight, yslope[y]);
             let length = fixed_mul(distance, distscale[x1]);
-            let angle = (v.viewangle.wrapping_add(xtoviewangle[x1]) >> ANGLETOFINESHIFT) as usize;
-            let xstep = fixed_mul(distance, v.basexscale);
-            let ystep = fixed_mul(distance, v.baseyscale);
-            let xfrac = v.viewx.wrapping_add(fixed_mul(f.sine[angle + 2048], length));
-            let yfrac = v.viewy.wrapping_neg().wrapping_sub(fixed_mul(f.sine[angle], length));
+            let (xfrac, yfrac, xstep, ystep) = if plane.xform.is_identity() {
+                let angle =
+                    (v.viewangle.wrapping_add(xtoviewangle[x1]) >> ANGLETOFINESHIFT) as usize;
+                let xstep = fixed_mul(distance, v.basexscale);
+                let ystep = fixed_mul(distance, v.baseyscale);
+                let xfrac = v.viewx.wrapping_add(fixed_mul(f.sine[angle + 2048], length));
+                let yfrac = v.viewy.wrapping_neg().wrapping_sub(fixed_mul(f.sine[angle], length));
+                (xfrac, yfrac, xstep, ystep)
+            } else {
+                placed_span(f, &plane.xform, xtoviewangle[x1], distance, length)
+            };
             let level = (plane.lightlevel >> 4).min(15) as usize;
             let zindex = (distance >> 20).clamp(0, MAXLIGHTZ as i32 - 1) as usize;
             let map = self.zlight[level * MAXLIGHTZ + zindex];
@@ -410,25 +428,72 @@ fn column_setup(f: &CanvasFrame, seg: usize, x: u16) -> Option<(u32, u32)> {
     Some((*f.columns.get(entry)?, *f.columns.get(entry + 1)?))
 }
 
-/// The texture column (wrapped to `width`) of a column whose set-up gives `colbase`, with the
+/// R_MapPlane's span start and steps for a flat with a UDMF placement, as the ZDoom software
+/// renderer extends it: the view position rotated by the placement's angle about the map
+/// origin and the span's angles turned by it (so texel (u, v) is the map point rotated, then
+/// panned, then scaled; see `formats::doom::udmf_props`), in vanilla's fixed point.
+fn placed_span(
+    f: &CanvasFrame,
+    x: &FlatXform,
+    xtoviewangle: u32,
+    distance: i32,
+    length: i32,
+) -> (i32, i32, i32, i32) {
+    let v = &f.viewer;
+    let turned = v.viewangle.wrapping_add(x.angle);
+    let fine = |a: u32| (a >> ANGLETOFINESHIFT) as usize;
+    let sin = |a: u32| f.sine[fine(a)];
+    let cos = |a: u32| f.sine[fine(a) + 2048];
+    // The view position rotated (counter-clockwise by the placement's angle).
+    let (s, c) = (x.angle as f64 / 4294967296.0 * std::f64::consts::TAU).sin_cos();
+    let (vx, vy) = (v.viewx as f64, v.viewy as f64);
+    let wrap = |t: f64| t.rem_euclid(4294967296.0) as i64 as i32;
+    let (rvx, rvy) = (wrap(vx * c - vy * s), wrap(vx * s + vy * c));
+    let angle = turned.wrapping_add(xtoviewangle);
+    let xfrac = rvx.wrapping_add(fixed_mul(cos(angle), length)).wrapping_add(x.x_offset);
+    let yfrac =
+        rvy.wrapping_neg().wrapping_sub(fixed_mul(sin(angle), length)).wrapping_add(x.y_offset);
+    // R_ClearPlanes' basexscale / baseyscale for the turned view angle.
+    let centerxfrac = f.view.projection().max(1);
+    let left = turned.wrapping_sub(ANG90);
+    let xstep = fixed_mul(distance, fixed_div(cos(left), centerxfrac));
+    let ystep = fixed_mul(distance, fixed_div(sin(left), centerxfrac).wrapping_neg());
+    (
+        fixed_mul(xfrac, x.x_scale),
+        fixed_mul(yfrac, x.y_scale),
+        fixed_mul(xstep, x.x_scale),
+        fixed_mul(ystep, x.y_scale),
+    )
+}
+
+/// The texture column (wrapped to `width`) of a column whose set-up gives `colbase`, under the
+/// tier's UDMF placement (identity for vanilla maps: FixedMul by FRACUNIT is exact), with the
 /// seg's scrolling.
-fn texture_column(f: &CanvasFrame, seg: &VanillaSeg, colbase: u32, width: u32) -> usize {
+fn texture_column(
+    f: &CanvasFrame,
+    seg: &VanillaSeg,
+    tier: &VanillaTier,
+    colbase: u32,
+    width: u32,
+) -> usize {
     let scroll = f.state.scroll.get(seg.scroll as usize * 2).copied().unwrap_or(0);
     let scroll = (f32::from_bits(scroll).floor() as i32).wrapping_shl(16);
-    let col = (colbase as i32).wrapping_add(scroll) >> 16;
+    let placed = fixed_mul(colbase as i32, tier.x_scale).wrapping_add(tier.x_offset);
+    let col = placed.wrapping_add(scroll) >> 16;
     col.rem_euclid(width.max(1) as i32) as usize
 }
 
-/// A wall's light level: its sector's, with vanilla's fake contrast for walls along an axis.
-fn wall_light_level(f: &CanvasFrame, vseg: &VSeg) -> i32 {
-    let light = f
-        .map
-        .sectors
-        .get(vseg.front_sector as usize)
-        .and_then(|sec| f.state.light.get(sec.light_slot as usize))
-        .copied()
-        .unwrap_or(0);
-    let contrast = if vseg.v1[1] == vseg.v2[1] {
+/// A wall's light level: its sector's (or its sidedef's own UDMF light), with vanilla's fake
+/// contrast for walls along an axis unless the sidedef turns it off.
+fn wall_light_level(f: &CanvasFrame, seg: &VanillaSeg, vseg: &VSeg) -> i32 {
+    let slot = match seg.light_slot {
+        Some(slot) => Some(slot),
+        None => f.map.sectors.get(vseg.front_sector as usize).map(|sec| sec.light_slot),
+    };
+    let light = slot.and_then(|s| f.state.light.get(s as usize)).copied().unwrap_or(0);
+    let contrast = if seg.no_contrast {
+        0
+    } else if vseg.v1[1] == vseg.v2[1] {
         -1
     } else if vseg.v1[0] == vseg.v2[0] {
         1

@@ -7,6 +7,7 @@
 use super::result::NO_PLANE;
 use super::view::VANILLA_MAXVISPLANES;
 use super::walk::Walker;
+use crate::scene::vanilla_doom::FlatXform;
 
 /// An unmarked visplane column (vanilla: `top[x] == 0xff`).
 const UNMARKED: u16 = u16::MAX;
@@ -29,6 +30,8 @@ pub struct PlaneInfo {
     pub picnum: u32,
     /// Light level as stored: 0 for sky planes.
     pub lightlevel: u32,
+    /// Flat placement (UDMF; identity for vanilla maps and the sky).
+    pub xform: FlatXform,
     /// Whether this is the sky (drawn by columns in vanilla; its pixels still get span
     /// starts here, which the sky does not use).
     pub sky: bool,
@@ -42,6 +45,7 @@ pub(super) struct Visplane {
     height: i32,
     picnum: u32,
     lightlevel: u32,
+    xform: FlatXform,
     minx: i32,
     maxx: i32,
     /// Column x at index x + 1, so `top[-1]` and `top[width]` exist as in vanilla.
@@ -51,23 +55,28 @@ pub(super) struct Visplane {
 
 impl Walker<'_> {
     /// R_FindPlane: the first visplane with this height, flat and light (all skies are one),
-    /// or a new one.
+    /// or a new one; a UDMF flat placement tells planes apart too (as in ZDoom).
     pub(super) fn find_plane(
         &mut self,
         height: i32,
         picnum: u32,
         lightlevel: u32,
+        xform: FlatXform,
     ) -> Option<usize> {
-        let (height, lightlevel) =
-            if picnum == self.map.sky_flat { (0, 0) } else { (height, lightlevel) };
-        if let Some(i) = self
-            .planes
-            .iter()
-            .position(|p| p.height == height && p.picnum == picnum && p.lightlevel == lightlevel)
-        {
+        let (height, lightlevel, xform) = if picnum == self.map.sky_flat {
+            (0, 0, FlatXform::default())
+        } else {
+            (height, lightlevel, xform)
+        };
+        if let Some(i) = self.planes.iter().position(|p| {
+            p.height == height
+                && p.picnum == picnum
+                && p.lightlevel == lightlevel
+                && p.xform == xform
+        }) {
             return Some(i);
         }
-        self.new_plane(height, picnum, lightlevel, self.width, -1)
+        self.new_plane(height, picnum, lightlevel, xform, self.width, -1)
     }
 
     /// R_CheckPlane: keeps plane `pl` for columns `start..=stop` if none of them is marked in
@@ -83,8 +92,8 @@ impl Walker<'_> {
             p.maxx = unionh;
             return Some(pl);
         }
-        let (height, picnum, lightlevel) = (p.height, p.picnum, p.lightlevel);
-        self.new_plane(height, picnum, lightlevel, start, stop)
+        let (height, picnum, lightlevel, xform) = (p.height, p.picnum, p.lightlevel, p.xform);
+        self.new_plane(height, picnum, lightlevel, xform, start, stop)
     }
 
     fn new_plane(
@@ -92,6 +101,7 @@ impl Walker<'_> {
         height: i32,
         picnum: u32,
         lightlevel: u32,
+        xform: FlatXform,
         minx: i32,
         maxx: i32,
     ) -> Option<usize> {
@@ -104,6 +114,7 @@ impl Walker<'_> {
             height,
             picnum,
             lightlevel,
+            xform,
             minx,
             maxx,
             top: vec![UNMARKED; n],
@@ -179,6 +190,7 @@ impl Walker<'_> {
                 height: p.height,
                 picnum: p.picnum,
                 lightlevel: p.lightlevel,
+                xform: p.xform,
                 sky: p.picnum == self.map.sky_flat,
                 minx: p.minx,
                 maxx: p.maxx,

@@ -162,10 +162,10 @@ impl Walker<'_> {
                     worldtop = worldhigh;
                 }
                 markfloor = worldlow != worldbottom
-                    || back.floorpic != front.floorpic
+                    || !back.same_floor_look(&front)
                     || back.light != front.light;
                 markceiling = worldhigh != worldtop
-                    || back.ceilingpic != front.ceilingpic
+                    || !back.same_ceiling_look(&front)
                     || back.light != front.light;
                 if back.ceiling <= front.floor || back.floor >= front.ceiling {
                     // Closed door.

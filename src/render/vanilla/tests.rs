@@ -43,7 +43,7 @@ fn split_room() -> VanillaMap {
         ceiling: 128 << 16,
         floorpic: 1,
         ceilingpic: 2,
-        light_slot: 0,
+        ..Default::default()
     };
     VanillaMap {
         nodes: vec![VNode {
@@ -208,6 +208,8 @@ fn hostile_maps_do_not_panic() {
     // Too many visplanes: many sectors with different light, small cap.
     let mut map = split_room();
     map.sectors[1].light_slot = 1;
+    map.sectors[1].floor_light_slot = 1;
+    map.sectors[1].ceiling_light_slot = 1;
     let mut v = view_at(32, 0, 41, 0.0);
     v.limits.max_visplanes = 2;
     let r = walk(&map, &[160, 100], &v);

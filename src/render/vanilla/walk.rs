@@ -18,7 +18,7 @@ use super::result::{drawsegs_by_seg, WalkResult, WalkStats};
 use super::segs::{DrawSeg, MaskedRange, WallColumn};
 use super::tables::{point_to_angle, ANG180};
 use super::view::VanillaView;
-use crate::scene::vanilla_doom::{VNode, VanillaMap, VANILLA_NF_SUBSECTOR};
+use crate::scene::vanilla_doom::{FlatXform, VNode, VanillaMap, VANILLA_NF_SUBSECTOR};
 
 /// Walks `map` for the viewer in `view` with the sector light levels `light` (indexed by each
 /// sector's light slot) and returns the wall ranges and flat spans vanilla would draw.
@@ -37,6 +37,27 @@ pub(super) struct LitSector {
     pub(super) floorpic: u32,
     pub(super) ceilingpic: u32,
     pub(super) light: u32,
+    /// The floor's and ceiling's own light (UDMF; the sector's light otherwise) and flat
+    /// placement: visplanes are told apart by them as ZDoom's R_FindPlane does.
+    pub(super) floor_light: u32,
+    pub(super) ceiling_light: u32,
+    pub(super) floor_xform: FlatXform,
+    pub(super) ceiling_xform: FlatXform,
+}
+
+impl LitSector {
+    /// Same floor look (flat, light, placement) as `o`.
+    pub(super) fn same_floor_look(&self, o: &LitSector) -> bool {
+        self.floorpic == o.floorpic
+            && self.floor_light == o.floor_light
+            && self.floor_xform == o.floor_xform
+    }
+
+    pub(super) fn same_ceiling_look(&self, o: &LitSector) -> bool {
+        self.ceilingpic == o.ceilingpic
+            && self.ceiling_light == o.ceiling_light
+            && self.ceiling_xform == o.ceiling_xform
+    }
 }
 
 /// One walk's working state: vanilla's renderer globals of r_bsp.c, r_segs.c and r_plane.c
@@ -104,13 +125,20 @@ impl<'a> Walker<'a> {
 
     fn sector(&self, index: u32) -> LitSector {
         match self.map.sectors.get(index as usize) {
-            Some(s) => LitSector {
-                floor: s.floor,
-                ceiling: s.ceiling,
-                floorpic: s.floorpic,
-                ceilingpic: s.ceilingpic,
-                light: self.light.get(s.light_slot as usize).copied().unwrap_or(0),
-            },
+            Some(s) => {
+                let level = |slot: u32| self.light.get(slot as usize).copied().unwrap_or(0);
+                LitSector {
+                    floor: s.floor,
+                    ceiling: s.ceiling,
+                    floorpic: s.floorpic,
+                    ceilingpic: s.ceilingpic,
+                    light: level(s.light_slot),
+                    floor_light: level(s.floor_light_slot),
+                    ceiling_light: level(s.ceiling_light_slot),
+                    floor_xform: s.floor_xform,
+                    ceiling_xform: s.ceiling_xform,
+                }
+            }
             None => LitSector::default(),
         }
     }
@@ -269,12 +297,17 @@ impl<'a> Walker<'a> {
         self.frontsector = front;
         let viewz = self.view.viewz;
         self.floorplane = if front.floor < viewz {
-            self.find_plane(front.floor, front.floorpic, front.light)
+            self.find_plane(front.floor, front.floorpic, front.floor_light, front.floor_xform)
         } else {
             None
         };
         self.ceilingplane = if front.ceiling > viewz || front.ceilingpic == self.map.sky_flat {
-            self.find_plane(front.ceiling, front.ceilingpic, front.light)
+            self.find_plane(
+                front.ceiling,
+                front.ceilingpic,
+                front.ceiling_light,
+                front.ceiling_xform,
+            )
         } else {
             None
         };
@@ -328,8 +361,8 @@ impl<'a> Walker<'a> {
             // Identical floor, ceiling, flats and light on both sides and no middle texture:
             // an invisible line for triggers.
             Some(b) => {
-                if b.ceilingpic == front.ceilingpic
-                    && b.floorpic == front.floorpic
+                if b.same_ceiling_look(&front)
+                    && b.same_floor_look(&front)
                     && b.light == front.light
                     && !seg.mid
                 {
