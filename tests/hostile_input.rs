@@ -23,8 +23,14 @@ use mapscope::formats::saucer;
 use mapscope::formats::saucer::level::SaucerLevel;
 use mapscope::formats::saucer::map::MapFile;
 use mapscope::formats::saucer::writer::{write_map, MapContents};
+use mapscope::formats::FormatError;
 use mapscope::loader::{self, OpenOptions};
+use support::alloc_count::{peak_allocation, CountingAlloc};
 use support::mapscope;
+
+// Allocation accounting per thread, so corrupt files can be held to a memory bound.
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
 
 fn shared_fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures")
@@ -34,16 +40,23 @@ fn own_corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile")
 }
 
-/// Every file in the shared `corrupt/` folders and the project's hostile corpus.
-fn hostile_files() -> Vec<PathBuf> {
-    let mut dirs = vec![own_corpus()];
-    if let Ok(games) = std::fs::read_dir(shared_fixtures()) {
-        dirs.extend(games.filter_map(|g| g.ok()).map(|g| g.path().join("corrupt")));
-    }
-    let mut files: Vec<PathBuf> = dirs
-        .iter()
-        .filter_map(|d| std::fs::read_dir(d).ok())
-        .flatten()
+/// The folders of corrupt files, each with the fewest files it must hold: the shared
+/// fixtures' `corrupt/` folder of each format and the project's own corpus.
+fn hostile_folders() -> Vec<(PathBuf, usize)> {
+    let shared = shared_fixtures();
+    vec![
+        (shared.join("carma2/corrupt"), 15),
+        (shared.join("marathon/corrupt"), 15),
+        (shared.join("saturn/corrupt"), 15),
+        (shared.join("saucer/corrupt"), 8),
+        (own_corpus(), 4),
+    ]
+}
+
+/// The files of `dir` (READMEs left out), sorted.
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file() && p.extension().is_none_or(|e| e != "md"))
         .collect();
@@ -51,14 +64,26 @@ fn hostile_files() -> Vec<PathBuf> {
     files
 }
 
-/// Opens `path` and builds every map; `Ok(maps built)` or the first error as text.
-fn load_all(path: &Path) -> Result<usize, String> {
-    let source = loader::open(&[path.to_path_buf()], &OpenOptions::default())
-        .map_err(|e| format!("{e:#}"))?;
+/// Opens `path` and builds every map: the maps built, or the first error. A Shapes file is
+/// opened as the shapes of the Marathon fixture's map; a PNG (the corpus's `compare`
+/// inputs) as `compare` reads it.
+fn load_all(path: &Path) -> anyhow::Result<usize> {
+    let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
+    if ext == "png" {
+        mapscope::compare::load_png(path)?;
+        return Ok(1);
+    }
+    let (files, options) = if ext == "shpa" {
+        let map = shared_fixtures().join("marathon/M2Map.sceA");
+        (vec![map], OpenOptions { shapes: Some(path.to_path_buf()), ..OpenOptions::default() })
+    } else {
+        (vec![path.to_path_buf()], OpenOptions::default())
+    };
+    let source = loader::open(&files, &options)?;
     let maps = source.maps();
     if maps.is_empty() {
         // Formats that list nothing still report why on a default build.
-        source.build(None).map_err(|e| format!("{e:#}"))?;
+        source.build(None)?;
         return Ok(1);
     }
     let mut built = 0;
@@ -67,7 +92,7 @@ fn load_all(path: &Path) -> Result<usize, String> {
         match source.build(Some(m)) {
             Ok(_) => built += 1,
             Err(e) => {
-                first_error.get_or_insert(format!("{e:#}"));
+                first_error.get_or_insert(e);
             }
         }
     }
@@ -77,32 +102,62 @@ fn load_all(path: &Path) -> Result<usize, String> {
     }
 }
 
+/// What is wrong with `path`'s error `e`, if anything: it must name the file (Saucerman:
+/// the package or folder it is in) and, from a parser, the structure it was reading (the
+/// offset is where that structure is, or claims to be: it may lie past the end).
+fn error_problem(path: &Path, e: &anyhow::Error) -> Option<String> {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let parent = path.parent().unwrap().display().to_string();
+    let text = format!("{e:#}");
+    if !text.contains(&name) && !text.contains(&parent) {
+        return Some(format!("error does not name the file: {text}"));
+    }
+    let is_png = path.extension().is_some_and(|x| x.eq_ignore_ascii_case("png"));
+    match e.chain().find_map(|c| c.downcast_ref::<FormatError>()) {
+        Some(f) if f.structure.trim().is_empty() => Some(format!("no structure named: {f}")),
+        Some(_) => None,
+        // `compare`'s PNG errors come from the image decoder, not a parser of ours.
+        None if is_png => None,
+        None => Some(format!("not a parser error naming a structure: {text}")),
+    }
+}
+
 #[test]
 fn every_corrupt_file_fails_cleanly_or_loads_what_is_valid() {
-    let files = hostile_files();
-    assert!(files.len() >= 40, "expected the shared corrupt fixtures, found {}", files.len());
     let mut failures = Vec::new();
-    for path in &files {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        match catch_unwind(AssertUnwindSafe(|| load_all(path))) {
-            Err(_) => failures.push(format!("{name}: panicked")),
-            Ok(Ok(_)) => {}
-            Ok(Err(message)) => {
-                // Saucerman names the folder or package; the others the file itself.
-                let parent = path.parent().unwrap().display().to_string();
-                if !message.contains(&name) && !message.contains(&parent) {
-                    failures.push(format!("{name}: error does not name the file: {message}"));
+    let mut count = 0;
+    for (dir, at_least) in hostile_folders() {
+        let files = files_in(&dir);
+        assert!(
+            files.len() >= at_least,
+            "{}: expected at least {at_least} corrupt files, found {}",
+            dir.display(),
+            files.len()
+        );
+        for path in &files {
+            count += 1;
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let len = std::fs::metadata(path).unwrap().len() as usize;
+            let (outcome, peak) =
+                peak_allocation(|| catch_unwind(AssertUnwindSafe(|| load_all(path))));
+            // Counts claimed by a file may not allocate beyond what its bytes can hold: a
+            // level built from what is valid stays within a small multiple of the file.
+            let cap = 64 * len + (32 << 20);
+            if peak > cap {
+                failures.push(format!("{name}: allocated {peak} bytes for {len} bytes"));
+            }
+            match outcome {
+                Err(_) => failures.push(format!("{name}: panicked")),
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => {
+                    if let Some(problem) = error_problem(path, &e) {
+                        failures.push(format!("{name}: {problem}"));
+                    }
                 }
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} files:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {count} files:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
