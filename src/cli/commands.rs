@@ -76,6 +76,16 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
     let fitted = reference_at(&a.b, img_a.dimensions(), &a)?;
     let img_b = fitted.image;
     let mask = a.mask.as_deref().map(compare::load_png).transpose()?;
+    if let (Some(m), Some(path)) = (&mask, &a.mask) {
+        let ((mw, mh), (w, h)) = (m.dimensions(), img_a.dimensions());
+        if (mw, mh) != (w, h) {
+            anyhow::bail!(
+                "mask {}: {mw}x{mh}, not the {w}x{h} of {}",
+                path.display(),
+                a.a.display()
+            );
+        }
+    }
     let mask = crop_mask(mask, a.crop, img_a.dimensions())?;
     let opts = compare::CompareOptions { tolerance: a.tolerance, mask };
     let report = compare::compare_images(&img_a, &img_b, &opts)?;
