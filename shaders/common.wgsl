@@ -262,6 +262,11 @@ fn has_flag(f: i32) -> bool {
 // 3 faithful with vanilla's walk (Doom at 90 degrees, level).
 override SURFACE_KIND: u32 = 0u;
 override SHADE_MODE: u32 = 0u;
+// CONTRAST_USED: false when no triangle the pipeline draws has a contrast byte (Doom's fake
+// contrast, Marathon's transfer mode, Saucerman's blend mode), so whatever depends on it folds
+// away. SOLID_ONLY: the pipeline draws no masked triangle, so no texel is discarded.
+override CONTRAST_USED: bool = true;
+override SOLID_ONLY: bool = false;
 
 fn surface_is(s: SurfaceIn, kind: u32) -> bool {
     if SURFACE_KIND != 0u {

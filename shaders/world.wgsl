@@ -80,9 +80,9 @@ fn surface_from(in: WorldOut, kind: u32) -> SurfaceIn {
     s.light = in.light;
     s.extra = in.extra;
     // Bits 8..16 hold the contrast as a signed byte.
-    s.contrast = bitcast<i32>(in.flags << 16u) >> 24u;
+    s.contrast = select(0, bitcast<i32>(in.flags << 16u) >> 24u, CONTRAST_USED);
     s.kind = kind;
-    s.masked = (in.flags & VFLAG_MASKED) != 0u;
+    s.masked = !SOLID_ONLY && (in.flags & VFLAG_MASKED) != 0u;
     s.fullbright = kind == KIND_SPRITE && (in.flags & SPRITE_FULLBRIGHT) != 0u;
     s.shade = in.shade;
     return s;

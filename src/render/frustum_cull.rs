@@ -191,7 +191,7 @@ mod tests {
             }
         }
         let n = vertices.len() as u32;
-        let groups = [Group { surface: 1, vertices: 0..n }];
+        let groups = [Group { surface: 1, contrast: true, vertices: 0..n }];
         let mut cull = FrustumCull::new(&vertices, &groups, false);
         assert_eq!(cull.ranges(0), std::slice::from_ref(&(0..n)), "all before the first update");
         let quarter_turn = std::f64::consts::FRAC_PI_2;

@@ -546,17 +546,19 @@ impl SceneRenderer {
         view: &ViewSettings,
         mode: u32,
     ) -> u32 {
-        let pipeline = |kind, surface| self.pipelines.get(PipelineKey { kind, surface, mode });
+        let pipeline = |kind, surface, contrast| {
+            self.pipelines.get(PipelineKey { kind, surface, contrast, mode })
+        };
         let mut draws = 0;
         let mut draw = |pass: &mut wgpu::RenderPass<'_>, kind, surface, vertices, instances| {
-            if let Some(p) = pipeline(kind, surface) {
+            if let Some(p) = pipeline(kind, surface, true) {
                 pass.set_pipeline(p);
                 pass.draw(vertices, instances);
                 draws += 1;
             }
         };
-        let draw_solid = |pass: &mut wgpu::RenderPass<'_>, kind, surface, indices| {
-            if let Some(p) = pipeline(kind, surface) {
+        let draw_solid = |pass: &mut wgpu::RenderPass<'_>, kind, g: &Group, indices| {
+            if let Some(p) = pipeline(kind, g.surface, g.contrast) {
                 pass.set_pipeline(p);
                 pass.draw_indexed(indices, 0, 0..1);
                 1
@@ -569,7 +571,7 @@ impl SceneRenderer {
                 // The smooth runs (what the walk reached of them, when it walked); the sky
                 // keeps its own pipeline, depth tested as it is drawn.
                 let Some(smooth) = &self.smooth else { return draws };
-                let Some(p) = pipeline(PipelineKind::Depth, 0) else { return draws };
+                let Some(p) = pipeline(PipelineKind::Depth, 0, true) else { return draws };
                 pass.set_pipeline(p);
                 pass.set_vertex_buffer(0, smooth.vertices.slice(..));
                 match &self.cull_draws {
@@ -586,9 +588,11 @@ impl SceneRenderer {
                 // Depths do not depend on the order triangles are drawn in.
                 pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
                 pass.set_index_buffer(self.solid_indices.slice(..), wgpu::IndexFormat::Uint32);
+                // One pipeline for every group: the pre-pass reads no contrast.
+                let any = Group { surface: 0, contrast: true, vertices: 0..0 };
                 for i in 0..self.solid_groups.len() {
                     for r in self.solid_cull.ranges(i) {
-                        draws += draw_solid(pass, PipelineKind::Depth, 0, r.clone());
+                        draws += draw_solid(pass, PipelineKind::Depth, &any, r.clone());
                     }
                 }
             }
@@ -604,7 +608,7 @@ impl SceneRenderer {
                             PipelineKind::Shade
                         };
                         for r in self.solid_cull.ranges(i) {
-                            draws += draw_solid(pass, kind, g.surface, r.clone());
+                            draws += draw_solid(pass, kind, g, r.clone());
                         }
                     }
                 }
@@ -657,8 +661,8 @@ impl SceneRenderer {
         let mut draws = 0;
         for (i, run) in smooth.runs.iter().enumerate() {
             if surface != Some(run.surface) {
-                let key =
-                    PipelineKey { kind: PipelineKind::SmoothShade, surface: run.surface, mode };
+                let kind = PipelineKind::SmoothShade;
+                let key = PipelineKey { kind, surface: run.surface, contrast: true, mode };
                 let Some(p) = self.pipelines.get(key) else { continue };
                 pass.set_pipeline(p);
                 surface = Some(run.surface);
@@ -1025,25 +1029,27 @@ impl SceneRenderer {
     fn prepare_pipelines(&mut self, device: &wgpu::Device, view: &ViewSettings, mode: u32) {
         let mut keys = Vec::new();
         if let Some(smooth) = self.smooth.as_ref().filter(|_| mode == MODE_SMOOTH) {
-            keys.push((PipelineKind::Depth, 0));
-            keys.extend(smooth.runs.iter().map(|r| (PipelineKind::SmoothShade, r.surface)));
-            keys.extend(self.solid_groups.iter().map(|g| (PipelineKind::World, g.surface)));
+            keys.push((PipelineKind::Depth, 0, true));
+            keys.extend(smooth.runs.iter().map(|r| (PipelineKind::SmoothShade, r.surface, true)));
+            keys.extend(self.solid_groups.iter().map(|g| (PipelineKind::World, g.surface, true)));
         } else if !self.canvas {
-            keys.push((PipelineKind::Depth, 0));
-            keys.extend(self.solid_groups.iter().map(|g| (PipelineKind::Shade, g.surface)));
+            keys.push((PipelineKind::Depth, 0, true));
+            let shade =
+                self.solid_groups.iter().map(|g| (PipelineKind::Shade, g.surface, g.contrast));
+            keys.extend(shade);
         }
-        keys.extend(self.masked_groups.iter().map(|g| (PipelineKind::World, g.surface)));
+        keys.extend(self.masked_groups.iter().map(|g| (PipelineKind::World, g.surface, true)));
         if view.show_sprites && self.sprite_count > 0 {
-            keys.push((PipelineKind::Sprite, self.sprite_surface()));
+            keys.push((PipelineKind::Sprite, self.sprite_surface(), true));
         }
         if view.show_markers && self.marker_count > 0 {
-            keys.push((PipelineKind::Marker, 0));
+            keys.push((PipelineKind::Marker, 0, true));
         }
         if view.wireframe {
-            keys.push((PipelineKind::Wire, 0));
+            keys.push((PipelineKind::Wire, 0, true));
         }
-        for (kind, surface) in keys {
-            self.pipelines.prepare(device, PipelineKey { kind, surface, mode });
+        for (kind, surface, contrast) in keys {
+            self.pipelines.prepare(device, PipelineKey { kind, surface, contrast, mode });
         }
     }
 

@@ -7,10 +7,12 @@ use std::ops::Range;
 use crate::scene::{vertex_flags, WorldVertex};
 
 /// A run of triangles of one surface kind: `surface` is the `SURFACE_KIND` override it is
-/// drawn with (kind + 1, or 0 when the groups are not split by kind).
+/// drawn with (kind + 1, or 0 when the groups are not split by kind); `contrast` whether any
+/// of them has a contrast byte (the `CONTRAST_USED` override).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
     pub surface: u32,
+    pub contrast: bool,
     pub vertices: Range<u32>,
 }
 
@@ -30,11 +32,18 @@ pub struct WorldBatches {
 }
 
 /// Orders `world` (a triangle list) for drawing; `by_kind` splits the solid and masked
-/// triangles into one group per surface kind, keeping the scene's order within a kind.
+/// triangles into one group per surface kind and use of the contrast byte, keeping the
+/// scene's order within a group. (A software rasteriser runs the code that reads the contrast
+/// for every pixel; a group without it has a pipeline where that code folds away.)
 pub fn batch_world(world: &[WorldVertex], by_kind: bool) -> WorldBatches {
     let flags = |t: &[WorldVertex]| t[0].flags;
+    // Not split by kind: one unspecialised group, contrast read.
+    let contrast = |t: &[WorldVertex]| {
+        !by_kind || t.iter().any(|v| (v.flags >> vertex_flags::CONTRAST_SHIFT) & 0xFF != 0)
+    };
     let kind =
         |t: &[WorldVertex]| if by_kind { (flags(t) & vertex_flags::KIND_MASK) + 1 } else { 0 };
+    let key = |t: &[WorldVertex]| (kind(t), contrast(t));
     let mut solid: Vec<&[WorldVertex]> = Vec::new();
     let mut masked: Vec<&[WorldVertex]> = Vec::new();
     let mut translucent: Vec<&[WorldVertex]> = Vec::new();
@@ -47,15 +56,18 @@ pub fn batch_world(world: &[WorldVertex], by_kind: bool) -> WorldBatches {
             solid.push(t);
         }
     }
-    solid.sort_by_key(|t| kind(t));
-    masked.sort_by_key(|t| kind(t));
+    solid.sort_by_key(|t| key(t));
+    masked.sort_by_key(|t| key(t));
     let groups = |tris: &[&[WorldVertex]], start: u32| {
         let mut out: Vec<Group> = Vec::new();
         for (i, t) in tris.iter().enumerate() {
             let at = start + 3 * i as u32;
             match out.last_mut() {
-                Some(g) if g.surface == kind(t) => g.vertices.end = at + 3,
-                _ => out.push(Group { surface: kind(t), vertices: at..at + 3 }),
+                Some(g) if (g.surface, g.contrast) == key(t) => g.vertices.end = at + 3,
+                _ => {
+                    let (surface, contrast) = key(t);
+                    out.push(Group { surface, contrast, vertices: at..at + 3 })
+                }
             }
         }
         out
@@ -95,7 +107,7 @@ mod tests {
     }
 
     #[test]
-    fn groups_by_kind_in_scene_order_and_reverses_the_solid_ones() {
+    fn groups_by_kind_and_contrast_in_scene_order_and_reverses_the_solid_ones() {
         let mut world = Vec::new();
         world.extend(tri(SurfaceKind::Flat, false, 1));
         world.extend(tri(SurfaceKind::Wall, false, 2));
@@ -104,21 +116,25 @@ mod tests {
         let mut t = tri(SurfaceKind::Wall, false, 5);
         t.iter_mut().for_each(|v| v.flags |= vertex_flags::TRANSLUCENT);
         world.extend(t);
+        let mut t = tri(SurfaceKind::Wall, false, 6);
+        t[1].flags = pack(SurfaceKind::Wall, false, -1, 0);
+        world.extend(t);
         let b = batch_world(&world, true);
         let ids = |v: &[WorldVertex]| v.chunks(3).map(|t| t[0].surface).collect::<Vec<_>>();
-        assert_eq!(ids(&b.vertices), [2, 1, 4, 3, 5]);
-        assert_eq!(ids(&b.solid_reversed), [4, 1, 2]);
+        assert_eq!(ids(&b.vertices), [2, 6, 1, 4, 3, 5]);
+        assert_eq!(ids(&b.solid_reversed), [4, 1, 6, 2]);
         let flat = SurfaceKind::Flat as u32 + 1;
         let wall = SurfaceKind::Wall as u32 + 1;
+        let group = |surface, contrast, vertices| Group { surface, contrast, vertices };
         assert_eq!(
             b.solid,
-            [Group { surface: flat, vertices: 0..6 }, Group { surface: wall, vertices: 6..9 }]
+            [group(flat, false, 0..6), group(wall, true, 6..9), group(wall, false, 9..12)]
         );
-        assert_eq!(b.masked, [Group { surface: wall, vertices: 9..12 }]);
-        assert_eq!((b.solid_count, b.opaque_count, b.translucent_count), (9, 12, 3));
+        assert_eq!(b.masked, [group(wall, false, 12..15)]);
+        assert_eq!((b.solid_count, b.opaque_count, b.translucent_count), (12, 15, 3));
 
         let one = batch_world(&world, false);
-        assert_eq!(ids(&one.vertices), [1, 2, 4, 3, 5]);
-        assert_eq!(one.solid, [Group { surface: 0, vertices: 0..9 }]);
+        assert_eq!(ids(&one.vertices), [1, 2, 4, 6, 3, 5]);
+        assert_eq!(one.solid, [group(0, true, 0..12)]);
     }
 }

@@ -26,11 +26,13 @@ pub enum PipelineKind {
 }
 
 /// A pipeline: what it draws and what its fragment shader is specialised for (the
-/// `SURFACE_KIND` and `SHADE_MODE` overrides of shaders/common.wgsl; 0 = not specialised).
+/// `SURFACE_KIND` and `SHADE_MODE` overrides of shaders/common.wgsl, 0 = not specialised;
+/// `CONTRAST_USED`, false when no triangle it draws has a contrast byte).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PipelineKey {
     pub kind: PipelineKind,
     pub surface: u32,
+    pub contrast: bool,
     pub mode: u32,
 }
 
@@ -95,7 +97,14 @@ fn make_pipeline(
     format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
     let kind = key.kind;
-    let constants = [("SURFACE_KIND", key.surface as f64), ("SHADE_MODE", key.mode as f64)];
+    // Shade pipelines draw the solid groups only: no texel of theirs is discarded.
+    let solid_only = matches!(kind, PipelineKind::Shade | PipelineKind::SmoothShade);
+    let constants = [
+        ("SURFACE_KIND", key.surface as f64),
+        ("SHADE_MODE", key.mode as f64),
+        ("CONTRAST_USED", f64::from(u8::from(key.contrast))),
+        ("SOLID_ONLY", f64::from(u8::from(solid_only))),
+    ];
     let compilation_options =
         wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
     let world_layout = world_vertex_layout();
