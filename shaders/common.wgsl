@@ -32,13 +32,31 @@ struct Frame {
     // clear palette index, fragments a pixel list holds, lit palette (Doom: word offset into
     // `scene_meta`), 0
     misc: vec4<u32>,
-    // The shading family's constants (render/lit_tables.rs): what every fragment of the
-    // family would otherwise read from its tables.
-    family: array<vec4<u32>, 2>,
 }
 
+// The shading family's constants (render/lit_tables.rs): what every fragment of the family
+// would otherwise read from its tables. Pipeline overrides, set from the scene when its
+// pipelines are made, so that a branch on one folds away (Marathon without a Shapes file).
+override FAMILY_0: u32 = 0u;
+override FAMILY_1: u32 = 0u;
+override FAMILY_2: u32 = 0u;
+override FAMILY_3: u32 = 0u;
+override FAMILY_4: u32 = 0u;
+override FAMILY_5: u32 = 0u;
+override FAMILY_6: u32 = 0u;
+override FAMILY_7: u32 = 0u;
+
 fn family_constant(i: u32) -> u32 {
-    return frame.family[i / 4u][i % 4u];
+    switch i {
+        case 0u: { return FAMILY_0; }
+        case 1u: { return FAMILY_1; }
+        case 2u: { return FAMILY_2; }
+        case 3u: { return FAMILY_3; }
+        case 4u: { return FAMILY_4; }
+        case 5u: { return FAMILY_5; }
+        case 6u: { return FAMILY_6; }
+        default: { return FAMILY_7; }
+    }
 }
 
 const FLAG_FAITHFUL: i32 = 1;

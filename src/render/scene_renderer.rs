@@ -16,7 +16,9 @@ use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
 use super::vanilla::tables::{self as vanilla_tables, fixed_div, FRACUNIT};
 use super::vanilla::{CanvasScene, CanvasState, CanvasViewer, VanillaFrame, WalkCull, WalkOffsets};
 use super::world_batches::{batch_world, Group};
-use super::world_pipelines::{world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines};
+use super::world_pipelines::{
+    family_overrides, world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines,
+};
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, KEY_FORMAT, SCENE_FORMAT};
 use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, SurfaceKind, WorldVertex};
 
@@ -39,7 +41,6 @@ struct FrameUniform {
     extra_offs: [u32; 4],
     walk_offs: [u32; 4],
     misc: [u32; 4],
-    family: [[u32; 4]; 2],
 }
 
 const FLAG_FAITHFUL: i32 = 1;
@@ -300,11 +301,14 @@ impl SceneRenderer {
                 "this graphics adapter cannot blend translucent surfaces; they are not drawn"
             );
         }
-        let translucent = (translucent_count > 0 && fragment_storage)
-            .then(|| TranslucentPass::new(device, &module, &layout, world_vertex_layout(), format));
+        let translucent = (translucent_count > 0 && fragment_storage).then(|| {
+            let family = family_overrides(&packed.layout.family);
+            TranslucentPass::new(device, &module, &layout, world_vertex_layout(), format, &family)
+        });
         let [r, g, b] = scene.clear.rgb.map(|c| c as f64 / 255.0);
         let mut pipelines =
             WorldPipelines::new(module, pipeline_layout, translucent.is_some(), format);
+        pipelines.set_family(packed.layout.family);
         if let Some(smooth) = &smooth {
             pipelines.set_smooth_layout(device.create_pipeline_layout(
                 &wgpu::PipelineLayoutDescriptor {
@@ -1012,7 +1016,6 @@ impl SceneRenderer {
             ],
             walk_offs: self.walk_offs,
             misc: [self.clear_index, translucent_pass::LAYERS, self.meta_layout.lit, 0],
-            family: bytemuck::cast(self.meta_layout.family),
         }
     }
 

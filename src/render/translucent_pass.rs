@@ -43,7 +43,10 @@ impl TranslucentPass {
         scene_layout: &wgpu::BindGroupLayout,
         vertex_layout: wgpu::VertexBufferLayout,
         format: wgpu::TextureFormat,
+        family: &[(&str, f64)],
     ) -> TranslucentPass {
+        let options =
+            || wgpu::PipelineCompilationOptions { constants: family, ..Default::default() };
         let fs = wgpu::ShaderStages::FRAGMENT;
         let storage = |binding| wgpu::BindGroupLayoutEntry {
             binding,
@@ -89,7 +92,7 @@ impl TranslucentPass {
                 vertex: wgpu::VertexState {
                     module,
                     entry_point: Some("vs_world"),
-                    compilation_options: Default::default(),
+                    compilation_options: options(),
                     buffers: &[Some(vertex_layout.clone())],
                 },
                 primitive: wgpu::PrimitiveState {
@@ -108,7 +111,7 @@ impl TranslucentPass {
                 fragment: Some(wgpu::FragmentState {
                     module,
                     entry_point: Some(fs),
-                    compilation_options: Default::default(),
+                    compilation_options: options(),
                     targets,
                 }),
                 multiview_mask: None,

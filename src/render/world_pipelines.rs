@@ -47,7 +47,18 @@ pub struct WorldPipelines {
     keys: bool,
     /// The colour target's format.
     format: wgpu::TextureFormat,
+    /// The shading family's constants (the `FAMILY_*` overrides).
+    family: [u32; 8],
     made: HashMap<PipelineKey, wgpu::RenderPipeline>,
+}
+
+/// The `FAMILY_*` overrides of shaders/common.wgsl for a scene's family constants.
+pub fn family_overrides(family: &[u32; 8]) -> [(&'static str, f64); 8] {
+    const NAMES: [&str; 8] = [
+        "FAMILY_0", "FAMILY_1", "FAMILY_2", "FAMILY_3", "FAMILY_4", "FAMILY_5", "FAMILY_6",
+        "FAMILY_7",
+    ];
+    std::array::from_fn(|i| (NAMES[i], f64::from(family[i])))
 }
 
 impl WorldPipelines {
@@ -58,7 +69,12 @@ impl WorldPipelines {
         format: wgpu::TextureFormat,
     ) -> WorldPipelines {
         let made = HashMap::new();
-        WorldPipelines { module, layout, smooth_layout: None, keys, format, made }
+        WorldPipelines { module, layout, smooth_layout: None, keys, format, family: [0; 8], made }
+    }
+
+    /// Sets the family constants the pipelines made from now on are specialised for.
+    pub fn set_family(&mut self, family: [u32; 8]) {
+        self.family = family;
     }
 
     /// Lets [`PipelineKind::SmoothShade`] pipelines be made, with `layout`.
@@ -78,7 +94,7 @@ impl WorldPipelines {
             },
             _ => &self.layout,
         };
-        let pipeline = make_pipeline(device, layout, &self.module, key, self.keys, self.format);
+        let pipeline = make_pipeline(device, layout, &self.module, key, self);
         self.made.insert(key, pipeline);
     }
 
@@ -93,18 +109,19 @@ fn make_pipeline(
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     key: PipelineKey,
-    keys: bool,
-    format: wgpu::TextureFormat,
+    made_by: &WorldPipelines,
 ) -> wgpu::RenderPipeline {
+    let (keys, format) = (made_by.keys, made_by.format);
     let kind = key.kind;
     // Shade pipelines draw the solid groups only: no texel of theirs is discarded.
     let solid_only = matches!(kind, PipelineKind::Shade | PipelineKind::SmoothShade);
-    let constants = [
+    let mut constants = vec![
         ("SURFACE_KIND", key.surface as f64),
         ("SHADE_MODE", key.mode as f64),
         ("CONTRAST_USED", f64::from(u8::from(key.contrast))),
         ("SOLID_ONLY", f64::from(u8::from(solid_only))),
     ];
+    constants.extend(family_overrides(&made_by.family));
     let compilation_options =
         wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
     let world_layout = world_vertex_layout();
