@@ -1,3 +1,6 @@
+//! The `mapscope` binary: parses the command line and hands it to `cli`; everything else is
+//! the library's.
+
 use std::process::ExitCode;
 
 use clap::Parser;

@@ -1,3 +1,7 @@
+//! The viewer's free-flying camera: position and yaw/pitch moved by held keys and the mouse,
+//! in the scene's render space, at a speed scaled to the level's size so small rooms and
+//! large tracks are both crossed in a few seconds.
+
 use glam::DVec3;
 
 use crate::scene::CameraPose;

@@ -1,3 +1,7 @@
+//! The viewer's on-screen overlay (egui): what is shown (level, camera, frame time, notes) and
+//! the controls (mode, sky, markers, reference image), returned as actions for the viewer to
+//! apply, so the overlay itself changes no state.
+
 use super::compare_view::ReferenceView;
 use super::reference::RefMode;
 use crate::render::{RenderMode, ViewSettings};

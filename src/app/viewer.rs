@@ -1,3 +1,8 @@
+//! The interactive viewer: a winit window and its wgpu surface, the level opened from the
+//! command line (or dropped on the window), the fly camera, key bindings, screenshots with
+//! their metadata, bookmarks, and the reference overlay that lays a game screenshot over
+//! the frame.
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;

@@ -1,3 +1,7 @@
+//! The camera and view options shared by `render`, `view`, `bench` and `export`, and their
+//! conversion from the command line's native coordinates and degrees into a scene camera
+//! and `ViewSettings`.
+
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec3;

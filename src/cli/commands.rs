@@ -1,3 +1,7 @@
+//! One function per subcommand: each resolves its arguments, opens the level through the
+//! loader, runs the library (render, bench, compare, export, info, list, view) and maps the
+//! outcome to an exit status. Printing goes through `outln!`, which handles a closed pipe.
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -1,3 +1,6 @@
+//! The one error type of every parser: which file, which structure, at which byte offset,
+//! and what was wrong, so that a bad file is reported where it is bad, never by a panic.
+
 use std::fmt;
 
 /// A parse failure naming the file, the structure being read and the byte offset.

@@ -1,3 +1,8 @@
+//! A bounds-checked cursor over a file's bytes, the only way parsers read: every read names
+//! the structure it reads, fails with a `FormatError` at its offset instead of panicking, and
+//! counts claimed by the file are checked against the bytes that remain before anything is
+//! allocated for them (`MAX_ALLOC` caps any single allocation).
+
 use super::{FormatError, Result, MAX_ALLOC};
 
 /// A bounds-checked cursor over a byte slice. Every read names the structure it belongs to so

@@ -1,3 +1,7 @@
+//! The projection every renderer shares: a pinhole in framebuffer pixels with reverse,
+//! infinite depth, centred half a pixel off in faithful mode so that pixel centres fall where
+//! the games sample their columns and rows.
+
 use glam::{Mat4, Vec4};
 
 /// A pinhole projection in framebuffer pixels.

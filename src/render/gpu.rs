@@ -1,3 +1,6 @@
+//! The wgpu instance, adapter, device and queue: Vulkan unless `WGPU_BACKEND` says otherwise,
+//! OpenGL as the headless fallback; a software rasteriser (lavapipe) is a first-class target.
+
 use anyhow::{anyhow, Context, Result};
 
 /// The wgpu device the renderer draws with, windowed or headless.

@@ -1,3 +1,6 @@
+//! A frame rendered without a window and read back into an image: what `render`, the tests
+//! and `compare --align` use to see the screen.
+
 use anyhow::Result;
 
 use super::{Gpu, SceneRenderer, ViewSettings};

@@ -1,3 +1,6 @@
+//! The blit that draws the scene's offscreen frame onto the window's surface, scaled to the
+//! window (the viewer draws its overlay on top).
+
 use super::shaders;
 
 /// Shows the offscreen scene image on a window surface (nearest-neighbour, letterboxed).

@@ -1,3 +1,8 @@
+//! Draws one scene from one camera: the frame uniform and per-frame state, culling (frustum,
+//! occlusion map, Doom's walk), the CPU canvas of Doom's exact frames, and the GPU passes
+//! (depth pre-pass, solid, masked, sprites, overlays, translucent resolve) with pipelines
+//! specialised per surface kind and mode. `bench` and the profiler time its steps.
+
 use std::ops::Range;
 
 use anyhow::Result;

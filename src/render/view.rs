@@ -1,3 +1,6 @@
+//! How a frame is drawn, apart from the camera: size, field of view, faithful or smooth
+//! mode, and what is shown (sky, things, markers, wireframe).
+
 /// How the scene is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenderMode {

@@ -1,3 +1,7 @@
+//! What moves in a level at rest: each format's animator gives, for any game tic, the light
+//! values, the texture each animated texture shows, and the scroll offsets; the renderer
+//! uploads that state each frame.
+
 /// What changes over time, sampled at a game tic: light slot values, texture remapping and
 /// scroll offsets. Each format implements its own rules (Doom: p_spec.c / p_lights.c).
 pub trait Animator: Send {

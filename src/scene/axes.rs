@@ -1,3 +1,7 @@
+//! Each format's native axes (z up or y up, right- or left-handed) and their conversion to
+//! the renderer's right-handed y-up space, so that cameras given in native coordinates land
+//! where the game would put them.
+
 use glam::{DVec3, Vec3};
 
 /// How a format's native coordinates map to the viewer's right-handed, Y-up space.

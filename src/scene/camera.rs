@@ -1,3 +1,5 @@
+//! A camera in render space: position, yaw and pitch, and the view matrix built from them.
+
 use glam::{DVec3, Mat4, Vec3};
 
 /// A camera in viewer space: position, yaw (0 = +X, counter-clockwise from above) and pitch

@@ -1,3 +1,6 @@
+//! Textures as scenes hold them: indexed texels stay palette indices (with transparency) so
+//! that light tables apply at draw time, as the games apply them; true-colour ones are RGBA.
+
 /// Texel storage: palette indices stay indices so light tables can be applied on the GPU.
 #[derive(Clone, Debug)]
 pub enum Texels {
