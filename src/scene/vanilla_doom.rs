@@ -165,16 +165,26 @@ impl TextureMemory {
 }
 
 /// A column's place in its block: bytes are read relative to its first texel.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct MemoryColumn<'a> {
     block: &'a [u8],
     at: usize,
 }
 
+impl std::fmt::Debug for MemoryColumn<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "at {} of {} bytes", self.at, self.block.len())
+    }
+}
+
 impl MemoryColumn<'_> {
     /// Byte `i` counted from the column's first texel (negative: the bytes before it).
     pub fn byte(&self, i: isize) -> u8 {
-        self.at.checked_add_signed(i).and_then(|p| self.block.get(p)).copied().unwrap_or(OUTSIDE_BLOCK)
+        self.at
+            .checked_add_signed(i)
+            .and_then(|p| self.block.get(p))
+            .copied()
+            .unwrap_or(OUTSIDE_BLOCK)
     }
 
     /// Whether byte `i` lies before the block's end (post walks stop past it).

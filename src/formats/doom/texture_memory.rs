@@ -56,7 +56,8 @@ impl<'a> PatchHeader<'a> {
         let width = i16::from_le_bytes([*data.first()?, *data.get(1)?]) as i32;
         let header = PatchHeader { data, width };
         let valid = width > 0
-            && (0..width).all(|c| header.column_offset(c).is_some_and(|o| (o as usize) < data.len()));
+            && (0..width)
+                .all(|c| header.column_offset(c).is_some_and(|o| (o as usize) < data.len()));
         valid.then_some(header)
     }
 
@@ -209,7 +210,8 @@ pub fn scene_texture_memory(
             }
         }
         let lump_data = |l: LumpNum| stack.lump_at(l).map_or(&[][..], |l| l.data);
-        let adds = layout.composite.len() + new_lumps.iter().map(|&l| lump_data(l).len()).sum::<usize>();
+        let adds =
+            layout.composite.len() + new_lumps.iter().map(|&l| lump_data(l).len()).sum::<usize>();
         if bytes + adds > MAX_MEMORY_BYTES {
             if !std::mem::replace(&mut noted, true) {
                 notes.push(format!(
@@ -233,10 +235,9 @@ pub fn scene_texture_memory(
             .columns
             .iter()
             .map(|c| match *c {
-                ColumnSource::Lump { lump, offset } => ColumnAt {
-                    block: lump_blocks.get(&lump).copied().unwrap_or(u32::MAX),
-                    offset,
-                },
+                ColumnSource::Lump { lump, offset } => {
+                    ColumnAt { block: lump_blocks.get(&lump).copied().unwrap_or(u32::MAX), offset }
+                }
                 ColumnSource::Composite { offset } if has_composite => {
                     ColumnAt { block: composite, offset }
                 }
@@ -257,7 +258,10 @@ mod tests {
     use crate::formats::doom::writer::{self, TextureSpec, WadWriter};
 
     /// A stack of one PWAD with `patches` (name, width, height, texel) and TEXTURE1 `textures`.
-    fn stack(patches: &[(&str, u16, u16, fn(usize, usize) -> u8)], textures: &[TextureSpec]) -> WadStack {
+    fn stack(
+        patches: &[(&str, u16, u16, fn(usize, usize) -> u8)],
+        textures: &[TextureSpec],
+    ) -> WadStack {
         let mut w = WadWriter::pwad();
         for &(name, pw, ph, texel) in patches {
             let texels: Vec<Option<u8>> = (0..pw as usize * ph as usize)
@@ -266,7 +270,8 @@ mod tests {
             w.lump(name, writer::patch_lump(pw, ph, 0, 0, &texels));
         }
         let names: Vec<&str> = patches.iter().map(|p| p.0).collect();
-        w.lump("PNAMES", writer::pnames_lump(&names)).lump("TEXTURE1", writer::texture_lump(textures));
+        w.lump("PNAMES", writer::pnames_lump(&names))
+            .lump("TEXTURE1", writer::texture_lump(textures));
         WadStack::new(vec![Wad::from_bytes("t.wad", w.to_bytes()).unwrap()])
     }
 
@@ -319,7 +324,8 @@ mod tests {
         let dir = TextureDirectory::load(&stack).unwrap();
         let layout = dir.column_memory(0, &stack).unwrap();
         // Every column has two patches: composed in column order, 32 bytes each.
-        let at: Vec<ColumnSource> = (0..4).map(|x| ColumnSource::Composite { offset: x * 32 }).collect();
+        let at: Vec<ColumnSource> =
+            (0..4).map(|x| ColumnSource::Composite { offset: x * 32 }).collect();
         assert_eq!(layout.columns, at);
         let m = memory(&stack);
         let column = |x: i32| m.column(0, x).unwrap().rows();
@@ -355,8 +361,12 @@ mod tests {
     fn a_column_no_patch_covers_ends_the_composite_lookup() {
         // Column 1 has no patch; columns 2, 3 have two patches but, as vanilla stops there,
         // are read straight from their last patch's lump.
-        let spec =
-            TextureSpec { name: "GAP", width: 4, height: 8, patches: &[(0, 0, 0), (2, 0, 0), (2, 0, 0)] };
+        let spec = TextureSpec {
+            name: "GAP",
+            width: 4,
+            height: 8,
+            patches: &[(0, 0, 0), (2, 0, 0), (2, 0, 0)],
+        };
         let texel: fn(usize, usize) -> u8 = |x, y| (x * 8 + y + 1) as u8;
         let stack = stack(&[("PG", 1, 8, texel)], &[spec]);
         let dir = TextureDirectory::load(&stack).unwrap();
