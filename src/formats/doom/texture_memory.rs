@@ -257,11 +257,11 @@ mod tests {
     use crate::formats::doom::wad::Wad;
     use crate::formats::doom::writer::{self, TextureSpec, WadWriter};
 
+    /// A patch to write: name, width, height and each texel by (x, y).
+    type PatchSpec<'a> = (&'a str, u16, u16, fn(usize, usize) -> u8);
+
     /// A stack of one PWAD with `patches` (name, width, height, texel) and TEXTURE1 `textures`.
-    fn stack(
-        patches: &[(&str, u16, u16, fn(usize, usize) -> u8)],
-        textures: &[TextureSpec],
-    ) -> WadStack {
+    fn stack(patches: &[PatchSpec], textures: &[TextureSpec]) -> WadStack {
         let mut w = WadWriter::pwad();
         for &(name, pw, ph, texel) in patches {
             let texels: Vec<Option<u8>> = (0..pw as usize * ph as usize)
