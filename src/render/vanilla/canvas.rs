@@ -593,3 +593,57 @@ fn draw_memory_posts(memory: &MemoryColumn, m: &MaskedColumn, out: &mut Band) {
         header += length as isize + 4;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::vanilla_doom::{ColumnAt, TextureMemory};
+    use std::sync::Arc;
+
+    /// The rows a one-pixel-wide band of 100 rows gets from R_DrawMaskedColumn over the
+    /// column at `offset` of `block`, one screen row a texel, texel rows at half a row.
+    fn posts(block: &[u8], offset: u32) -> Vec<u32> {
+        let memory = TextureMemory {
+            blocks: vec![Arc::from(block)],
+            textures: vec![vec![ColumnAt { block: 0, offset }]],
+        };
+        let column = memory.column(0, 0).unwrap();
+        let colors: [u32; 256] = std::array::from_fn(|i| i as u32);
+        let m = MaskedColumn {
+            x: 0,
+            clip: (-1, 100),
+            centery: 0,
+            texturemid: 0x8000,
+            sprtopscreen: -0x8000,
+            post_scale: FRACUNIT,
+            iscale: (u32::MAX / FRACUNIT as u32) as i32,
+            colors: &colors,
+            palette: 0,
+            depth: 1.0,
+        };
+        let (mut colors_out, mut depths) = (vec![999u32; 100], vec![0.0f32; 100]);
+        let mut band = Band { y0: 0, w: 1, colors: &mut colors_out, depths: &mut depths };
+        draw_memory_posts(&column, &m, &mut band);
+        colors_out
+    }
+
+    #[test]
+    fn masked_columns_walk_the_posts_in_memory() {
+        // A patch column: a post of 3 at row 2, one of 2 at row 70 (past a 64-row texture:
+        // vanilla draws it all the same), then the 0xFF end.
+        let block = [2, 3, 0, 10, 11, 12, 0, 70, 2, 0, 20, 21, 0, 0xFF];
+        let rows = posts(&block, 3);
+        let drawn: Vec<(usize, u32)> =
+            rows.iter().enumerate().filter(|(_, &c)| c != 999).map(|(y, &c)| (y, c)).collect();
+        assert_eq!(drawn, [(2, 10), (3, 11), (4, 12), (70, 20), (71, 21)]);
+        // No end marker: the walk stops at the block's end without reading on.
+        let rows = posts(&block[..12], 3);
+        assert_eq!(rows.iter().filter(|&&c| c != 999).count(), 5);
+        // A composite's first column (the Medusa effect): the three bytes before the buffer
+        // read as a post of length 0, then the column's own texels are headers: texel 1 a
+        // topdelta of 1, texel 2 a length of 2, texels 4 and 5 that post's pixels.
+        let composite = [9, 1, 2, 0, 7, 8];
+        let rows = posts(&composite, 0);
+        assert_eq!(rows[..4], [999, 7, 8, 999]);
+    }
+}
