@@ -12,11 +12,13 @@ use mapscope::scene::{CameraPose, Scene, Texels};
 const DOOM_DIR: &str = "/usr/share/games/doom";
 /// Each view's regression floor: the share of pixels identical to Chocolate Doom's frame.
 /// Walls, flats, sky and masked middles are drawn as vanilla draws them
-/// (render/vanilla/canvas.rs), so most views match in every pixel; on the crates view the
-/// grating on the left (a masked middle) still differs along one row (measured 99.78%).
+/// (render/vanilla/canvas.rs), from vanilla's texture memory (tutti-frutti included), so most
+/// views match in every pixel; on the crates view the 56-row COMPUTE2 tiles and 4 pixels of
+/// it read past its patch lumps' ends into Chocolate Doom's zone heap, which mapscope reads
+/// as index 0 (measured 99.994%; 99.78% before the texture memory).
 const FLOORS: [(&str, f64); 6] = [
     ("freedoom1_e1m1_courtyard", 1.0),
-    ("freedoom1_e1m1_crates", 0.9975),
+    ("freedoom1_e1m1_crates", 0.9999),
     ("freedoom1_e1m1_start", 1.0),
     ("freedoom1_e1m1_start_a225", 1.0),
     ("freedoom1_e1m1_start_a90", 1.0),

@@ -120,6 +120,82 @@ pub struct VanillaMap {
     /// The scene texture of each flat number the sectors use (`u32::MAX` for the others);
     /// filled by the level builder, which made the textures.
     pub flat_textures: Vec<u32>,
+    /// The wall textures' bytes as vanilla's column drawers read them (filled by the level
+    /// builder); only the CPU canvas reads it.
+    pub texture_memory: TextureMemory,
+}
+
+/// What a read outside a block gives. Past a patch lump or a composite buffer vanilla reads
+/// whatever the zone heap holds next (a block header, another lump): nothing a level decides,
+/// so mapscope reads a fixed value, palette index 0. Before a composite buffer (the Medusa
+/// walk of a texture's first multi-patch column reads three bytes there) lies the zone block
+/// header's last pointer, whose top bytes are 0 on a 64-bit build; with 0 the walk reads a
+/// post of length 0, which draws nothing, as any top byte would.
+pub const OUTSIDE_BLOCK: u8 = 0;
+
+/// Vanilla's texture memory for the canvas (see `formats::doom::texture_memory`): byte blocks
+/// (patch lumps, shared by every texture drawing from them, and composite buffers) and, per
+/// scene texture, where each column's first texel lies.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextureMemory {
+    pub blocks: Vec<std::sync::Arc<[u8]>>,
+    /// Per scene texture, its columns `0..=texturewidthmask` (a power of two of them); empty
+    /// where vanilla's layout does not apply (the canvas then reads the composed texels).
+    pub textures: Vec<Vec<ColumnAt>>,
+}
+
+/// Where a column's first texel lies: `offset` into block `block` (`u32::MAX`: no block, a
+/// column vanilla leaves undefined, read as [`OUTSIDE_BLOCK`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColumnAt {
+    pub block: u32,
+    pub offset: u32,
+}
+
+impl TextureMemory {
+    /// Column `col` of scene texture `texture`, masked as `R_GetColumn` masks it
+    /// (`col & texturewidthmask`); `None` when the texture has no vanilla layout.
+    pub fn column(&self, texture: u32, col: i32) -> Option<MemoryColumn<'_>> {
+        let columns = self.textures.get(texture as usize)?;
+        let mask = columns.len().checked_sub(1)?;
+        let at = columns.get(col as usize & mask)?;
+        let block = self.blocks.get(at.block as usize).map_or(&[][..], |b| &b[..]);
+        Some(MemoryColumn { block, at: at.offset as usize })
+    }
+}
+
+/// A column's place in its block: bytes are read relative to its first texel.
+#[derive(Clone, Copy)]
+pub struct MemoryColumn<'a> {
+    block: &'a [u8],
+    at: usize,
+}
+
+impl std::fmt::Debug for MemoryColumn<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "at {} of {} bytes", self.at, self.block.len())
+    }
+}
+
+impl MemoryColumn<'_> {
+    /// Byte `i` counted from the column's first texel (negative: the bytes before it).
+    pub fn byte(&self, i: isize) -> u8 {
+        self.at
+            .checked_add_signed(i)
+            .and_then(|p| self.block.get(p))
+            .copied()
+            .unwrap_or(OUTSIDE_BLOCK)
+    }
+
+    /// Whether byte `i` lies before the block's end (post walks stop past it).
+    pub fn before_end(&self, i: isize) -> bool {
+        self.at.checked_add_signed(i).is_none_or(|p| p < self.block.len())
+    }
+
+    /// The 128 rows `R_DrawColumn` can read (`dc_source[(frac >> FRACBITS) & 127]`).
+    pub fn rows(&self) -> [u8; 128] {
+        std::array::from_fn(|i| self.byte(i as isize))
+    }
 }
 
 /// R_PointOnSide in vanilla's 16.16 fixed point: 0 if (`x`, `y`) is on the front (right) side

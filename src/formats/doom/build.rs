@@ -25,6 +25,7 @@ use super::map::{line_flags, MapData, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
 use super::sprites::SpriteDirectory;
+use super::texture_memory::scene_texture_memory;
 use super::textures::{placeholder, PatchCache, TextureDirectory};
 use super::things::{spawn_angle_degrees, spawn_decision, Spawn, DEFAULT_SKILL};
 use super::udmf_props::{FlatPlacement, LightRule, PartTexture, UdmfProps, BOTTOM, MID, TOP};
@@ -398,6 +399,26 @@ pub fn build_level_scene(
             }
         }
     }
+    // Every wall texture made (sky and animation frames included) as vanilla holds it in
+    // memory, for the canvas's columns: tutti-frutti and the Medusa effect come from there.
+    // A texture the texel budget made a placeholder keeps its placeholder.
+    let mut walls: Vec<(usize, u32)> = b
+        .keys
+        .iter()
+        .filter_map(|(key, &i)| match key {
+            TexKey::Wall(n) => Some((*n, i)),
+            _ => None,
+        })
+        .filter(|&(n, i)| {
+            let (def, tex) = (texdir.defs.get(n), b.textures.get(i as usize));
+            def.zip(tex).is_some_and(|(d, t)| {
+                (t.width, t.height) == (d.visible_width() as u32, d.height as u32)
+            })
+        })
+        .collect();
+    walls.sort_unstable();
+    vanilla_map.texture_memory =
+        scene_texture_memory(&texdir, stack, &walls, b.textures.len(), &mut b.notes);
     let lights = LightSim::new(map);
     let facts = LevelFacts {
         details: vec![

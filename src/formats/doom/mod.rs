@@ -20,6 +20,7 @@ pub mod pk3;
 pub mod png_lump;
 pub mod script_tokens;
 pub mod sprites;
+pub mod texture_memory;
 pub mod textures;
 pub mod textures_lump;
 pub mod things;

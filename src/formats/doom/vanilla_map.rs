@@ -158,7 +158,15 @@ fn convert(
         })
         .collect();
 
-    VanillaMap { nodes, subsectors, segs, sectors, sky_flat, flat_textures: Vec::new() }
+    VanillaMap {
+        nodes,
+        subsectors,
+        segs,
+        sectors,
+        sky_flat,
+        flat_textures: Vec::new(),
+        texture_memory: Default::default(),
+    }
 }
 
 #[cfg(test)]

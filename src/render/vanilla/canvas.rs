@@ -14,7 +14,7 @@ use super::tables::{fixed_div, fixed_mul, zlight, ANG90, ANGLETOFINESHIFT, FRACU
 use super::wall_setup::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
 use super::{VanillaView, WalkResult};
 use crate::render::packing::MetaLayout;
-use crate::scene::vanilla_doom::{FlatXform, VSeg, VanillaMap};
+use crate::scene::vanilla_doom::{FlatXform, MemoryColumn, VSeg, VanillaMap};
 use crate::scene::{VanillaSeg, VanillaTier};
 
 /// COLORMAP rows the lit palette holds (light levels 0..31, then the invulnerability and
@@ -162,8 +162,7 @@ impl CanvasScene {
     }
 
     fn info(&self, state: &CanvasState, texture: u32) -> TexInfo {
-        let t = state.remap.get(texture as usize).copied().unwrap_or(texture);
-        self.infos.get(t as usize).copied().unwrap_or_default()
+        self.infos.get(remapped(state, texture) as usize).copied().unwrap_or_default()
     }
 
     /// The palette index of texel `i` of the texture at `info`, 0 outside the texels.
@@ -221,8 +220,12 @@ impl CanvasScene {
             let (Some(seg), Some(vseg)) = (f.segs.get(s), f.map.segs.get(s)) else { continue };
             let Some(tier) = seg.tiers[c.tier as usize & 1] else { continue };
             let Some((colbase, packed)) = column_setup(f, s, c.x) else { continue };
-            let info = self.info(&f.state, tier.texture);
+            let texture = remapped(&f.state, tier.texture);
+            let info = self.infos.get(texture as usize).copied().unwrap_or_default();
             let col = texture_column(f, seg, &tier, colbase, info.width);
+            // The 128 rows R_DrawColumn reads of the column as vanilla holds it in memory
+            // (tutti-frutti below a short texture); `None`: the composed texels, wrapped.
+            let memory = f.map.texture_memory.column(texture, col as i32).map(|c| c.rows());
             // A UDMF y scale multiplies the texel step (identity at FRACUNIT).
             let iscale = fixed_mul((packed & 0xFF_FFFF) as i32, tier.y_scale);
             // Light: the sector's level with fake contrast, then scalelight by the column's
@@ -243,12 +246,14 @@ impl CanvasScene {
             };
             let pow2 = th.is_power_of_two() && th <= 128;
             for p in (yl - rows.start..=yh - rows.start).map(|y| y * w + x) {
-                let row = if pow2 {
-                    (frac >> 16) as u32 & (th - 1)
-                } else {
-                    ((frac >> 16) & 127) as u32 % th
+                out.colors[p] = match &memory {
+                    Some(column) => {
+                        let t = column[((frac >> 16) & 127) as usize] as u32;
+                        colors[((t + info.palette) & 255) as usize]
+                    }
+                    None if pow2 => texel((frac >> 16) as u32 & (th - 1)),
+                    None => texel(((frac >> 16) & 127) as u32 % th),
                 };
-                out.colors[p] = texel(row);
                 out.depths[p] = depth;
                 frac = frac.wrapping_add(iscale);
             }
@@ -276,7 +281,8 @@ impl CanvasScene {
             else {
                 continue;
             };
-            let info = self.info(&f.state, tier.texture);
+            let texture = remapped(&f.state, tier.texture);
+            let info = self.infos.get(texture as usize).copied().unwrap_or_default();
             let (tw, th) = (info.width as usize, info.height as usize);
             let Some(texels) = all.get(info.first..info.first + tw * th) else { continue };
             let level = wall_light_level(f, seg, vseg);
@@ -303,6 +309,22 @@ impl CanvasScene {
                 let depth = f.viewer.near * scale as f32 / (focal * 65536.0);
                 let sprtopscreen = (centery << 16).wrapping_sub(fixed_mul(texturemid, post_scale));
                 let iscale = (u32::MAX / post_scale as u32) as i32;
+                let column = MaskedColumn {
+                    x: x as usize,
+                    clip: (top[i], bottom[i]),
+                    centery,
+                    texturemid,
+                    sprtopscreen,
+                    post_scale,
+                    iscale,
+                    colors,
+                    palette: info.palette,
+                    depth,
+                };
+                if let Some(memory) = f.map.texture_memory.column(texture, col as i32) {
+                    draw_memory_posts(&memory, &column, out);
+                    continue;
+                }
                 let texel = |row: usize| texels.get(col + (row % th) * tw).copied().unwrap_or(0);
                 // The column's posts: runs of opaque texels.
                 let mut row = 0;
@@ -345,7 +367,8 @@ impl CanvasScene {
     fn flats(&self, f: &CanvasFrame, out: &mut Band) {
         let (w, rows) = (out.w, out.rows());
         let v = &f.viewer;
-        let sky = self.info(&f.state, v.sky_texture);
+        let sky_texture = remapped(&f.state, v.sky_texture);
+        let sky = self.infos.get(sky_texture as usize).copied().unwrap_or_default();
         // The sky's width rounded up to a power of two, as the shaders mask the column.
         let sky_mask = if sky.width <= 1 { 0 } else { u32::MAX >> (sky.width - 1).leading_zeros() };
         let xtoviewangle = f.view.xtoviewangle();
@@ -364,6 +387,15 @@ impl CanvasScene {
                 let r = (y as u32 & 127) % sky.height;
                 for (x, p) in (x1..).zip(row.iter_mut()) {
                     let angle = v.viewangle.wrapping_add(xtoviewangle[x]);
+                    // The sky's column as vanilla holds it: R_GetColumn masks the column, and
+                    // R_DrawColumn reads the row `& 127` from it.
+                    let memory = f.map.texture_memory.column(sky_texture, (angle >> 22) as i32);
+                    if let Some(column) = memory {
+                        let t = column.byte((y & 127) as isize) as u32;
+                        let i = ((t + sky.palette) as usize).min(self.palette.len() - 1);
+                        *p = self.palette[i];
+                        continue;
+                    }
                     let col = ((angle >> 22) & sky_mask) % sky.width;
                     let t = self.texel(&sky, (r * sky.width + col) as usize);
                     let i = ((t + sky.palette) as usize).min(self.palette.len() - 1);
@@ -501,4 +533,117 @@ fn wall_light_level(f: &CanvasFrame, seg: &VanillaSeg, vseg: &VSeg) -> i32 {
         0
     };
     ((light >> 4) as i32 + contrast).clamp(0, 15)
+}
+
+/// Scene texture `texture` after the frame's animation remap.
+fn remapped(state: &CanvasState, texture: u32) -> u32 {
+    state.remap.get(texture as usize).copied().unwrap_or(texture)
+}
+
+/// One masked column's placement: what R_RenderMaskedSegRange sets before
+/// R_DrawMaskedColumn.
+struct MaskedColumn<'a> {
+    x: usize,
+    /// `mceilingclip` and `mfloorclip` at the column.
+    clip: (i32, i32),
+    centery: i32,
+    texturemid: i32,
+    sprtopscreen: i32,
+    /// `spryscale`.
+    post_scale: i32,
+    iscale: i32,
+    colors: &'a [u32; 256],
+    palette: u32,
+    depth: f32,
+}
+
+/// R_DrawMaskedColumn over the column's bytes as vanilla holds them: the post headers start
+/// three bytes before the column's first texel. In a patch lump they are the patch's own
+/// posts (its topdelta, whatever the patch's y offset in the texture, and its whole length,
+/// past the texture's height too); in a composite they are the previous column's last texels
+/// and the column's texels read as headers (the Medusa effect). The walk ends at a 0xFF
+/// topdelta or at the block's end (vanilla would read on into the zone heap).
+fn draw_memory_posts(memory: &MemoryColumn, m: &MaskedColumn, out: &mut Band) {
+    let (w, rows) = (out.w, out.rows());
+    let mut header: isize = -3;
+    while memory.before_end(header) {
+        let topdelta = memory.byte(header);
+        if topdelta == 0xFF {
+            break;
+        }
+        let length = memory.byte(header + 1) as i32;
+        let topscreen = m.sprtopscreen.wrapping_add(m.post_scale.wrapping_mul(topdelta as i32));
+        let bottomscreen = topscreen.wrapping_add(m.post_scale.wrapping_mul(length));
+        let yl = (topscreen.wrapping_add(0xFFFF) >> 16).max(m.clip.0 + 1);
+        let yh = ((bottomscreen.wrapping_sub(1)) >> 16).min(m.clip.1 - 1);
+        let (yl, yh) = (yl.max(rows.start as i32), yh.min(rows.end as i32 - 1));
+        if yl <= yh {
+            // R_DrawColumn from the post's first texel, rows read `& 127` from there.
+            let source = header + 3;
+            let postmid = m.texturemid.wrapping_sub((topdelta as i32) << 16);
+            let mut frac = postmid.wrapping_add((yl - m.centery).wrapping_mul(m.iscale));
+            for y in yl..=yh {
+                let t = memory.byte(source + ((frac >> 16) & 127) as isize) as u32;
+                let p = (y as usize - rows.start) * w + m.x;
+                out.colors[p] = m.colors[((t + m.palette) & 255) as usize];
+                out.depths[p] = m.depth;
+                frac = frac.wrapping_add(m.iscale);
+            }
+        }
+        header += length as isize + 4;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::vanilla_doom::{ColumnAt, TextureMemory};
+    use std::sync::Arc;
+
+    /// The rows a one-pixel-wide band of 100 rows gets from R_DrawMaskedColumn over the
+    /// column at `offset` of `block`, one screen row a texel, texel rows at half a row.
+    fn posts(block: &[u8], offset: u32) -> Vec<u32> {
+        let memory = TextureMemory {
+            blocks: vec![Arc::from(block)],
+            textures: vec![vec![ColumnAt { block: 0, offset }]],
+        };
+        let column = memory.column(0, 0).unwrap();
+        let colors: [u32; 256] = std::array::from_fn(|i| i as u32);
+        let m = MaskedColumn {
+            x: 0,
+            clip: (-1, 100),
+            centery: 0,
+            texturemid: 0x8000,
+            sprtopscreen: -0x8000,
+            post_scale: FRACUNIT,
+            iscale: (u32::MAX / FRACUNIT as u32) as i32,
+            colors: &colors,
+            palette: 0,
+            depth: 1.0,
+        };
+        let (mut colors_out, mut depths) = (vec![999u32; 100], vec![0.0f32; 100]);
+        let mut band = Band { y0: 0, w: 1, colors: &mut colors_out, depths: &mut depths };
+        draw_memory_posts(&column, &m, &mut band);
+        colors_out
+    }
+
+    #[test]
+    fn masked_columns_walk_the_posts_in_memory() {
+        // A patch column: a post of 3 at row 2, one of 2 at row 70 (past a 64-row texture:
+        // vanilla draws it all the same), then the 0xFF end.
+        let block = [2, 3, 0, 10, 11, 12, 0, 70, 2, 0, 20, 21, 0, 0xFF];
+        let rows = posts(&block, 3);
+        let drawn: Vec<(usize, u32)> =
+            rows.iter().enumerate().filter(|(_, &c)| c != 999).map(|(y, &c)| (y, c)).collect();
+        assert_eq!(drawn, [(2, 10), (3, 11), (4, 12), (70, 20), (71, 21)]);
+        // No end marker: the walk stops at the block's end without reading on.
+        let rows = posts(&block[..12], 3);
+        assert_eq!(rows.iter().filter(|&&c| c != 999).count(), 5);
+        // A composite's first column (the Medusa effect): the three bytes before the buffer
+        // read as a post of length 0, then the column's own texels are headers: texel 1 a
+        // topdelta of 1, texel 2 a length of 2, texels 4 and 5 that post's pixels.
+        let composite = [9, 1, 2, 0, 7, 8];
+        let rows = posts(&composite, 0);
+        assert_eq!(rows[..4], [999, 7, 8, 999]);
+    }
 }
