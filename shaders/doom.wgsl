@@ -68,15 +68,24 @@ fn vanilla_wall(s: SurfaceIn) -> WallSample {
     let e = frame.walk_offs.y + (s.extra.z + u32(max(i, 0))) * 2u;
     let colbase = bitcast<i32>(state[e]);
     let packed = state[e + 1u];
-    let scroll = i32(floor(s.scroll.x)) << 16u;
-    let col = (colbase + scroll) >> 16u;
+    // The scroll offsets in 16.16: the texture offset moves the column, the row offset (Boom's
+    // 254 and 255) adds to dc_texturemid.
+    let col = (colbase + scroll_fixed(s.scroll.x)) >> 16u;
     let iscale = bitcast<i32>(packed & 0xFFFFFFu);
-    let frac = bitcast<i32>(s.extra.w) + (i32(s.frag.y) - i32(frame.extra_offs.w)) * iscale;
+    let frac = bitcast<i32>(s.extra.w) + scroll_fixed(s.scroll.y)
+        + (i32(s.frag.y) - i32(frame.extra_offs.w)) * iscale;
     var out: WallSample;
     out.coord = vec2<i32>(col, (frac >> 16u) & 127);
     out.scale_index = i32(packed >> 24u);
     out.drawn = drawn;
     return out;
+}
+
+// A scroll offset in texels as 16.16: whole texels shifted (wrapping, as the games' offsets
+// do) plus the fraction (canvas.rs `scroll_fixed` does the same).
+fn scroll_fixed(t: f32) -> i32 {
+    let whole = floor(t);
+    return (i32(whole) << 16u) + i32(round((t - whole) * 65536.0));
 }
 
 fn sky_texel(frag: vec2<f32>) -> Texel {

@@ -774,7 +774,8 @@ impl SceneRenderer {
         let (x, y, z, angle) = fixed_camera(self.axes, camera);
         let l = &self.state_layout;
         let light = &self.state_words[l.light as usize..(l.light + l.light_count) as usize];
-        v.walk(exact, [x, y, z, angle as i32], light);
+        let scroll = self.state_words.get(l.scroll as usize..).unwrap_or(&[]);
+        v.walk(exact, [x, y, z, angle as i32], light, scroll);
         self.canvas = canvas && v.walked();
     }
 

@@ -78,6 +78,10 @@ pub struct VSector {
     /// Flat placement (UDMF panning, scale, rotation); identity for vanilla maps.
     pub floor_xform: FlatXform,
     pub ceiling_xform: FlatXform,
+    /// The floor's and ceiling's scroll slots (0: none) into the frame's scroll offsets:
+    /// Boom's flat scrollers add them to the span's x and y fractions.
+    pub floor_scroll_slot: u16,
+    pub ceiling_scroll_slot: u16,
 }
 
 /// A flat's texture placement as the span drawer applies it, in the fixed point of the
@@ -105,6 +109,22 @@ impl Default for FlatXform {
 impl FlatXform {
     pub fn is_identity(&self) -> bool {
         *self == FlatXform::default()
+    }
+
+    /// Neither rotated nor scaled (panning, such as Boom's flat scrolling, adds to the span
+    /// fractions exactly as vanilla's arithmetic would).
+    pub fn only_panned(&self) -> bool {
+        let d = FlatXform::default();
+        self.angle == 0 && self.x_scale == d.x_scale && self.y_scale == d.y_scale
+    }
+
+    /// The placement panned by (`x`, `y`) more texels (16.16).
+    pub fn panned(self, x: i32, y: i32) -> FlatXform {
+        FlatXform {
+            x_offset: self.x_offset.wrapping_add(x),
+            y_offset: self.y_offset.wrapping_add(y),
+            ..self
+        }
     }
 }
 

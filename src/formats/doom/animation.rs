@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use crate::formats::error::Result;
 use crate::scene::{Animator, FrameState};
 
+use super::boom::Velocity;
 use super::lights::LightSim;
 use super::textures::TextureDirectory;
 use super::udmf_props::LightRule;
@@ -189,34 +190,54 @@ pub struct SceneCycle {
     pub members: Vec<u32>,
 }
 
-/// A light slot after the sectors' own: a floor, ceiling or wall lit by its own UDMF rule
-/// from sector `sector`'s light as it changes.
+/// A light slot after the sectors' own: a floor, ceiling or wall of sector `sector` lit by its
+/// own UDMF rule from sector `source`'s light as it changes (`source` is `sector` itself, or a
+/// Boom light transfer's control sector).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DerivedLight {
     pub sector: u32,
+    pub source: u32,
     pub rule: LightRule,
 }
 
-/// Doom's [`Animator`]: texture cycles, scrolling walls and sector lights.
+/// Doom's [`Animator`]: texture cycles, scrolling walls and flats, and sector lights.
 pub struct DoomAnimator {
     cycles: Vec<SceneCycle>,
     lights: LightSim,
     texture_count: usize,
-    scroll_slots: usize,
+    /// Scroll slots 1.. : (u, v) in 16.16 texels a tic (see [`super::boom`]).
+    scrolls: Vec<Velocity>,
     /// Slots `sectors..` of the light values.
     derived: Vec<DerivedLight>,
 }
 
+/// Texels a scroll offset is wrapped to when it is not whole: a multiple of every
+/// power-of-two texture size up to 1024 (flats are 64, wall rows wrap at 128), so what is
+/// drawn does not change, while the f32 the shaders read keeps 1/16384 of a texel.
+const SCROLL_WRAP: i64 = 1024;
+
+/// The texel offset after `tic` tics of `v` (16.16 a tic), as the shaders read it.
+pub fn scroll_at(v: Velocity, tic: u32) -> [f32; 2] {
+    v.map(|c| {
+        let total = c.saturating_mul(tic as i64);
+        if c % 65536 == 0 {
+            // Whole texels (vanilla's 48) stay unwrapped: exact in f32 up to 2^24.
+            (total / 65536) as f32
+        } else {
+            (total.rem_euclid(SCROLL_WRAP << 16) as f64 / 65536.0) as f32
+        }
+    })
+}
+
 impl DoomAnimator {
-    /// `scroll_slots` counts slot 0 (always zero) plus one per scrolling line.
+    /// `scrolls` are the velocities of scroll slots 1.. (slot 0 never scrolls).
     pub fn new(
         cycles: Vec<SceneCycle>,
         lights: LightSim,
         texture_count: usize,
-        scroll_slots: usize,
+        scrolls: Vec<Velocity>,
     ) -> DoomAnimator {
-        let scroll_slots = scroll_slots.max(1);
-        DoomAnimator { cycles, lights, texture_count, scroll_slots, derived: Vec::new() }
+        DoomAnimator { cycles, lights, texture_count, scrolls, derived: Vec::new() }
     }
 
     /// Adds light slots after the sectors' (see [`DerivedLight`]).
@@ -241,8 +262,8 @@ impl DoomAnimator {
         }
         out.scroll.clear();
         out.scroll.push([0.0, 0.0]);
-        // Linedef 48 adds one texel per tic to its front sidedef's x offset.
-        out.scroll.extend((1..self.scroll_slots).map(|_| [tic as f32, 0.0]));
+        // Each scroller thinker has run once a tic (tics 0..tic-1).
+        out.scroll.extend(self.scrolls.iter().map(|&v| scroll_at(v, tic)));
     }
 }
 
@@ -250,7 +271,7 @@ fn light_values(levels: &[i32], derived: &[DerivedLight], out: &mut Vec<u32>) {
     out.clear();
     out.extend(levels.iter().map(|&l| l.clamp(0, 255) as u32));
     out.extend(derived.iter().map(|d| {
-        let base = levels.get(d.sector as usize).copied().unwrap_or(0);
+        let base = levels.get(d.source as usize).copied().unwrap_or(0);
         d.rule.apply(base) as u32
     }));
 }
@@ -367,7 +388,7 @@ mod tests {
         let lights = LightSim::new(&level.map);
         let anim = ActiveAnim { is_texture: true, basepic: 1, numpics: 2, speed: 8 };
         let cycles = vec![SceneCycle { anim, members: vec![3, 0] }];
-        let mut a = DoomAnimator::new(cycles, lights, 4, 2);
+        let mut a = DoomAnimator::new(cycles, lights, 4, vec![[65536, 0]]);
         let init = a.initial();
         assert_eq!(init.texture_remap, vec![0, 1, 2, 3]);
         assert_eq!(init.scroll, vec![[0.0, 0.0], [0.0, 0.0]]);
@@ -380,5 +401,12 @@ mod tests {
         a.state_at(9, &mut s);
         assert_eq!(s.texture_remap, vec![0, 1, 2, 3]);
         assert_eq!(s.scroll[1], [9.0, 0.0]);
+    }
+
+    #[test]
+    fn fractional_scrolls_wrap_without_changing_the_texel() {
+        // 1/32 texel a tic backwards: after 32 tics one texel back, wrapped into 0..1024.
+        assert_eq!(scroll_at([-2048, 2048], 32), [1023.0, 1.0]);
+        assert_eq!(scroll_at([65536, -65536], 5000), [5000.0, -5000.0]);
     }
 }

@@ -18,6 +18,7 @@ use crate::scene::{
 };
 
 use super::animation::{active_anims, DerivedLight, DoomAnimator, SceneCycle};
+use super::boom::{BoomEffects, Velocity};
 use super::bsp::{point_in_subsector, SubsectorPolygons};
 use super::flats::{flat_texture, SKY_FLAT};
 use super::lights::LightSim;
@@ -39,7 +40,7 @@ pub const VIEW_HEIGHT: f64 = 41.0;
 pub const SCENE_TEXEL_BUDGET: usize = 1 << 27;
 
 /// Linedef special: the front sidedef scrolls one texel per tic.
-pub const SCROLL_SPECIAL: u16 = 48;
+pub const SCROLL_SPECIAL: u16 = super::boom::SCROLL_LEFT;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOptions {
@@ -166,6 +167,7 @@ pub fn build_level_scene(
     let colormap = load_colormap(stack, &mut notes)?;
     let texdir = TextureDirectory::load(stack)?;
     let props = UdmfProps::read(map.udmf.as_deref(), &mut notes);
+    let boom = BoomEffects::read(map, &mut notes);
     for wad in stack.wads() {
         notes.extend(wad.notes().iter().cloned());
     }
@@ -185,7 +187,9 @@ pub fn build_level_scene(
         texels_left: SCENE_TEXEL_BUDGET,
         budget_noted: false,
         props: &props,
+        boom: &boom,
         lights: LightSlots::new(map.sectors.len()),
+        scrolls: ScrollSlots::default(),
     };
 
     // Sky first so it has a stable, low index.
@@ -198,16 +202,9 @@ pub fn build_level_scene(
         b.add_texture(TexKey::Missing(sky_name.into()), placeholder(sky_name, 256, 128))
     });
 
-    // Line specials are Doom's only in Doom-numbered maps; Hexen-style specials are not drawn.
-    let scrolls = |l: &super::map::Linedef| map.doom_specials() && l.special == SCROLL_SPECIAL;
-    let scroll_lines = map.linedefs.iter().filter(|l| scrolls(l)).count();
-    let mut scroll_slot_of_line = HashMap::new();
-    for (i, l) in map.linedefs.iter().enumerate() {
-        if scrolls(l) {
-            let slot = scroll_slot_of_line.len() as u16 + 1;
-            scroll_slot_of_line.insert(i, slot);
-        }
-    }
+    // Line specials are Doom's only in Doom-numbered maps (BoomEffects reads none of the
+    // others); Hexen-style specials are not drawn.
+    let scroll_lines = boom.scrolling_lines;
 
     let mut one_sided_fallbacks = 0;
     let mut vanilla_segs = Vec::with_capacity(map.bsp.segs.len());
@@ -215,11 +212,11 @@ pub fn build_level_scene(
         let v1 = map.vertex(seg.v1).unwrap_or_default();
         let x_offset = map.seg_sidedef(seg).map(|sd| (sd.x_offset as i32) << 16).unwrap_or(0);
         b.surface = vanilla_segs.len() as u32 + 1;
-        let scroll = match seg.linedef {
-            Some(l) if seg.side == 0 => {
-                scroll_slot_of_line.get(&(l as usize)).copied().unwrap_or(0)
-            }
-            _ => 0,
+        // Scrollers move a sidedef (vanilla's 48 and Boom's scroll its `textureoffset`), so
+        // every seg drawing that sidedef scrolls.
+        let scroll = match seg_side_index(map, seg) {
+            Some(i) => b.scrolls.slot(boom.side_scroll.get(&(i as u32)).copied()),
+            None => 0,
         };
         let (fallback, tiers) = b.wall_seg(map, seg, sky, scroll);
         if fallback {
@@ -368,10 +365,14 @@ pub fn build_level_scene(
     // The walk's flat numbers to the textures made for them, for the CPU's spans.
     let mut vanilla_map = Box::new(super::vanilla_map::vanilla_map_with(map, stack));
     // UDMF floor and ceiling light and placement (identity for vanilla maps).
+    // Boom's light transfers (213, 261) and flat scrollers (250, 251, 253) too.
     for (i, sector) in vanilla_map.sectors.iter_mut().enumerate().take(map.sectors.len()) {
         let p = props.sector(i);
-        sector.floor_light_slot = b.lights.slot(i as u32, p.floor_light);
-        sector.ceiling_light_slot = b.lights.slot(i as u32, p.ceiling_light);
+        let [floor_slot, ceiling_slot] = b.plane_light_slots(i as u32);
+        sector.floor_light_slot = floor_slot;
+        sector.ceiling_light_slot = ceiling_slot;
+        sector.floor_scroll_slot = b.scrolls.slot(boom.floor_scroll.get(&(i as u32)).copied());
+        sector.ceiling_scroll_slot = b.scrolls.slot(boom.ceiling_scroll.get(&(i as u32)).copied());
         sector.floor_xform = flat_xform(&p.floor);
         sector.ceiling_xform = flat_xform(&p.ceiling);
     }
@@ -443,7 +444,13 @@ pub fn build_level_scene(
         textures_used: textures_used(map),
         notes: std::mem::take(&mut b.notes),
     };
-    let animator = DoomAnimator::new(cycles, lights, b.textures.len(), scroll_lines + 1)
+    if b.scrolls.full {
+        b.notes.push(format!(
+            "more than {} different scroll speeds: the rest do not scroll",
+            u16::MAX - 1
+        ));
+    }
+    let animator = DoomAnimator::new(cycles, lights, b.textures.len(), b.scrolls.velocities)
         .with_derived_lights(b.lights.derived.clone());
 
     // Light slots are sector numbers or derived from one, so each triangle's light slot
@@ -522,7 +529,37 @@ struct Builder<'a> {
     budget_noted: bool,
     /// The map's drawn UDMF properties (defaults for other maps).
     props: &'a UdmfProps,
+    /// The map's Boom light transfers and scrollers.
+    boom: &'a BoomEffects,
     lights: LightSlots,
+    scrolls: ScrollSlots,
+}
+
+/// Scroll slots 1.. , one per distinct velocity (slot 0 never scrolls; the vertex flags hold
+/// 16 bits of slot).
+#[derive(Default)]
+struct ScrollSlots {
+    velocities: Vec<Velocity>,
+    index: HashMap<Velocity, u16>,
+    /// A velocity found no slot (noted once at the end).
+    full: bool,
+}
+
+impl ScrollSlots {
+    /// The slot of a surface scrolling by `v` (none: slot 0).
+    fn slot(&mut self, v: Option<Velocity>) -> u16 {
+        let Some(v) = v.filter(|v| *v != [0, 0]) else { return 0 };
+        if let Some(&s) = self.index.get(&v) {
+            return s;
+        }
+        let Ok(s) = u16::try_from(self.velocities.len() + 1) else {
+            self.full = true;
+            return 0;
+        };
+        self.velocities.push(v);
+        self.index.insert(v, s);
+        s
+    }
 }
 
 /// Light slots: one per sector (its number), then one per distinct (sector, UDMF rule) a
@@ -540,10 +577,15 @@ impl LightSlots {
 
     /// The slot lighting something of sector `sector` by `rule`.
     fn slot(&mut self, sector: u32, rule: LightRule) -> u32 {
-        if rule.is_identity() {
+        self.slot_from(sector, sector, rule)
+    }
+
+    /// The slot lighting something of sector `sector` by `rule` from sector `source`'s light.
+    fn slot_from(&mut self, sector: u32, source: u32, rule: LightRule) -> u32 {
+        if rule.is_identity() && source == sector {
             return sector;
         }
-        let d = DerivedLight { sector, rule };
+        let d = DerivedLight { sector, source, rule };
         *self.index.entry(d).or_insert_with(|| {
             self.derived.push(d);
             self.sectors + self.derived.len() as u32 - 1
@@ -628,6 +670,18 @@ impl Placement {
 }
 
 impl Builder<'_> {
+    /// The light slots of sector `sector`'s floor and ceiling: its UDMF rules applied to its
+    /// own light, or to a Boom transfer's control sector's (213 floor, 261 ceiling).
+    fn plane_light_slots(&mut self, sector: u32) -> [u32; 2] {
+        let p = self.props.sector(sector as usize);
+        let floor_from = self.boom.floor_light.get(&sector).copied().unwrap_or(sector);
+        let ceiling_from = self.boom.ceiling_light.get(&sector).copied().unwrap_or(sector);
+        [
+            self.lights.slot_from(sector, floor_from, p.floor_light),
+            self.lights.slot_from(sector, ceiling_from, p.ceiling_light),
+        ]
+    }
+
     fn add_texture(&mut self, key: TexKey, tex: Texture) -> u32 {
         if let Some(&i) = self.keys.get(&key) {
             return i;
@@ -950,19 +1004,31 @@ impl Builder<'_> {
 
     fn flat_polygon(&mut self, sector: &Sector, index: usize, poly: &[DVec2], sky: u32) {
         let p = self.props.sector(index);
+        let [floor_light, ceiling_light] = self.plane_light_slots(index as u32);
+        let key = index as u32;
+        let floor_scroll = self.scrolls.slot(self.boom.floor_scroll.get(&key).copied());
+        let ceiling_scroll = self.scrolls.slot(self.boom.ceiling_scroll.get(&key).copied());
         let planes = [
-            (sector.floor as f64, &sector.floor_flat, true, p.floor_light, p.floor),
-            (sector.ceiling as f64, &sector.ceiling_flat, false, p.ceiling_light, p.ceiling),
+            (sector.floor as f64, &sector.floor_flat, true, floor_light, p.floor, floor_scroll),
+            (
+                sector.ceiling as f64,
+                &sector.ceiling_flat,
+                false,
+                ceiling_light,
+                p.ceiling,
+                ceiling_scroll,
+            ),
         ];
-        for (z, name, up, rule, placement) in planes {
-            let light = self.lights.slot(index as u32, rule);
+        for (z, name, up, light, placement, scroll) in planes {
             // F_SKY1 on any plane shows the sky (R_DrawPlanes checks every plane).
             let (kind, texture) = if is_sky(name) {
                 (SurfaceKind::Sky, sky)
             } else {
                 (SurfaceKind::Flat, self.flat(name))
             };
-            let flags = vertex_flags::pack(kind, false, 0, 0);
+            // A sky plane does not scroll (its texels follow the view angle).
+            let scroll = if kind == SurfaceKind::Sky { 0 } else { scroll };
+            let flags = vertex_flags::pack(kind, false, 0, scroll);
             let vert = |p: DVec2| WorldVertex {
                 pos: viewer(p, z).to_array(),
                 // Vanilla's flat grid, column x & 63 and row (-y) & 63, under the UDMF
@@ -1255,9 +1321,11 @@ mod tests {
                 assert!(scene.world.iter().all(|v| v.texture < n));
                 assert!(scene.sprites.iter().flat_map(|s| &s.views).all(|v| v.texture < n));
                 let sectors = scene.facts.counts.iter().find(|c| c.0 == "sectors").unwrap().1;
-                assert!(scene.world.iter().all(|v| (v.light as u64) < sectors));
                 let mut st = scene.animator.initial();
-                assert_eq!(st.light.len() as u64, sectors);
+                // A slot per sector, then derived ones (freedoom2 MAP02 and MAP20 transfer
+                // light with Boom's 213 and 261).
+                assert!(st.light.len() as u64 >= sectors);
+                assert!(scene.world.iter().all(|v| (v.light as usize) < st.light.len()));
                 assert_eq!(st.texture_remap.len() as u32, n);
                 scene.animator.state_at(350, &mut st);
                 assert!(st.texture_remap.iter().all(|&t| t < n));

@@ -5,6 +5,7 @@
 //! [`build_scene`] / [`build_scene_with`], and [`DoomLevel`] for `info`.
 
 pub mod animation;
+pub mod boom;
 pub mod bsp;
 pub mod build;
 pub mod flats;

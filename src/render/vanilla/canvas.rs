@@ -235,7 +235,8 @@ impl CanvasScene {
             let map = ((15 - level) * 4 - j / 2).clamp(0, 31) as u32;
             let depth = f.viewer.near * ds.scale_at(c.x as i32) as f32 / (focal * 65536.0);
             let colors = self.lit_row(map);
-            let texturemid = fixed_mul(tier.top.wrapping_sub(f.viewer.viewz), tier.y_scale);
+            let texturemid = fixed_mul(tier.top.wrapping_sub(f.viewer.viewz), tier.y_scale)
+                .wrapping_add(row_scroll(f, seg));
             let mut frac = texturemid.wrapping_add((yl as i32 - centery).wrapping_mul(iscale));
             let (tw, th) = (info.width as usize, info.height);
             let Some(texels) = all.get(info.first..info.first + tw * th as usize) else { continue };
@@ -286,8 +287,10 @@ impl CanvasScene {
             let (tw, th) = (info.width as usize, info.height as usize);
             let Some(texels) = all.get(info.first..info.first + tw * th) else { continue };
             let level = wall_light_level(f, seg, vseg);
-            // In texels: a UDMF y scale multiplies the texel step as for solid walls.
-            let texturemid = fixed_mul(tier.top.wrapping_sub(f.viewer.viewz), tier.y_scale);
+            // In texels: a UDMF y scale multiplies the texel step as for solid walls; a Boom
+            // scroller's row offset adds texels.
+            let texturemid = fixed_mul(tier.top.wrapping_sub(f.viewer.viewz), tier.y_scale)
+                .wrapping_add(row_scroll(f, seg));
             for (i, x) in (ds.x1..=ds.x2).enumerate() {
                 let Some((colbase, _)) = column_setup(f, s, x as u16) else { continue };
                 let col = texture_column(f, seg, &tier, colbase, info.width);
@@ -409,13 +412,22 @@ impl CanvasScene {
             let planeheight = plane.height.wrapping_sub(v.viewz).wrapping_abs();
             let distance = fixed_mul(planeheight, yslope[y]);
             let length = fixed_mul(distance, distscale[x1]);
-            let (xfrac, yfrac, xstep, ystep) = if plane.xform.is_identity() {
+            let (xfrac, yfrac, xstep, ystep) = if plane.xform.only_panned() {
                 let angle =
                     (v.viewangle.wrapping_add(xtoviewangle[x1]) >> ANGLETOFINESHIFT) as usize;
                 let xstep = fixed_mul(distance, v.basexscale);
                 let ystep = fixed_mul(distance, v.baseyscale);
-                let xfrac = v.viewx.wrapping_add(fixed_mul(f.sine[angle + 2048], length));
-                let yfrac = v.viewy.wrapping_neg().wrapping_sub(fixed_mul(f.sine[angle], length));
+                // Boom's R_MapPlane adds the plane's offsets (its flat scrollers') to the
+                // fractions; 0 for vanilla's planes.
+                let xfrac = v
+                    .viewx
+                    .wrapping_add(fixed_mul(f.sine[angle + 2048], length))
+                    .wrapping_add(plane.xform.x_offset);
+                let yfrac = v
+                    .viewy
+                    .wrapping_neg()
+                    .wrapping_sub(fixed_mul(f.sine[angle], length))
+                    .wrapping_add(plane.xform.y_offset);
                 (xfrac, yfrac, xstep, ystep)
             } else {
                 placed_span(f, &plane.xform, xtoviewangle[x1], distance, length)
@@ -508,11 +520,29 @@ fn texture_column(
     colbase: u32,
     width: u32,
 ) -> usize {
-    let scroll = f.state.scroll.get(seg.scroll as usize * 2).copied().unwrap_or(0);
-    let scroll = (f32::from_bits(scroll).floor() as i32).wrapping_shl(16);
+    let scroll = scroll_fixed(f.state.scroll, seg.scroll, 0);
     let placed = fixed_mul(colbase as i32, tier.x_scale).wrapping_add(tier.x_offset);
     let col = placed.wrapping_add(scroll) >> 16;
     col.rem_euclid(width.max(1) as i32) as usize
+}
+
+/// The texel rows a seg's scroller has moved its rows by (16.16; Boom's 254 and 255 change a
+/// sidedef's row offset, which adds to `dc_texturemid`).
+fn row_scroll(f: &CanvasFrame, seg: &VanillaSeg) -> i32 {
+    scroll_fixed(f.state.scroll, seg.scroll, 1)
+}
+
+/// Component `axis` (0: u, 1: v) of scroll slot `slot` of `scroll` (two f32 bit patterns a
+/// slot) in 16.16: the whole texels shifted (wrapping, as the offsets do in the games) plus
+/// the fraction rounded to 1/65536.
+pub(super) fn scroll_fixed(scroll: &[u32], slot: u16, axis: usize) -> i32 {
+    let bits = scroll.get(slot as usize * 2 + axis).copied().unwrap_or(0);
+    let t = f32::from_bits(bits);
+    if !t.is_finite() {
+        return 0;
+    }
+    let whole = t.floor();
+    ((whole as i32).wrapping_shl(16)).wrapping_add(((t - whole) * 65536.0).round() as i32)
 }
 
 /// A wall's light level: its sector's (or its sidedef's own UDMF light), with vanilla's fake

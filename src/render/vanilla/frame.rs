@@ -60,13 +60,14 @@ impl VanillaFrame {
     }
 
     /// Walks the map for the viewer at (`x`, `y`, `z`) (16.16) facing `angle` (BAM), with the
-    /// sector light levels `light`; `exact` false (another mode, a pitched camera) walks
-    /// nothing and the frame is drawn without the walk.
-    pub fn walk(&mut self, exact: bool, [x, y, z, angle]: [i32; 4], light: &[u32]) {
+    /// sector light levels `light` and the scroll offsets `scroll` (two f32 bit patterns a
+    /// slot); `exact` false (another mode, a pitched camera) walks nothing and the frame is
+    /// drawn without the walk.
+    pub fn walk(&mut self, exact: bool, [x, y, z, angle]: [i32; 4], light: &[u32], scroll: &[u32]) {
         self.walk = None;
         let Some(view) = self.view.as_mut().filter(|_| exact) else { return };
         view.set_camera(x, y, z, angle as u32);
-        self.walk = Some(super::walk(&self.map, light, view));
+        self.walk = Some(super::walk_scrolled(&self.map, light, scroll, view));
     }
 
     /// The subsectors this frame's walk drew, front to back (none without a walk).

@@ -47,5 +47,5 @@ pub use planes::{PlaneInfo, Span};
 pub use result::{WalkResult, WalkStats, NO_PLANE, NO_SPAN, NO_WALL};
 pub use segs::{DrawSeg, MaskedRange, WallColumn};
 pub use view::{Limits, VanillaView, MAX_VIEW_SIZE, VANILLA_MAXDRAWSEGS, VANILLA_MAXVISPLANES};
-pub use walk::walk;
+pub use walk::{walk, walk_scrolled};
 pub(super) use walk_cull::WalkCull;

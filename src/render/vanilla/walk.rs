@@ -13,6 +13,7 @@
 //! visplanes, bad node or seg numbers, cyclic nodes) the walk carries on gracefully and says
 //! so in [`WalkStats`]; it never panics and every loop is bounded.
 
+use super::canvas::scroll_fixed;
 use super::planes::Visplane;
 use super::result::{drawsegs_by_seg, WalkResult, WalkStats};
 use super::segs::{DrawSeg, MaskedRange, WallColumn};
@@ -23,7 +24,19 @@ use crate::scene::vanilla_doom::{FlatXform, VNode, VanillaMap, VANILLA_NF_SUBSEC
 /// Walks `map` for the viewer in `view` with the sector light levels `light` (indexed by each
 /// sector's light slot) and returns the wall ranges and flat spans vanilla would draw.
 pub fn walk(map: &VanillaMap, light: &[u32], view: &VanillaView) -> WalkResult {
-    let mut w = Walker::new(map, light, view);
+    walk_scrolled(map, light, &[], view)
+}
+
+/// [`walk`] with the frame's scroll offsets (two f32 bit patterns a slot, as
+/// `packing::pack_state` lays them out): a scrolling floor or ceiling is panned by its slot's
+/// offset, which tells its visplanes apart as Boom's R_FindPlane does with `xoffs`/`yoffs`.
+pub fn walk_scrolled(
+    map: &VanillaMap,
+    light: &[u32],
+    scroll: &[u32],
+    view: &VanillaView,
+) -> WalkResult {
+    let mut w = Walker::new(map, light, scroll, view);
     w.render_bsp();
     w.finish()
 }
@@ -65,6 +78,7 @@ impl LitSector {
 pub(super) struct Walker<'a> {
     pub(super) map: &'a VanillaMap,
     light: &'a [u32],
+    scroll: &'a [u32],
     pub(super) view: &'a VanillaView,
     pub(super) width: i32,
     pub(super) height: i32,
@@ -92,11 +106,17 @@ pub(super) struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    fn new(map: &'a VanillaMap, light: &'a [u32], view: &'a VanillaView) -> Walker<'a> {
+    fn new(
+        map: &'a VanillaMap,
+        light: &'a [u32],
+        scroll: &'a [u32],
+        view: &'a VanillaView,
+    ) -> Walker<'a> {
         let (width, height) = (view.width, view.height);
         Walker {
             map,
             light,
+            scroll,
             view,
             width,
             height,
@@ -127,6 +147,13 @@ impl<'a> Walker<'a> {
         match self.map.sectors.get(index as usize) {
             Some(s) => {
                 let level = |slot: u32| self.light.get(slot as usize).copied().unwrap_or(0);
+                let pan = |xform: FlatXform, slot: u16| {
+                    if slot == 0 {
+                        return xform;
+                    }
+                    let at = |axis| scroll_fixed(self.scroll, slot, axis);
+                    xform.panned(at(0), at(1))
+                };
                 LitSector {
                     floor: s.floor,
                     ceiling: s.ceiling,
@@ -135,8 +162,8 @@ impl<'a> Walker<'a> {
                     light: level(s.light_slot),
                     floor_light: level(s.floor_light_slot),
                     ceiling_light: level(s.ceiling_light_slot),
-                    floor_xform: s.floor_xform,
-                    ceiling_xform: s.ceiling_xform,
+                    floor_xform: pan(s.floor_xform, s.floor_scroll_slot),
+                    ceiling_xform: pan(s.ceiling_xform, s.ceiling_scroll_slot),
                 }
             }
             None => LitSector::default(),
