@@ -235,6 +235,10 @@ fn light_transfer_relights_only_the_floor() {
         assert_eq!(same_share(b, l, &floor()), 1.0, "{what}: the floor keeps its light");
         assert!(brightness(l, &ceiling()) > brightness(b, &ceiling()) * 11 / 10, "{what}");
     }
+    // `info` says the light is Boom's, not vanilla's.
+    let notes = scene(&transfer).facts.notes;
+    assert!(notes.iter().any(|n| n.contains("1 Boom light-transfer line")), "{notes:?}");
+    assert!(!scene(&plain).facts.notes.iter().any(|n| n.contains("light-transfer")));
 }
 
 #[test]

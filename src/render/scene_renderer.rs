@@ -1040,7 +1040,11 @@ impl SceneRenderer {
         if let Some(smooth) = self.smooth.as_ref().filter(|_| mode == MODE_SMOOTH) {
             keys.push((PipelineKind::Depth, 0, true));
             keys.extend(smooth.runs.iter().map(|r| (PipelineKind::SmoothShade, r.surface, true)));
-            keys.extend(self.solid_groups.iter().map(|g| (PipelineKind::World, g.surface, true)));
+            // The sky's groups keep their pipelines in smooth frames (drawn as `record_stage`
+            // asks for them: with the group's contrast use).
+            let world =
+                self.solid_groups.iter().map(|g| (PipelineKind::World, g.surface, g.contrast));
+            keys.extend(world);
         } else if !self.canvas {
             keys.push((PipelineKind::Depth, 0, true));
             let shade =

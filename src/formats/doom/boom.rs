@@ -93,6 +93,7 @@ impl BoomEffects {
         let mut height_driven = BTreeSet::new();
         let mut no_front = 0usize;
         let mut sky_transfers = 0usize;
+        let mut light_transfers = 0usize;
         for (i, line) in map.linedefs.iter().enumerate() {
             let special = line.special;
             let front_side = line.sides[0];
@@ -103,6 +104,7 @@ impl BoomEffects {
             let (sdx, sdy) = (dx >> SCROLL_SHIFT, dy >> SCROLL_SHIFT);
             match special {
                 TRANSFER_FLOOR_LIGHT | TRANSFER_CEILING_LIGHT => {
+                    light_transfers += 1;
                     let Some(control) = front.map(|sd| sd.sector) else {
                         no_front += 1;
                         continue;
@@ -179,6 +181,15 @@ impl BoomEffects {
                 "Boom displacement/accelerative scrollers ({}) move only when their control \
                  sector's heights change, which never happens here: nothing scrolls",
                 list.join(", ")
+            ));
+        }
+        if light_transfers > 0 {
+            // Freedoom's own maps have some (MAP02, MAP20): say why such a floor differs from a
+            // vanilla engine's frame.
+            notes.push(format!(
+                "{light_transfers} Boom light-transfer lines (213, 261) drawn: their tagged \
+                 sectors' floor or ceiling takes the control sector's light, as Boom ports show \
+                 it (vanilla Doom and Chocolate Doom ignore these lines)"
             ));
         }
         if sky_transfers > 0 {
