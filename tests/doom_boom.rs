@@ -11,15 +11,12 @@ use std::sync::OnceLock;
 use image::RgbaImage;
 use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Thing, Vertex};
 use mapscope::formats::doom::wad::Wad;
-use mapscope::formats::doom::writer::{patch_lump, WadWriter};
+use mapscope::formats::doom::writer::WadWriter;
 use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::Scene;
+use support::doom_test_room::add_check_textures;
 use support::freedoom2;
-
-/// Two palette indices far apart in Freedoom's palette (A green, B blue).
-const A: u8 = 112;
-const B: u8 = 200;
 
 /// What a test puts in the room.
 #[derive(Clone, Default)]
@@ -117,16 +114,7 @@ fn map(s: &Setup) -> MapData {
 fn pwad(map: &MapData) -> Vec<u8> {
     let mut w = WadWriter::pwad();
     w.map("MAP01", map);
-    let checker: Vec<Option<u8>> = (0..64 * 128)
-        .map(|i| Some(if (i % 64 / 8 + i / 64 / 8) % 2 == 0 { A } else { B }))
-        .collect();
-    w.marker("P_START");
-    w.lump("CHECKP", patch_lump(64, 128, 0, 0, &checker));
-    w.marker("P_END");
-    w.lump("TEXTURES", b"WallTexture \"CHECKW\", 64, 128 { Patch \"CHECKP\", 0, 0 }\n".to_vec());
-    w.marker("FF_START");
-    w.lump("STRIPES", (0..4096).map(|i| if i % 64 < 32 { A } else { B }).collect());
-    w.marker("FF_END");
+    add_check_textures(&mut w);
     w.to_bytes()
 }
 

@@ -10,14 +10,11 @@ use std::sync::OnceLock;
 
 use image::RgbaImage;
 use mapscope::formats::doom::wad::Wad;
-use mapscope::formats::doom::writer::{patch_lump, WadWriter};
+use mapscope::formats::doom::writer::WadWriter;
 use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
+use support::doom_test_room::add_check_textures;
 use support::freedoom2;
-
-/// Two palette indices far apart in Freedoom's palette.
-const A: u8 = 112;
-const B: u8 = 200;
 
 /// A room 256 x 256 (floor 0, ceiling 128) whose walls show a 64 x 128 checker of 8-texel
 /// squares and whose floor and ceiling show 32-texel stripes running north-south; the player
@@ -56,16 +53,7 @@ fn pwad(textmap: &str) -> Vec<u8> {
     w.lump("MAP01", Vec::new());
     w.lump("TEXTMAP", textmap.as_bytes().to_vec());
     w.lump("ENDMAP", Vec::new());
-    let checker: Vec<Option<u8>> = (0..64 * 128)
-        .map(|i| Some(if (i % 64 / 8 + i / 64 / 8) % 2 == 0 { A } else { B }))
-        .collect();
-    w.marker("P_START");
-    w.lump("CHECKP", patch_lump(64, 128, 0, 0, &checker));
-    w.marker("P_END");
-    w.lump("TEXTURES", b"WallTexture \"CHECKW\", 64, 128 { Patch \"CHECKP\", 0, 0 }\n".to_vec());
-    w.marker("FF_START");
-    w.lump("STRIPES", (0..4096).map(|i| if i % 64 < 32 { A } else { B }).collect());
-    w.marker("FF_END");
+    add_check_textures(&mut w);
     w.to_bytes()
 }
 

@@ -5,6 +5,7 @@
 
 pub mod alloc_count;
 pub mod doom_areas;
+pub mod doom_test_room;
 pub mod probes;
 pub mod saturn_rooms;
 
