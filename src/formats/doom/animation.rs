@@ -267,9 +267,14 @@ impl DoomAnimator {
     }
 }
 
+/// The light slots' values: the sectors' levels as the map gives them, only negatives raised
+/// to 0 (a shader shifts the unsigned value). Levels above 255 stay: vanilla keys visplanes and
+/// R_AddLine's identical-sector test on the raw `lightlevel` (freedoom1 E2M3 has a sector lit
+/// 256, a plane of its own beside the 255 ones), and every use of a level as light clamps
+/// its colormap row anyway.
 fn light_values(levels: &[i32], derived: &[DerivedLight], out: &mut Vec<u32>) {
     out.clear();
-    out.extend(levels.iter().map(|&l| l.clamp(0, 255) as u32));
+    out.extend(levels.iter().map(|&l| l.max(0) as u32));
     out.extend(derived.iter().map(|d| {
         let base = levels.get(d.source as usize).copied().unwrap_or(0);
         d.rule.apply(base) as u32
@@ -298,6 +303,13 @@ impl Animator for DoomAnimator {
 mod tests {
     use super::*;
     use crate::formats::doom::testwad;
+
+    #[test]
+    fn light_levels_above_255_stay_raw_and_negatives_become_0() {
+        let mut out = Vec::new();
+        light_values(&[256, 255, -8, 300], &[], &mut out);
+        assert_eq!(out, [256, 255, 0, 300]);
+    }
 
     #[test]
     fn cycle_formula_uses_absolute_numbers() {

@@ -142,6 +142,25 @@ fn same_planes_on_both_sides_are_not_marked_twice() {
 }
 
 #[test]
+fn planes_lit_255_and_256_stay_apart_as_in_vanilla() {
+    // Both halves alike but for the light: R_AddLine draws the divider (the sectors differ)
+    // and R_FindPlane keeps two floor planes, though both levels give the same colormap.
+    let mut map = split_room();
+    map.sectors[1].floor = 0;
+    map.sectors[1].light_slot = 1;
+    map.sectors[1].floor_light_slot = 1;
+    map.sectors[1].ceiling_light_slot = 1;
+    map.segs[2].top = false;
+    map.segs[2].bottom = false;
+    let same = walk(&map, &[255, 255], &view_at(32, 0, 41, 0.0));
+    assert_eq!(same.planes.len(), 2, "{:?}", same.planes);
+    let apart = walk(&map, &[255, 256], &view_at(32, 0, 41, 0.0));
+    assert_eq!(apart.planes.len(), 4, "{:?}", apart.planes);
+    assert!(apart.planes.iter().any(|p| p.lightlevel == 256));
+    assert_eq!(apart.uncovered_pixels(), 0);
+}
+
+#[test]
 fn sky_planes_merge() {
     let mut map = split_room();
     map.sectors[0].ceilingpic = 99;
