@@ -8,7 +8,7 @@
 //! offsets, flags) are the same for every fragment, so they travel in the uniform rather than
 //! being read per pixel.
 
-use crate::scene::{LutFamily, Shading};
+use crate::scene::{Shading, ShadingFamily};
 
 /// The family's constants for the frame uniform (`Frame::family` in shaders/common.wgsl) and
 /// the joined table to append to the scene metadata.
@@ -36,11 +36,11 @@ pub fn family_tables(
     joined_at: u32,
 ) -> FamilyTables {
     let empty = FamilyTables { constants: [0; 8], joined: Vec::new() };
-    let Shading::Lut { family, tables } = shading else { return empty };
+    let Shading::Family { family, tables } = shading else { return empty };
     match family {
-        LutFamily::Saucer => saucer(tables, palette, tables_at, joined_at),
-        LutFamily::Marathon => marathon(tables, joined_at),
-        LutFamily::Saturn | LutFamily::Carma2 => empty,
+        ShadingFamily::Saucer => saucer(tables, palette, tables_at, joined_at),
+        ShadingFamily::Marathon => marathon(tables, joined_at),
+        ShadingFamily::Saturn | ShadingFamily::Carma2 => empty,
     }
 }
 
@@ -104,7 +104,7 @@ mod tests {
         let mut tables = vec![5, 100, 900, 8, 10, 0, 0, 0];
         tables.extend([u32::from_le_bytes([7, 8, 9, 10]), u32::from_le_bytes([200, 0, 0, 1])]);
         tables.push(0xAB);
-        let shading = Shading::Lut { family: LutFamily::Saucer, tables };
+        let shading = Shading::Family { family: ShadingFamily::Saucer, tables };
         let t = family_tables(&shading, &palette, 1000, 5000);
         assert_eq!(t.constants[..5], [5, 100, 900, 5000, 1010]);
         assert_eq!(t.joined.len(), 8);
@@ -118,7 +118,7 @@ mod tests {
         let mut tables = vec![4, 1, 2, 0];
         tables.extend([0xFFFF | 0x8000 << 16, 0x4000]);
         tables.extend([0xFFFF | 0xFFFF << 16, 0xFFFF | (MARATHON_SELF_LUMINESCENT << 16)]);
-        let shading = Shading::Lut { family: LutFamily::Marathon, tables };
+        let shading = Shading::Family { family: ShadingFamily::Marathon, tables };
         let t = family_tables(&shading, &[], 0, 77);
         assert_eq!(t.constants[..3], [1, 2, 77]);
         assert_eq!(t.joined.len(), 512);

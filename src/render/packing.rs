@@ -41,7 +41,7 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
     match &scene.shading {
         Shading::DoomColormap { colormap, .. } => meta.extend(colormap.iter().map(|&c| c as u32)),
         Shading::Unlit => meta.extend(0..256u32),
-        Shading::Lut { tables, .. } => meta.extend_from_slice(tables),
+        Shading::Family { tables, .. } => meta.extend_from_slice(tables),
     }
     if meta.len() == colormap as usize {
         meta.push(0);

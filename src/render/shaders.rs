@@ -1,7 +1,7 @@
 //! Shader sources: the shared header, one family file, and the entry points, joined into one
 //! module (WGSL has no includes).
 
-use crate::scene::{LutFamily, Shading};
+use crate::scene::{Shading, ShadingFamily};
 
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const WORLD: &str = include_str!("../../shaders/world.wgsl");
@@ -19,11 +19,11 @@ pub fn world_source(shading: &Shading) -> String {
     let family = match shading {
         Shading::DoomColormap { .. } => DOOM,
         Shading::Unlit => UNLIT,
-        Shading::Lut { family, .. } => match family {
-            LutFamily::Saucer => SAUCER,
-            LutFamily::Marathon => MARATHON,
-            LutFamily::Saturn => SATURN,
-            LutFamily::Carma2 => CARMA2,
+        Shading::Family { family, .. } => match family {
+            ShadingFamily::Saucer => SAUCER,
+            ShadingFamily::Marathon => MARATHON,
+            ShadingFamily::Saturn => SATURN,
+            ShadingFamily::Carma2 => CARMA2,
         },
     };
     format!("{COMMON}\n{family}\n{TRANSLUCENT}\n{WORLD}")
@@ -52,8 +52,8 @@ mod tests {
             map: None,
         }));
         validate(&world_source(&Shading::Unlit));
-        for family in LutFamily::ALL {
-            validate(&world_source(&Shading::Lut { family, tables: vec![] }));
+        for family in ShadingFamily::ALL {
+            validate(&world_source(&Shading::Family { family, tables: vec![] }));
         }
         validate(BLIT);
     }

@@ -34,14 +34,16 @@ pub enum Shading {
     },
     /// Texels shown through the palette with no light tables.
     Unlit,
-    /// A family with its own shader file (`shaders/<family>.wgsl`) and lookup tables;
-    /// `tables` is uploaded as is and only that shader reads it.
-    Lut { family: LutFamily, tables: Vec<u32> },
+    /// A family with its own shader file (`shaders/<family>.wgsl`) and tables (light, fog,
+    /// blend or material tables: whatever the game shades with); `tables` is uploaded as is
+    /// and only that shader reads it.
+    Family { family: ShadingFamily, tables: Vec<u32> },
 }
 
-/// Shading families with their own lookup tables, one WGSL file each.
+/// The games whose shading has a WGSL file and tables of its own (Doom's and the unlit one
+/// are `Shading`'s other variants).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LutFamily {
+pub enum ShadingFamily {
     /// Attack of the Saucerman: LUT1 fog/brightness, LUT2 index blending.
     Saucer,
     /// Marathon: shading tables built from each collection's colour table.
@@ -52,9 +54,13 @@ pub enum LutFamily {
     Carma2,
 }
 
-impl LutFamily {
-    pub const ALL: [LutFamily; 4] =
-        [LutFamily::Saucer, LutFamily::Marathon, LutFamily::Saturn, LutFamily::Carma2];
+impl ShadingFamily {
+    pub const ALL: [ShadingFamily; 4] = [
+        ShadingFamily::Saucer,
+        ShadingFamily::Marathon,
+        ShadingFamily::Saturn,
+        ShadingFamily::Carma2,
+    ];
 }
 
 /// What pixels with no surface show, and the palette index blending sees there.

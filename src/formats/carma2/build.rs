@@ -14,8 +14,8 @@ use super::surfaces::{SurfaceLook, Surfaces};
 use super::track_files::PALETTE_NAME;
 use super::transform::{Bounds, Matrix34};
 use crate::scene::{
-    Axes, CameraPose, ClearColor, FrameState, LevelFacts, LutFamily, Marker, Parts, Scene, Shading,
-    StaticAnimator, WorldVertex,
+    Axes, CameraPose, ClearColor, FrameState, LevelFacts, Marker, Parts, Scene, Shading,
+    ShadingFamily, StaticAnimator, WorldVertex,
 };
 
 /// The colours 8-bit pixelmaps are shown through, and where they came from.
@@ -147,7 +147,7 @@ pub fn build_scene(
         format: "Carmageddon 2".into(),
         axes: Axes::YUp,
         palette: palette_entries,
-        shading: Shading::Lut { family: LutFamily::Carma2, tables: Vec::new() },
+        shading: Shading::Family { family: ShadingFamily::Carma2, tables: Vec::new() },
         clear: ClearColor::default(),
         near,
         textures,

@@ -20,8 +20,8 @@ use super::shapes::ShapesFile;
 use super::summary::LevelSummary;
 use super::textures::TextureSet;
 use crate::scene::{
-    vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, LutFamily, Marker, Parts, Scene,
-    Shading, Sprite, SpriteView, SurfaceKind, WorldVertex,
+    vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene, Shading,
+    ShadingFamily, Sprite, SpriteView, SurfaceKind, WorldVertex,
 };
 
 /// Eye height above the floor (0.8 world units, about where the engine puts the camera).
@@ -61,7 +61,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
         format: "Marathon".into(),
         axes: AXES,
         palette: textures.palette,
-        shading: Shading::Lut { family: LutFamily::Marathon, tables },
+        shading: Shading::Family { family: ShadingFamily::Marathon, tables },
         clear: ClearColor::default(),
         near: 16.0,
         textures: textures.textures,

@@ -80,7 +80,7 @@ fn animator_runs_lights_and_slides() {
     let wad = Wad::parse("t", &bytes).unwrap();
     let level = Level::load(&wad, 0).unwrap();
     let mut scene = build::build_scene(&level, None, &[]);
-    let Shading::Lut { tables, .. } = &scene.shading else { panic!("Marathon shading") };
+    let Shading::Family { tables, .. } = &scene.shading else { panic!("Marathon shading") };
     assert_eq!(tables[1], 0, "no Shapes file: flat colours");
     let mut state = FrameState::default();
     let mut seen = std::collections::BTreeSet::new();

@@ -11,8 +11,8 @@
 use glam::DVec3;
 
 use crate::scene::{
-    vertex_flags, Animator, Axes, CameraPose, ClearColor, FrameState, LevelFacts, LutFamily,
-    Marker, Parts, Scene, Shading, Sky, SurfaceKind, Texels, Texture, WorldVertex, MAX_PALETTE,
+    vertex_flags, Animator, Axes, CameraPose, ClearColor, FrameState, LevelFacts, Marker, Parts,
+    Scene, Shading, ShadingFamily, Sky, SurfaceKind, Texels, Texture, WorldVertex, MAX_PALETTE,
 };
 
 use super::colour::{Rgb555, LIGHT_OFFSETS};
@@ -117,7 +117,7 @@ pub fn build_scene(file: &LevFile, map_name: &str) -> Scene {
         format: "Saturn Quake".to_string(),
         axes,
         palette,
-        shading: Shading::Lut { family: LutFamily::Saturn, tables: light_table() },
+        shading: Shading::Family { family: ShadingFamily::Saturn, tables: light_table() },
         clear: ClearColor { rgb: [0, 0, 0], index: 0 },
         near: 1.0,
         textures,

@@ -8,8 +8,8 @@
 use glam::{DVec3, Vec3};
 
 use crate::scene::{
-    vertex_flags, Axes, CameraPose, ClearColor, FrameState, LevelFacts, LutFamily, Marker, Parts,
-    Scene, Shading, Sprite, SpriteView, SurfaceKind, Texture, WorldVertex,
+    vertex_flags, Axes, CameraPose, ClearColor, FrameState, LevelFacts, Marker, Parts, Scene,
+    Shading, ShadingFamily, Sprite, SpriteView, SurfaceKind, Texture, WorldVertex,
 };
 
 use super::animation::SaucerAnimator;
@@ -77,7 +77,10 @@ pub fn build_scene(level: &SaucerLevel) -> Scene {
         format: "Attack of the Saucerman".into(),
         axes: Axes::YUp,
         palette: level.palette.rgb.clone(),
-        shading: Shading::Lut { family: LutFamily::Saucer, tables: shading_tables(&level.wad) },
+        shading: Shading::Family {
+            family: ShadingFamily::Saucer,
+            tables: shading_tables(&level.wad),
+        },
         clear: ClearColor { rgb: clear_rgb, index: (background & 0xFF) as u32 },
         near: 4.0,
         textures,
