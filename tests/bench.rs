@@ -59,6 +59,8 @@ fn doom_tour_reports_frame_times_and_the_time_of_each_pass() {
         assert!(!gpu.contains(&pass), "{pass} in {gpu:?}");
     }
     assert!(v["presented"].is_null());
+    // Doom's frames draw what vanilla's walk reaches, not the frustum's triangle runs.
+    assert!(v["solid_triangles"].is_null(), "{v}");
 }
 
 #[test]
@@ -72,4 +74,13 @@ fn other_formats_tour_their_level_and_print_a_table() {
     // No vanilla walk outside Doom.
     assert!(!out.contains("vanilla walk") && !out.contains("canvas"), "{out}");
     assert!(out.contains("solid surfaces"), "{out}");
+
+    // The culling's figures: the room's solid triangles in view, none hidden (the occlusion
+    // map waits for 4096 in view), at most the scene's.
+    let out = bench(&[lev.to_str().unwrap(), "--size", "160x100", "--frames", "6", "--json"]);
+    let v: Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    let in_view = v["solid_triangles"]["in_view_median"].as_u64().expect("in view");
+    let drawn = v["solid_triangles"]["drawn_median"].as_u64().expect("drawn");
+    assert!(drawn == in_view && in_view > 0, "{v}");
+    assert!(in_view <= v["triangles"].as_u64().unwrap(), "{v}");
 }

@@ -11,7 +11,7 @@ use anyhow::Result;
 use serde_json::{json, Value};
 
 use crate::render::{FrameProfile, Gpu, SceneRenderer, StepTime, ViewSettings};
-use crate::scene::Scene;
+use crate::scene::{Scene, Shading};
 pub use tour::Tour;
 
 /// Frames rendered before timing starts: pipelines, tables and driver caches settle.
@@ -34,12 +34,36 @@ pub struct BenchReport {
     pub max_ms: f64,
     pub draw_calls: u32,
     pub triangles: usize,
+    /// Solid triangles a frame (medians over the timed frames): in the view frustum, and
+    /// drawn after the occlusion map. `None` for Doom, whose frames draw what vanilla's walk
+    /// reaches instead.
+    pub solid_triangles: Option<SolidTriangles>,
     pub tour_length: f64,
     pub waypoints: usize,
     /// Median of each CPU step and GPU pass over the profiled walk.
     pub breakdown: FrameProfile,
     /// With `--window`: the time between presents along the same tour in a window.
     pub presented: Option<Presented>,
+}
+
+/// Solid triangles a frame, medians.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolidTriangles {
+    pub in_view: usize,
+    pub drawn: usize,
+}
+
+impl SolidTriangles {
+    /// The medians of `frames` (in view, hidden by the occlusion map); `None` for none.
+    fn median(frames: &[(usize, usize)]) -> Option<SolidTriangles> {
+        let median = |mut v: Vec<usize>| {
+            v.sort_unstable();
+            v.get(v.len() / 2).copied()
+        };
+        let in_view = median(frames.iter().map(|f| f.0).collect())?;
+        let drawn = median(frames.iter().map(|f| f.0.saturating_sub(f.1)).collect())?;
+        Some(SolidTriangles { in_view, drawn })
+    }
 }
 
 /// Frame intervals of the tour shown in a window.
@@ -89,6 +113,10 @@ impl BenchReport {
             "max_ms": self.max_ms,
             "draw_calls": self.draw_calls,
             "triangles": self.triangles,
+            "solid_triangles": self.solid_triangles.map(|t| json!({
+                "in_view_median": t.in_view,
+                "drawn_median": t.drawn,
+            })),
             "tour": { "waypoints": self.waypoints, "length": self.tour_length },
             "cpu_ms": steps(&self.breakdown.cpu),
             "gpu_ms": steps(&self.breakdown.gpu),
@@ -127,6 +155,12 @@ impl BenchReport {
             self.draw_calls,
             self.triangles,
         );
+        if let Some(t) = &self.solid_triangles {
+            out.push_str(&format!(
+                "solid triangles a frame (median): {} in the view, {} drawn\n",
+                t.in_view, t.drawn
+            ));
+        }
         if let Some(p) = &self.presented {
             out.push_str(&format!(
                 "presented in a window: fps {:.1}   median {:.2} ms   p95 {:.2} ({} frames)\n",
@@ -165,6 +199,7 @@ pub fn run(
 ) -> Result<BenchReport> {
     let frames = frames.max(1);
     let tour = Tour::new(scene);
+    let doom = matches!(scene.shading, Shading::DoomColormap { .. });
     let mut renderer = SceneRenderer::new(gpu, scene)?;
     let mut state = scene.animator.initial();
     let mut frame = |renderer: &mut SceneRenderer, i: usize| -> Result<Duration> {
@@ -179,8 +214,12 @@ pub fn run(
         frame(&mut renderer, i * frames / WARM_UP_FRAMES)?;
     }
     let mut times = Vec::with_capacity(frames);
+    let mut culled = Vec::with_capacity(frames);
     for i in 0..frames {
         times.push(frame(&mut renderer, i)?);
+        if !doom {
+            culled.push(renderer.last_occlusion());
+        }
     }
     let draw_calls = renderer.draw_calls();
 
@@ -211,6 +250,7 @@ pub fn run(
         max_ms: ms(times[frames - 1]),
         draw_calls,
         triangles,
+        solid_triangles: SolidTriangles::median(&culled),
         tour_length: tour.length(),
         waypoints: tour.waypoints.len(),
         breakdown: median_profile(&profiles),
