@@ -58,6 +58,32 @@ with zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_STORED) as z:
 PY
 fi
 
+# Community maps (../shared/realmaps/doom, beside the fixtures): the WADs for doom_wad, their
+# TEXTMAP lumps for doom_udmf, and their ZDoom node lumps for doom_nodes (its first byte picks
+# the magic, the rest follows it; against the target's small map most of it reads as hostile).
+realmaps=$(dirname "$fx")/realmaps/doom
+mkdir -p "$out/doom_udmf" "$out/doom_nodes"
+for wad in "$realmaps"/*.wad; do
+    [ -f "$wad" ] || continue
+    cp -f "$wad" "$out/doom_wad/realmap_$(basename "$wad")"
+    python3 - "$wad" "$out" <<'PY'
+import os, struct, sys
+src, out = sys.argv[1], sys.argv[2]
+base = os.path.basename(src)
+d = open(src, 'rb').read()
+n, off = struct.unpack_from('<ii', d, 4)
+magics = [b'XNOD', b'ZNOD', b'XGLN', b'ZGLN', b'XGL2', b'ZGL2', b'XGL3', b'ZGL3']
+for i in range(n):
+    pos, size, name = struct.unpack_from('<ii8s', d, off + 16 * i)
+    lump = d[pos:pos + size]
+    if name.rstrip(b'\0') == b'TEXTMAP':
+        open(f'{out}/doom_udmf/{base}_{i}.txt', 'wb').write(lump)
+    elif lump[:4] in magics:
+        mode = bytes([magics.index(lump[:4])])
+        open(f'{out}/doom_nodes/{base}_{i}.bin', 'wb').write(mode + lump[4:4 + 200000])
+PY
+done
+
 # Saucerman: packages, and WAD+map pairs as saucer_wad_map takes them (split offset, the
 # WAD without its 1.3 MB lookup tables, the map).
 seed saucer_pak "$fx"/saucer/*.pak "$fx"/saucer/corrupt/*.pak
