@@ -40,12 +40,19 @@ pub struct PlaneInfo {
     pub maxx: i32,
 }
 
-/// A visplane (`visplane_t`) while the walk marks it.
-pub(super) struct Visplane {
+/// What tells visplanes apart (R_FindPlane's test): height, flat, raw light level, and the
+/// UDMF flat placement (as in ZDoom).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PlaneLook {
     height: i32,
     picnum: u32,
     lightlevel: u32,
     xform: FlatXform,
+}
+
+/// A visplane (`visplane_t`) while the walk marks it.
+pub(super) struct Visplane {
+    look: PlaneLook,
     minx: i32,
     maxx: i32,
     /// Column x at index x + 1, so `top[-1]` and `top[width]` exist as in vanilla.
@@ -63,20 +70,15 @@ impl Walker<'_> {
         lightlevel: u32,
         xform: FlatXform,
     ) -> Option<usize> {
-        let (height, lightlevel, xform) = if picnum == self.map.sky_flat {
-            (0, 0, FlatXform::default())
+        let look = if picnum == self.map.sky_flat {
+            PlaneLook { height: 0, picnum, lightlevel: 0, xform: FlatXform::default() }
         } else {
-            (height, lightlevel, xform)
+            PlaneLook { height, picnum, lightlevel, xform }
         };
-        if let Some(i) = self.planes.iter().position(|p| {
-            p.height == height
-                && p.picnum == picnum
-                && p.lightlevel == lightlevel
-                && p.xform == xform
-        }) {
+        if let Some(i) = self.planes.iter().position(|p| p.look == look) {
             return Some(i);
         }
-        self.new_plane(height, picnum, lightlevel, xform, self.width, -1)
+        self.new_plane(look, self.width, -1)
     }
 
     /// R_CheckPlane: keeps plane `pl` for columns `start..=stop` if none of them is marked in
@@ -92,34 +94,17 @@ impl Walker<'_> {
             p.maxx = unionh;
             return Some(pl);
         }
-        let (height, picnum, lightlevel, xform) = (p.height, p.picnum, p.lightlevel, p.xform);
-        self.new_plane(height, picnum, lightlevel, xform, start, stop)
+        let look = p.look;
+        self.new_plane(look, start, stop)
     }
 
-    fn new_plane(
-        &mut self,
-        height: i32,
-        picnum: u32,
-        lightlevel: u32,
-        xform: FlatXform,
-        minx: i32,
-        maxx: i32,
-    ) -> Option<usize> {
+    fn new_plane(&mut self, look: PlaneLook, minx: i32, maxx: i32) -> Option<usize> {
         if self.planes.len() >= self.view.limits.max_visplanes.min(NO_PLANE as usize) {
             self.stats.visplanes_dropped += 1;
             return None;
         }
         let n = self.width as usize + 2;
-        self.planes.push(Visplane {
-            height,
-            picnum,
-            lightlevel,
-            xform,
-            minx,
-            maxx,
-            top: vec![UNMARKED; n],
-            bottom: vec![0; n],
-        });
+        self.planes.push(Visplane { look, minx, maxx, top: vec![UNMARKED; n], bottom: vec![0; n] });
         if self.planes.len() > VANILLA_MAXVISPLANES {
             self.stats.exceeds_vanilla_visplanes = true;
         }
@@ -187,11 +172,11 @@ impl Walker<'_> {
         self.planes
             .iter()
             .map(|p| PlaneInfo {
-                height: p.height,
-                picnum: p.picnum,
-                lightlevel: p.lightlevel,
-                xform: p.xform,
-                sky: p.picnum == self.map.sky_flat,
+                height: p.look.height,
+                picnum: p.look.picnum,
+                lightlevel: p.look.lightlevel,
+                xform: p.look.xform,
+                sky: p.look.picnum == self.map.sky_flat,
                 minx: p.minx,
                 maxx: p.maxx,
             })
