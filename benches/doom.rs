@@ -119,7 +119,7 @@ fn main() {
         let stats = frame_times(&gpu, &mut scene, &mut renderer, &view, a.frames);
         // As the renderer counts them; the CPU walk of vanilla's BSP runs in faithful mode.
         let draws = renderer.draw_calls() as usize;
-        let dispatches = renderer.used_vanilla_walk() as usize;
+        let dispatches = renderer.used_cpu_canvas() as usize;
         let tris = triangles + if view.show_sprites { 2 * sprites } else { 0 };
         rows.push((label, stats, draws, dispatches, tris));
     }

@@ -11,26 +11,14 @@ struct Frame {
     screen: vec4<f32>,
     // projection centre x, y (framebuffer px), yaw (radians), pitch (radians)
     center: vec4<f32>,
-    // Doom fixed-point camera: viewx, viewy, viewz (16.16, native), view angle (BAM)
-    fixed_view: vec4<i32>,
-    // basexscale, baseyscale, flags, projection (focal length, 16.16)
-    fixed_step: vec4<i32>,
     // palette, colormap, texture info, texture count (word offsets into `scene_meta`)
     meta_offs: vec4<u32>,
     // light, remap, scroll, light count (word offsets into `state`)
     state_offs: vec4<u32>,
-    // finesine, xtoviewangle, yslope, distscale (word offsets into `tables`)
-    table_offs: vec4<u32>,
-    // zlight, scalelight, sprite views (in `sprites`), sky texture
-    table_offs2: vec4<u32>,
-    // 0, seg count, finetangent (into `tables`), vanilla centre row
-    extra_offs: vec4<u32>,
-    // vanilla BSP walk (word offsets into `state`): the wall column index (first column,
-    // count, first entry per seg), the column entries (texture column, 1 / scale and light
-    // column), the canvas depths (one f32 a pixel), and 1 when this frame has a walk
-    walk_offs: vec4<u32>,
-    // clear palette index, fragments a pixel list holds, lit palette (Doom: word offset into
-    // `scene_meta`), 0
+    // FLAG_* bits, the CPU canvas's depths (word offset into `state`, one f32 a pixel; only
+    // with FLAG_CANVAS), sprite views (word offset into `sprites`), sky texture
+    draw: vec4<u32>,
+    // clear palette index, fragments a pixel list holds, 0, 0
     misc: vec4<u32>,
 }
 
@@ -59,10 +47,11 @@ fn family_constant(i: u32) -> u32 {
     }
 }
 
-const FLAG_FAITHFUL: i32 = 1;
-const FLAG_VANILLA_EXACT: i32 = 2;
-const FLAG_SKY: i32 = 4;
-const FLAG_FULLBRIGHT: i32 = 8;
+const FLAG_FAITHFUL: u32 = 1u;
+// A family's CPU canvas drew the solid world (render/family.rs): what the GPU draws tests
+// against the canvas depths.
+const FLAG_CANVAS: u32 = 2u;
+const FLAG_SKY: u32 = 4u;
 
 const KIND_WALL: u32 = 0u;
 const KIND_FLAT: u32 = 1u;
@@ -78,10 +67,8 @@ const VFLAG_MASKED: u32 = 16u;
 @group(0) @binding(2) var<storage, read> texels: array<u32>;
 // Per-frame animation state: light levels, texture remap, scroll offsets.
 @group(0) @binding(3) var<storage, read> state: array<u32>;
-// Per-viewport fixed-point tables (Doom).
-@group(0) @binding(4) var<storage, read> tables: array<i32>;
 // Sprite instances and their views.
-@group(0) @binding(5) var<storage, read> sprites: array<u32>;
+@group(0) @binding(4) var<storage, read> sprites: array<u32>;
 
 struct TexInfo {
     offset: u32,
@@ -196,34 +183,6 @@ fn texel_at(info: TexInfo, x: u32, y: u32) -> vec2<u32> {
     return vec2<u32>((v & 255u) + info.palette, (v >> 8u) & 1u);
 }
 
-// Doom FixedMul: (a * b) >> 16 on 64 bits, done with 16-bit halves (WGSL has no i64).
-fn fixed_mul(a: i32, b: i32) -> i32 {
-    let neg = (a < 0) != (b < 0);
-    let ua = u32(abs(a));
-    let ub = u32(abs(b));
-    let ah = ua >> 16u;
-    let al = ua & 0xFFFFu;
-    let bh = ub >> 16u;
-    let bl = ub & 0xFFFFu;
-    let lo = al * bl;
-    // Low 32 bits of (|a| * |b|) >> 16; wrapping adds drop only bits above 48.
-    let q = (ah * bh << 16u) + ah * bl + al * bh + (lo >> 16u);
-    if neg {
-        // Arithmetic shift of a negative product rounds towards minus infinity.
-        let r = select(0u, 1u, (lo & 0xFFFFu) != 0u);
-        return -bitcast<i32>(q + r);
-    }
-    return bitcast<i32>(q);
-}
-
-fn finesine(i: u32) -> i32 {
-    return tables[frame.table_offs.x + i];
-}
-
-fn finecosine(i: u32) -> i32 {
-    return tables[frame.table_offs.x + i + 2048u];
-}
-
 // What a family's shade function gets for one fragment.
 struct SurfaceIn {
     // Framebuffer position (pixel centre at +0.5).
@@ -268,8 +227,8 @@ struct Translucent {
     color: vec4<f32>,
 }
 
-fn has_flag(f: i32) -> bool {
-    return (frame.fixed_step.z & f) != 0;
+fn has_flag(f: u32) -> bool {
+    return (frame.draw.x & f) != 0u;
 }
 
 // Pipeline specialisation. A software rasteriser runs every branch of a fragment shader for
@@ -277,7 +236,7 @@ fn has_flag(f: i32) -> bool {
 // branches that cannot be taken fold away when the pipeline is made. 0 leaves the choice to
 // each fragment (its kind) and each frame (the flags).
 // SURFACE_KIND: 0 any, else KIND_* + 1. SHADE_MODE: 0 from the flags, 1 smooth, 2 faithful,
-// 3 faithful with vanilla's walk (Doom at 90 degrees, level).
+// 3 over a family's CPU canvas (Doom's faithful frames at 90 degrees, level).
 override SURFACE_KIND: u32 = 0u;
 override SHADE_MODE: u32 = 0u;
 // CONTRAST_USED: false when no triangle the pipeline draws has a contrast byte (Doom's fake
@@ -300,21 +259,21 @@ fn faithful_mode() -> bool {
     return has_flag(FLAG_FAITHFUL);
 }
 
-fn vanilla_exact_mode() -> bool {
+fn canvas_mode() -> bool {
     if SHADE_MODE != 0u {
         return SHADE_MODE == 3u;
     }
-    return has_flag(FLAG_VANILLA_EXACT);
+    return has_flag(FLAG_CANVAS);
 }
 
-// In a vanilla-exact frame the CPU drew the solid world (render/vanilla/canvas.rs) and left
-// each pixel's depth in the state buffer; what the GPU draws over it tests against that
-// depth here (the depth attachment holds only what the GPU drew). Reverse depth: a fragment
-// at or behind the canvas is hidden.
+// Over a CPU canvas (render/family.rs; Doom's faithful frames) the solid world is already
+// drawn and each pixel's depth lies in the state buffer; what the GPU draws over it tests
+// against that depth here (the depth attachment holds only what the GPU drew). Reverse depth:
+// a fragment at or behind the canvas is hidden.
 fn hidden_by_canvas(clip: vec4<f32>) -> bool {
-    if !vanilla_exact_mode() {
+    if !canvas_mode() {
         return false;
     }
     let i = u32(clip.y) * u32(frame.screen.x) + u32(clip.x);
-    return clip.z <= bitcast<f32>(state[frame.walk_offs.z + i]);
+    return clip.z <= bitcast<f32>(state[frame.draw.y + i]);
 }

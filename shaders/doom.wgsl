@@ -1,18 +1,19 @@
-// Doom shading family: vanilla light diminishing through COLORMAP (r_main.c, r_plane.c,
-// r_segs.c, r_things.c), flats by vanilla's fixed-point span arithmetic, the sky by view angle.
+// Doom shading family, for the frames the GPU draws: smooth mode, and faithful frames that are
+// not vanilla's projection (another field of view, a pitched camera), lit by vanilla's light
+// diminishing through COLORMAP (r_main.c, r_plane.c, r_things.c) by depth, the sky by view
+// angle. Vanilla's own frames are the CPU canvas's (render/vanilla/); the GPU only draws what
+// lies over them.
 
 const LIGHTSEGSHIFT: u32 = 4u;
 const MAXLIGHTSCALE: i32 = 48;
 const MAXLIGHTZ: i32 = 128;
-
-fn colormap(map: u32, index: u32) -> u32 {
-    return scene_meta[frame.meta_offs.y + map * 256u + (index & 255u)];
-}
+// The family's constants (render/lit_tables.rs): FAMILY_0 is where COLORMAP's rows through
+// the palette lie in `scene_meta`, FAMILY_1 where vanilla's `zlight` does.
 
 // The palette colour of `index` through colormap `map`: one read of the lit palette (every
 // colormap row already through the palette, packing.rs) where colormap then palette take two.
 fn lit_rgb(map: u32, index: u32) -> vec4<f32> {
-    let c = scene_meta[frame.misc.z + map * 256u + (index & 255u)];
+    let c = scene_meta[FAMILY_0 + map * 256u + (index & 255u)];
     return vec4<f32>(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u), 255.0) / 255.0;
 }
 
@@ -20,91 +21,38 @@ fn light_level(s: SurfaceIn) -> i32 {
     return clamp(i32(s.light >> LIGHTSEGSHIFT) + s.contrast, 0, 15);
 }
 
-// Which colormap vanilla uses for this fragment; `wall_scale_index` < 0 means "from depth".
-fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32, wall_scale_index: i32) -> u32 {
+// Which colormap vanilla uses for this fragment.
+fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32) -> u32 {
     if s.fullbright || surface_is(s, KIND_SKY) {
         return 0u;
     }
     let level = light_level(s);
     if surface_is(s, KIND_FLAT) {
         let j = clamp(flat_distance_index, 0, MAXLIGHTZ - 1);
-        return u32(tables[frame.table_offs2.x + u32(level * MAXLIGHTZ + j)]);
+        return scene_meta[FAMILY_1 + u32(level * MAXLIGHTZ + j)];
     }
     // Walls and sprites: scale = focal / depth in 16.16, >> 12, on a 320-wide equivalent.
-    var j = wall_scale_index;
-    if j < 0 {
-        j = i32(min(floor(frame.screen.w * 16.0 / max(s.light_depth, 0.001)), 1e6));
-    }
-    j = min(j, MAXLIGHTSCALE - 1);
+    let j = min(i32(min(floor(frame.screen.w * 16.0 / max(s.light_depth, 0.001)), 1e6)),
+        MAXLIGHTSCALE - 1);
     // scalelight[level][j] (r_main.c R_InitLightTables), computed rather than read.
     return u32(clamp((15 - level) * 4 - j / 2, 0, 31));
 }
 
-struct WallSample {
-    coord: vec2<i32>,
-    // rw_scale >> LIGHTSCALESHIFT on a 320-wide screen
-    scale_index: i32,
-    // Whether the walk set this column up (else the sample is meaningless).
-    drawn: bool,
-}
-
-// Per-triangle data of a wall (read once per triangle in the vertex shader): its seg's first
-// set-up column, column count and first entry (`vanilla::wall_setup::WallSetup::columns`), and
-// `dc_texturemid` (16.16) from its anchor.
+// Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): none (walls
+// set up column by column are the CPU canvas's, render/vanilla/).
 fn surface_extra(surface: u32, anchor: f32, palette: u32) -> vec4<u32> {
-    let t = frame.walk_offs.x + (max(surface, 1u) - 1u) * 3u;
-    let present = frame.walk_offs.w != 0u && surface != 0u && surface <= frame.extra_offs.y;
-    let texturemid = i32(round(anchor * 65536.0)) - frame.fixed_view.z;
-    let count = select(0u, state[t + 1u], present);
-    return vec4<u32>(state[t], count, state[t + 2u], bitcast<u32>(texturemid));
-}
-
-// R_RenderSegLoop for the pixel's column. The CPU has set up every column the walk drew with
-// this seg, and a few either side (texture column before scrolling, 1 / rw_scale and the
-// light column), so the pixel only steps down its column as R_DrawColumn does.
-fn vanilla_wall(s: SurfaceIn) -> WallSample {
-    let i = i32(s.frag.x) - bitcast<i32>(s.extra.x);
-    let drawn = i >= 0 && u32(i) < s.extra.y;
-    let e = frame.walk_offs.y + (s.extra.z + u32(max(i, 0))) * 2u;
-    let colbase = bitcast<i32>(state[e]);
-    let packed = state[e + 1u];
-    // The scroll offsets in 16.16: the texture offset moves the column, the row offset (Boom's
-    // 254 and 255) adds to dc_texturemid.
-    let col = (colbase + scroll_fixed(s.scroll.x)) >> 16u;
-    let iscale = bitcast<i32>(packed & 0xFFFFFFu);
-    let frac = bitcast<i32>(s.extra.w) + scroll_fixed(s.scroll.y)
-        + (i32(s.frag.y) - i32(frame.extra_offs.w)) * iscale;
-    var out: WallSample;
-    out.coord = vec2<i32>(col, (frac >> 16u) & 127);
-    out.scale_index = i32(packed >> 24u);
-    out.drawn = drawn;
-    return out;
-}
-
-// A scroll offset in texels as 16.16: whole texels shifted (wrapping, as the games' offsets
-// do) plus the fraction (canvas.rs `scroll_fixed` does the same).
-fn scroll_fixed(t: f32) -> i32 {
-    let whole = floor(t);
-    return (i32(whole) << 16u) + i32(round((t - whole) * 65536.0));
+    return vec4<u32>(0u);
 }
 
 fn sky_texel(frag: vec2<f32>) -> Texel {
-    let t = remap_texture(frame.table_offs2.w);
+    let t = remap_texture(frame.draw.w);
     let info = tex_info(t);
-    var angle: u32;
-    var row: i32;
-    if vanilla_exact_mode() {
-        let x = u32(frag.x);
-        angle = bitcast<u32>(frame.fixed_view.w) + bitcast<u32>(tables[frame.table_offs.y + x]);
-        row = i32(frag.y) & 127;
-    } else {
-        // The same mapping for any viewport: 1024 columns a turn, 128 rows per 160 px of focal
-        // length measured from the horizon.
-        let a = frame.center.z + atan2(frame.center.x - frag.x, frame.screen.z);
-        angle = u32(i32(fract(a / 6.28318530718) * 4294967296.0));
-        let horizon = frame.center.y - tan(frame.center.w) * frame.screen.z;
-        row = i32(floor(100.0 + (frag.y - horizon) * 160.0 / frame.screen.z)) & 127;
-    }
+    // Vanilla's mapping (its own frames are the CPU canvas's) for any viewport: 1024 columns a
+    // turn, 128 rows per 160 px of focal length measured from the horizon.
+    let a = frame.center.z + atan2(frame.center.x - frag.x, frame.screen.z);
+    let angle = u32(i32(fract(a / 6.28318530718) * 4294967296.0));
+    let horizon = frame.center.y - tan(frame.center.w) * frame.screen.z;
+    let row = i32(floor(100.0 + (frag.y - horizon) * 160.0 / frame.screen.z)) & 127;
     let col = i32(angle >> 22u);
     // The width rounded up to a power of two.
     let mask = select(0xFFFFFFFFu >> countLeadingZeros(info.width - 1u), 0u, info.width <= 1u);
@@ -120,23 +68,14 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     if !faithful_mode() {
         return shade_smooth(s);
     }
-    var coord = vec2<i32>(floor(s.uv));
-    var zindex = i32(floor(s.depth / 16.0));
-    var wall_scale = -1;
-    if surface_is(s, KIND_WALL) && vanilla_exact_mode() && s.surface != 0u
-        && s.surface <= frame.extra_offs.y {
-        // A seg the walk did not draw at all (the GPU shows a sliver of it at an edge) keeps
-        // the plain perspective texel and light.
-        let w = vanilla_wall(s);
-        coord = select(coord, w.coord, w.drawn);
-        wall_scale = select(-1, w.scale_index, w.drawn);
-    }
+    let coord = vec2<i32>(floor(s.uv));
+    let zindex = i32(floor(s.depth / 16.0));
     // Doom's textures are all indexed.
     let t = fetch_index(s.info, coord.x, coord.y);
     if t.y != 0u && s.masked {
         discard;
     }
-    let map = doom_colormap_index(s, zindex, wall_scale);
+    let map = doom_colormap_index(s, zindex);
     return lit_rgb(map, t.x);
 }
 

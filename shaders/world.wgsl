@@ -127,7 +127,7 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
         let r = floor((ang - facing + 9.0 * eighth * 0.5) / eighth);
         rot = u32(((i32(r) % 8) + 8) % 8);
     }
-    let view = sprites[frame.table_offs2.z + first + min(rot, max(count, 1u) - 1u)];
+    let view = sprites[frame.draw.z + first + min(rot, max(count, 1u) - 1u)];
     let tex = remap_texture(view & 0x7FFFFFFFu);
     let mirrored = (view >> 31u) != 0u;
     let info = tex_info(tex);

@@ -1,5 +1,5 @@
 //! Lookup tables joined with the palette before the first frame, and each family's constants
-//! for the frame uniform.
+//! (pipeline overrides `FAMILY_0..7` in shaders/common.wgsl).
 //!
 //! A software rasteriser gathers every storage read lane by lane, so a fragment that chains
 //! texel → light table → palette pays for each link. Where the chain after the texel depends
@@ -8,10 +8,11 @@
 //! offsets, flags) are the same for every fragment, so they travel in the uniform rather than
 //! being read per pixel.
 
+use super::vanilla::tables::zlight;
 use crate::scene::{Shading, ShadingFamily};
 
-/// The family's constants for the frame uniform (`Frame::family` in shaders/common.wgsl) and
-/// the joined table to append to the scene metadata.
+/// The family's constants (`FAMILY_0..7` in shaders/common.wgsl) and the joined table to
+/// append to the scene metadata.
 pub struct FamilyTables {
     pub constants: [u32; 8],
     pub joined: Vec<u32>,
@@ -36,12 +37,29 @@ pub fn family_tables(
     joined_at: u32,
 ) -> FamilyTables {
     let empty = FamilyTables { constants: [0; 8], joined: Vec::new() };
-    let Shading::Family { family, tables } = shading else { return empty };
+    let (family, tables) = match shading {
+        Shading::Family { family, tables } => (family, tables),
+        Shading::DoomColormap { colormap, .. } => return doom(colormap, palette, joined_at),
+        Shading::Unlit => return empty,
+    };
     match family {
         ShadingFamily::Saucer => saucer(tables, palette, tables_at, joined_at),
         ShadingFamily::Marathon => marathon(tables, joined_at),
         ShadingFamily::Saturn | ShadingFamily::Carma2 => empty,
     }
+}
+
+/// Every COLORMAP row through the palette (packed RGB), so a fragment reads one word where
+/// colormap then palette take two, followed by vanilla's `zlight` (flats' colormap by light
+/// level and distance), which depends on no viewport.
+///
+/// Constants: the lit rows' and `zlight`'s word offsets.
+fn doom(colormap: &[u8], palette: &[u32], joined_at: u32) -> FamilyTables {
+    let lit = colormap.iter().map(|&i| palette.get(i as usize).copied().unwrap_or(0));
+    let mut joined: Vec<u32> = lit.collect();
+    let zlight_at = joined_at + joined.len() as u32;
+    joined.extend(zlight());
+    FamilyTables { constants: [joined_at, zlight_at, 0, 0, 0, 0, 0, 0], joined }
 }
 
 /// LUT1 (lighting part x fog level x colour → palette index) through the palette: each word

@@ -8,8 +8,6 @@ use crate::scene::{FrameState, Scene, Shading, Sprite, Texels, MAX_PALETTE};
 pub struct MetaLayout {
     pub palette: u32,
     pub colormap: u32,
-    /// Doom: every colormap row through the palette (packed RGB), 0 elsewhere.
-    pub lit: u32,
     pub texinfo: u32,
     pub texture_count: u32,
     /// The shading family's constants for the frame uniform (see `lit_tables`).
@@ -45,12 +43,6 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
     }
     if meta.len() == colormap as usize {
         meta.push(0);
-    }
-    let mut lit = 0;
-    if let Shading::DoomColormap { colormap: rows, .. } = &scene.shading {
-        lit = meta.len() as u32;
-        let rows: Vec<u32> = rows.iter().map(|&i| meta[palette as usize + i as usize]).collect();
-        meta.extend(rows);
     }
     let joined_at = meta.len() as u32;
     let family = family_tables(&scene.shading, &meta[..entries], colormap, joined_at);
@@ -104,7 +96,6 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
         layout: MetaLayout {
             palette,
             colormap,
-            lit,
             texinfo,
             texture_count: scene.textures.len().max(1) as u32,
             family: family.constants,

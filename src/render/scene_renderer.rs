@@ -1,31 +1,30 @@
 //! Draws one scene from one camera: the frame uniform and per-frame state, culling (frustum,
-//! occlusion map, Doom's walk), the CPU canvas of Doom's exact frames, and the GPU passes
-//! (depth pre-pass, solid, masked, sprites, overlays, translucent resolve) with pipelines
-//! specialised per surface kind and mode. `bench` and the profiler time its steps.
-
-use std::ops::Range;
+//! occlusion map), and the GPU passes (depth pre-pass, solid, masked, sprites, overlays,
+//! translucent resolve) with pipelines specialised per surface kind and mode. What a shading
+//! family does in its frames beyond these passes (Doom's walk and CPU canvas) comes through
+//! `family.rs`. `bench` and the profiler time its steps.
 
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
-use glam::{DVec3, Mat4};
+use glam::Mat4;
 use wgpu::util::DeviceExt;
 
+use super::family::{
+    family_frames, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SceneStage, SolidWorld,
+};
 use super::frame::projection;
 use super::frustum_cull::FrustumCull;
 use super::indexed_vertices::index_vertices;
 use super::occlusion::OcclusionMap;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
-use super::smooth_textures::{self, SmoothTextures};
 use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
-use super::vanilla::tables::{self as vanilla_tables, fixed_div, FRACUNIT};
-use super::vanilla::{CanvasScene, CanvasState, CanvasViewer, VanillaFrame, WalkCull, WalkOffsets};
 use super::world_batches::{batch_world, Group};
 use super::world_pipelines::{
     family_overrides, world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines,
 };
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, KEY_FORMAT, SCENE_FORMAT};
-use crate::scene::{Axes, CameraPose, FrameState, Scene, Shading, SurfaceKind, WorldVertex};
+use crate::scene::{CameraPose, FrameState, Scene, SurfaceKind, WorldVertex};
 
 /// Mirrors `Frame` in shaders/common.wgsl.
 #[repr(C)]
@@ -37,41 +36,26 @@ struct FrameUniform {
     cam_right: [f32; 4],
     screen: [f32; 4],
     center: [f32; 4],
-    fixed_view: [i32; 4],
-    fixed_step: [i32; 4],
     meta_offs: [u32; 4],
     state_offs: [u32; 4],
-    table_offs: [u32; 4],
-    table_offs2: [u32; 4],
-    extra_offs: [u32; 4],
-    walk_offs: [u32; 4],
+    draw: [u32; 4],
     misc: [u32; 4],
 }
 
-const FLAG_FAITHFUL: i32 = 1;
-const FLAG_VANILLA_EXACT: i32 = 2;
-const FLAG_SKY: i32 = 4;
+const FLAG_FAITHFUL: u32 = 1;
+const FLAG_CANVAS: u32 = 2;
+const FLAG_SKY: u32 = 4;
 /// `KIND_SPRITE` in shaders/common.wgsl.
 const KIND_SPRITE: u32 = 3;
 /// Frames drawn without the occlusion map after a frame where it hid under an eighth of the
 /// solid triangles in view, before it is tried again.
 const OCCLUSION_PAUSE_FRAMES: u32 = 8;
 
-/// `SHADE_MODE` of smooth frames and of vanilla-exact frames (shaders/common.wgsl).
+/// `SHADE_MODE` (shaders/common.wgsl) of smooth frames, faithful frames and frames over a
+/// family's CPU canvas.
 const MODE_SMOOTH: u32 = 1;
-const MODE_VANILLA_EXACT: u32 = 3;
-
-/// Offsets into the viewport tables buffer.
-#[derive(Clone, Copy, Default, PartialEq)]
-struct TableLayout {
-    sine: u32,
-    tangent: u32,
-    xtoviewangle: u32,
-    yslope: u32,
-    distscale: u32,
-    zlight: u32,
-    scalelight: u32,
-}
+const MODE_FAITHFUL: u32 = 2;
+const MODE_CANVAS: u32 = 3;
 
 struct Targets {
     width: u32,
@@ -81,28 +65,6 @@ struct Targets {
     depth_view: wgpu::TextureView,
     /// The per-pixel keys, for families whose translucent surfaces blend by palette index.
     keys_view: Option<wgpu::TextureView>,
-}
-
-/// The stages of the opaque scene, in drawing order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SceneStage {
-    DepthPrePass,
-    Solid,
-    Masked,
-    Sprites,
-    Overlays,
-}
-
-impl SceneStage {
-    fn name(self) -> &'static str {
-        match self {
-            SceneStage::DepthPrePass => "depth pre-pass",
-            SceneStage::Solid => "solid surfaces",
-            SceneStage::Masked => "masked surfaces",
-            SceneStage::Sprites => "sprites",
-            SceneStage::Overlays => "markers and wireframe",
-        }
-    }
 }
 
 /// A scene uploaded to the GPU, ready to draw from any camera.
@@ -128,18 +90,12 @@ pub struct SceneRenderer {
     /// triangles in the frustum, and those the map dropped.
     occlusion_on: bool,
     last_occlusion: (usize, usize),
-    /// Doom: the CPU half of vanilla-exact frames (the walk and what follows from it).
-    vanilla: Option<VanillaFrame>,
-    /// Doom: smooth mode's walls and flats with GPU textures.
-    smooth: Option<SmoothTextures>,
-    /// Doom: smooth frames from a level camera at 90° draw only what the walk reached, with
-    /// this frame's index list and each run's range of it.
-    cull: Option<(WalkCull, wgpu::Buffer)>,
-    cull_draws: Option<(wgpu::Buffer, Vec<Range<u32>>)>,
-    /// Whether this frame's solid world is the CPU's canvas (a walked faithful frame).
-    canvas: bool,
-    /// Where this frame's walk data lies in the state buffer.
-    walk_offs: WalkOffsets,
+    /// What the scene's shading family does in its frames beyond the generic passes.
+    family: Box<dyn FamilyFrames>,
+    /// What it does in this frame.
+    plan: FramePlan,
+    /// The screen the family was last told of: width, height, focal length's bits.
+    screen: Option<(u32, u32, u64)>,
     /// GPU pass timestamps, when profiling.
     timer: Option<PassTimer>,
     /// The last frame's CPU steps.
@@ -152,7 +108,6 @@ pub struct SceneRenderer {
     meta: wgpu::Buffer,
     texels: wgpu::Buffer,
     state: wgpu::Buffer,
-    tables: Option<(wgpu::Buffer, TableLayout, (u32, u32, u64))>,
     sprites: wgpu::Buffer,
     bind_group: Option<wgpu::BindGroup>,
     vertices: wgpu::Buffer,
@@ -165,11 +120,8 @@ pub struct SceneRenderer {
     state_layout: StateLayout,
     state_words: Vec<u32>,
     sky_texture: u32,
-    axes: Axes,
     /// Draw calls the last `render` issued.
     last_draws: u32,
-    /// `state_words` followed by this frame's walk data; what the state buffer holds.
-    upload: Vec<u32>,
     targets: Option<Targets>,
     clear: wgpu::Color,
     /// Palette index blending sees where nothing opaque was drawn.
@@ -216,33 +168,6 @@ impl SceneRenderer {
 
         let batches = batch_world(&scene.world, true);
         let world = &batches.vertices;
-        let vanilla = match &scene.shading {
-            Shading::DoomColormap { map: Some(map), segs, .. } => {
-                let canvas = CanvasScene::new(
-                    &packed.meta,
-                    &packed.layout,
-                    packed.texels,
-                    scene.clear.rgb,
-                    bgra,
-                );
-                Some(VanillaFrame::new(map.clone(), segs.clone(), canvas))
-            }
-            _ => None,
-        };
-        let solid = &batches.solid_reversed[..batches.solid_count as usize];
-        let (mut smooth, mut cull) = (None, None);
-        if let Shading::DoomColormap { map, .. } = &scene.shading {
-            let (triangles, runs) = smooth_textures::runs(solid);
-            // Room for every triangle of the runs: a frame's list is written into it.
-            let indices = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("smooth runs reached"),
-                size: (triangles.len().max(1) * 4) as u64,
-                usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            cull = map.as_ref().map(|map| (WalkCull::new(map, &triangles), indices));
-            smooth = Some(SmoothTextures::new(device, &gpu.queue, scene, &triangles, runs));
-        }
         let solid_indexed = index_vertices(&batches.solid_reversed);
         let solid_reversed = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("solid world vertices, reversed"),
@@ -314,11 +239,15 @@ impl SceneRenderer {
         let mut pipelines =
             WorldPipelines::new(module, pipeline_layout, translucent.is_some(), format);
         pipelines.set_family(packed.layout.family);
-        if let Some(smooth) = &smooth {
-            pipelines.set_smooth_layout(device.create_pipeline_layout(
+        let (meta_layout, sprite_count, sprite_views) =
+            (packed.layout, packed.sprite_count, packed.sprite_views);
+        let solid = &batches.solid_reversed[..batches.solid_count as usize];
+        let family = family_frames(gpu, FamilyInputs { scene, packed, solid, bgra });
+        if let Some(own) = family.bind_group_layout() {
+            pipelines.set_family_layout(device.create_pipeline_layout(
                 &wgpu::PipelineLayoutDescriptor {
-                    label: Some("smooth world"),
-                    bind_group_layouts: &[Some(&layout), Some(&smooth.layout)],
+                    label: Some("family world"),
+                    bind_group_layouts: &[Some(&layout), Some(own)],
                     immediate_size: 0,
                 },
             ));
@@ -335,12 +264,9 @@ impl SceneRenderer {
             last_occlusion: (0, 0),
             solid_groups: batches.solid,
             masked_groups: batches.masked,
-            vanilla,
-            smooth,
-            cull,
-            cull_draws: None,
-            canvas: false,
-            walk_offs: [0; 4],
+            family,
+            plan: FramePlan::default(),
+            screen: None,
             timer: None,
             cpu_steps: Vec::new(),
             markers,
@@ -350,7 +276,6 @@ impl SceneRenderer {
             meta,
             texels,
             state,
-            tables: None,
             sprites,
             bind_group: None,
             vertices,
@@ -359,15 +284,13 @@ impl SceneRenderer {
             translucent,
             wire,
             wire_count: wire_vertices.len() as u32,
-            sprite_count: packed.sprite_count,
-            sprite_views: packed.sprite_views,
-            meta_layout: packed.layout,
+            sprite_count,
+            sprite_views,
+            meta_layout,
             state_layout,
             state_words,
             sky_texture: scene.sky.as_ref().map(|s| s.texture).unwrap_or(0),
-            axes: scene.axes,
             last_draws: 0,
-            upload: Vec::new(),
             targets: None,
             clear: wgpu::Color { r, g, b, a: 1.0 },
             clear_index: scene.clear.index,
@@ -387,9 +310,10 @@ impl SceneRenderer {
         self.last_draws
     }
 
-    /// Whether the last `render` repeated vanilla's BSP walk (faithful, 90°, level camera).
-    pub fn used_vanilla_walk(&self) -> bool {
-        self.canvas
+    /// Whether the last `render`'s solid world was a family's CPU canvas (Doom's faithful
+    /// frames with vanilla's projection).
+    pub fn used_cpu_canvas(&self) -> bool {
+        self.plan.solid == SolidWorld::Canvas
     }
 
     /// The image of the last `render`, at the view's size.
@@ -406,22 +330,22 @@ impl SceneRenderer {
         let mut cpu = CpuSteps::start();
         let (w, h) = (view.width.max(1), view.height.max(1));
         self.ensure_targets(gpu, w, h);
-        let faithful = view.mode == RenderMode::Faithful;
         let focal = view.focal();
-        self.ensure_tables(gpu, w, h, focal, faithful);
-        cpu.mark("targets and tables");
-        self.run_walk(camera, view);
-        let mut uniform = self.frame_uniform(camera, view, focal);
-        if self.walked() {
-            cpu.mark("vanilla walk");
+        if self.screen != Some((w, h, focal.to_bits())) {
+            self.family.set_screen(w, h, focal);
+            self.screen = Some((w, h, focal.to_bits()));
         }
-        self.cull_by_walk(gpu);
-        if !self.canvas {
+        cpu.mark("targets");
+        let input =
+            FrameInput { camera, view, state: &self.state_words, state_layout: &self.state_layout };
+        self.plan = self.family.begin_frame(gpu, &input, &mut cpu);
+        let canvas = self.plan.solid == SolidWorld::Canvas;
+        let uniform = self.frame_uniform(camera, view, focal);
+        if !canvas {
             let view_proj = Mat4::from_cols_array_2d(&uniform.view_proj);
-            // Doom draws what its own walk reached instead (smooth runs).
             let mut map = None;
             let pause = &mut self.occlusion_pause;
-            if self.smooth.is_none() && self.occlusion_on && *pause == 0 {
+            if self.plan.occlusion && self.occlusion_on && *pause == 0 {
                 let fresh = || OcclusionMap::new(view_proj, w, h, self.near);
                 let m = self.occlusion.get_or_insert_with(fresh);
                 m.reset(view_proj, w, h, self.near);
@@ -438,10 +362,7 @@ impl SceneRenderer {
             }
             cpu.mark("frustum culling");
         }
-        self.prepare_state(&uniform, &mut cpu);
         self.upload_state(gpu);
-        // Where this frame's walk data landed in the state buffer.
-        uniform.walk_offs = self.walk_offs;
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         cpu.mark("state upload");
         if self.bind_group.is_none() {
@@ -460,14 +381,12 @@ impl SceneRenderer {
         let mut draws = 0;
         // One render pass for the opaque scene; when profiling, one per stage so that each
         // can be timed (a tiled rasteriser draws a pass tile by tile, not draw by draw).
-        // A walked frame's walls, flats, sky and masked middles are the CPU's canvas, already in
-        // the colour target.
-        let walked = self.canvas;
+        // A canvas frame's walls, flats, sky and masked surfaces are already in the colour
+        // target.
         let solid: &[SceneStage] =
-            if walked { &[] } else { &[SceneStage::DepthPrePass, SceneStage::Solid] };
-        // The canvas has the masked middles too.
+            if canvas { &[] } else { &[SceneStage::DepthPrePass, SceneStage::Solid] };
         let rest = [SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays];
-        let rest = rest.into_iter().filter(|&s| !(walked && s == SceneStage::Masked));
+        let rest = rest.into_iter().filter(|&s| !(canvas && s == SceneStage::Masked));
         let stages: Vec<SceneStage> = solid.iter().copied().chain(rest).collect();
         // Taken out while the passes borrow the renderer; put back below.
         let mut timer = self.timer.take();
@@ -475,7 +394,7 @@ impl SceneRenderer {
         for (n, group) in stages.chunks(if split { 1 } else { stages.len() }).enumerate() {
             let load = n > 0;
             let color_ops = |clear| wgpu::Operations {
-                load: if load || walked { wgpu::LoadOp::Load } else { wgpu::LoadOp::Clear(clear) },
+                load: if load || canvas { wgpu::LoadOp::Load } else { wgpu::LoadOp::Clear(clear) },
                 store: wgpu::StoreOp::Store,
             };
             let key_ops = |clear| wgpu::Operations {
@@ -514,6 +433,7 @@ impl SceneRenderer {
             pass.set_bind_group(0, bind_group, &[]);
             for &stage in group {
                 draws += self.record_stage(&mut pass, stage, view, mode);
+                draws += self.family.record(&mut pass, stage, &self.pipelines, mode);
             }
         }
         if let (Some(pass), Some(keys_view)) = (self.translucent.as_mut(), &targets.keys_view) {
@@ -576,23 +496,7 @@ impl SceneRenderer {
             }
         };
         match stage {
-            SceneStage::DepthPrePass if self.smooth_textured(mode) => {
-                // The smooth runs (what the walk reached of them, when it walked); the sky
-                // keeps its own pipeline, depth tested as it is drawn.
-                let Some(smooth) = &self.smooth else { return draws };
-                let Some(p) = pipeline(PipelineKind::Depth, 0, true) else { return draws };
-                pass.set_pipeline(p);
-                pass.set_vertex_buffer(0, smooth.vertices.slice(..));
-                match &self.cull_draws {
-                    Some((buffer, ranges)) => {
-                        let end = ranges.last().map_or(0, |r| r.end);
-                        pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
-                        pass.draw_indexed(0..end, 0, 0..1);
-                    }
-                    None => pass.draw(0..smooth.runs.last().map_or(0, |r| r.vertices.end), 0..1),
-                }
-                draws += 1;
-            }
+            SceneStage::DepthPrePass if self.plan.solid != SolidWorld::Shaded => {}
             SceneStage::DepthPrePass => {
                 // Depths do not depend on the order triangles are drawn in.
                 pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
@@ -606,23 +510,17 @@ impl SceneRenderer {
                 }
             }
             SceneStage::Solid => {
-                let smooth = self.smooth.as_ref().filter(|_| mode == MODE_SMOOTH);
+                // The family draws all but the sky's groups itself, or none.
+                let sky_only = self.plan.solid == SolidWorld::FamilyExceptSky;
+                let kind = if sky_only { PipelineKind::World } else { PipelineKind::Shade };
                 pass.set_vertex_buffer(0, self.solid_reversed.slice(..));
                 pass.set_index_buffer(self.solid_indices.slice(..), wgpu::IndexFormat::Uint32);
                 for (i, g) in self.solid_groups.iter().enumerate() {
-                    if smooth.is_none() || g.surface == SurfaceKind::Sky as u32 + 1 {
-                        let kind = if smooth.is_some() {
-                            PipelineKind::World
-                        } else {
-                            PipelineKind::Shade
-                        };
+                    if !sky_only || is_sky(g) {
                         for r in self.solid_cull.ranges(i) {
                             draws += draw_solid(pass, kind, g, r.clone());
                         }
                     }
-                }
-                if let Some(smooth) = smooth {
-                    draws += self.draw_smooth_runs(pass, smooth, mode);
                 }
             }
             SceneStage::Masked => {
@@ -651,52 +549,6 @@ impl SceneRenderer {
             }
         }
         draws
-    }
-
-    /// Smooth mode's walls and flats, a run of one texture at a time with that texture
-    /// (after animation) bound; returns the draws.
-    fn draw_smooth_runs(
-        &self,
-        pass: &mut wgpu::RenderPass<'_>,
-        smooth: &SmoothTextures,
-        mode: u32,
-    ) -> u32 {
-        let remap = &self.state_words[self.state_layout.remap as usize..];
-        pass.set_vertex_buffer(0, smooth.vertices.slice(..));
-        if let Some((buffer, _)) = &self.cull_draws {
-            pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
-        }
-        let mut surface = None;
-        let mut draws = 0;
-        for (i, run) in smooth.runs.iter().enumerate() {
-            if surface != Some(run.surface) {
-                let kind = PipelineKind::SmoothShade;
-                let key = PipelineKey { kind, surface: run.surface, contrast: true, mode };
-                let Some(p) = self.pipelines.get(key) else { continue };
-                pass.set_pipeline(p);
-                surface = Some(run.surface);
-            }
-            let texture = remap.get(run.texture as usize).copied().unwrap_or(run.texture);
-            let Some(group) = smooth.group(texture) else { continue };
-            pass.set_bind_group(1, group, &[]);
-            match &self.cull_draws {
-                Some((_, ranges)) => {
-                    let range = ranges.get(i).cloned().unwrap_or(0..0);
-                    if range.is_empty() {
-                        continue;
-                    }
-                    pass.draw_indexed(range, 0, 0..1);
-                }
-                None => pass.draw(run.vertices.clone(), 0..1),
-            }
-            draws += 1;
-        }
-        draws
-    }
-
-    /// Whether smooth frames draw their walls and flats with bound textures.
-    fn smooth_textured(&self, mode: u32) -> bool {
-        mode == MODE_SMOOTH && self.smooth.is_some()
     }
 
     fn sprite_surface(&self) -> u32 {
@@ -761,80 +613,12 @@ impl SceneRenderer {
         true
     }
 
-    /// Repeats vanilla's BSP walk for this view when it is vanilla's projection (faithful,
-    /// 90°, level, Doom).
-    fn run_walk(&mut self, camera: &CameraPose, view: &ViewSettings) {
-        let Some(v) = &mut self.vanilla else { return };
-        // The canvas draws the sky as vanilla does; a view without it is not vanilla's.
-        // Smooth frames walk to draw only what the walk reached.
-        let level = camera.pitch == 0.0 && self.axes == Axes::ZUpRightHanded;
-        let canvas = view.mode == RenderMode::Faithful && view.show_sky;
-        let cull = view.mode == RenderMode::Smooth && self.cull.is_some();
-        let exact = level && (canvas || cull);
-        let (x, y, z, angle) = fixed_camera(self.axes, camera);
-        let l = &self.state_layout;
-        let light = &self.state_words[l.light as usize..(l.light + l.light_count) as usize];
-        let scroll = self.state_words.get(l.scroll as usize..).unwrap_or(&[]);
-        v.walk(exact, [x, y, z, angle as i32], light, scroll);
-        self.canvas = canvas && v.walked();
-    }
-
-    /// In a walked smooth frame, the smooth runs' triangles the walk reached, uploaded.
-    fn cull_by_walk(&mut self, gpu: &Gpu) {
-        self.cull_draws = None;
-        let (Some(cull), Some(smooth), Some(v)) = (&mut self.cull, &self.smooth, &self.vanilla)
-        else {
-            return;
-        };
-        let Some(subsectors) = v.walked_subsectors().filter(|_| !self.canvas) else { return };
-        let (cull, buffer) = cull;
-        let (indices, ranges) = cull.frame(subsectors, &smooth.runs);
-        gpu.queue.write_buffer(buffer, 0, bytemuck::cast_slice(indices));
-        self.cull_draws = Some((buffer.clone(), ranges.to_vec()));
-    }
-
-    fn walked(&self) -> bool {
-        self.vanilla.as_ref().is_some_and(|v| v.walked())
-    }
-
-    /// The state upload of this frame: the animation state, then with a walk the wall
-    /// columns' set-up, from which the solid world is drawn on the CPU.
-    fn prepare_state(&mut self, uniform: &FrameUniform, cpu: &mut CpuSteps) {
-        self.upload.clear();
-        self.upload.extend_from_slice(&self.state_words);
-        self.walk_offs = [0; 4];
-        let Some(v) = self.vanilla.as_mut().filter(|_| self.canvas) else { return };
-        let [viewx, viewy, viewz, angle] = uniform.fixed_view;
-        let [basexscale, baseyscale, _, projection] = uniform.fixed_step;
-        self.walk_offs = v.append_state([viewx, viewy, angle], projection, &mut self.upload);
-        cpu.mark("wall columns set-up");
-        let (l, words) = (&self.state_layout, &self.state_words);
-        let at = |from: u32, to: usize| &words[(from as usize).min(to)..to];
-        let state = CanvasState {
-            light: at(l.light, (l.light + l.light_count) as usize),
-            remap: at(l.remap, l.scroll as usize),
-            scroll: at(l.scroll, words.len()),
-        };
-        let viewer = CanvasViewer {
-            viewx,
-            viewy,
-            viewz,
-            viewangle: angle as u32,
-            basexscale,
-            baseyscale,
-            near: self.near,
-            sky_texture: self.sky_texture,
-        };
-        v.draw_canvas(&self.upload, viewer, state);
-        cpu.mark("canvas");
-    }
-
-    /// Writes the state upload and this frame's canvas depths into the state buffer, and the
-    /// canvas colours into the scene's colour target.
+    /// Writes the animation state and this frame's canvas depths into the state buffer, and
+    /// the canvas colours into the scene's colour target.
     fn upload_state(&mut self, gpu: &Gpu) {
-        let canvas = self.vanilla.as_ref().and_then(|v| v.canvas());
+        let canvas = self.family.canvas();
         let depths = canvas.map(|c| &c.depths[..]).unwrap_or(&[]);
-        let size = ((self.upload.len() + depths.len()) * 4) as u64;
+        let size = ((self.state_words.len() + depths.len()) * 4) as u64;
         if size > self.state.size() {
             self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("frame state"),
@@ -844,12 +628,12 @@ impl SceneRenderer {
             });
             self.bind_group = None;
         }
-        gpu.queue.write_buffer(&self.state, 0, bytemuck::cast_slice(&self.upload));
+        gpu.queue.write_buffer(&self.state, 0, bytemuck::cast_slice(&self.state_words));
         let (Some(canvas), Some(t)) = (canvas, &self.targets) else { return };
         if canvas.colors.len() != (t.width * t.height) as usize {
             return;
         }
-        let at = (self.upload.len() * 4) as u64;
+        let at = (self.state_words.len() * 4) as u64;
         gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(depths));
         gpu.queue.write_texture(
             t.color.as_image_copy(),
@@ -911,80 +695,25 @@ impl SceneRenderer {
         });
     }
 
-    fn ensure_tables(&mut self, gpu: &Gpu, w: u32, h: u32, focal: f64, faithful: bool) {
-        let key = (w, h, focal.to_bits() ^ faithful as u64);
-        if self.tables.as_ref().is_some_and(|t| t.2 == key) {
-            return;
-        }
-        let p = projection(w, h, focal, faithful);
-        // Vanilla's centre column/row in its own integer coordinates.
-        let centerx = (p.cx - 0.5).floor() as i32;
-        let centery = (p.cy - 0.5).floor() as i32;
-        let mut v = vanilla_tables::view_tables(w, h, focal, centerx, centery);
-        // At vanilla's own projection (90° across the width) take the walk's tables, which
-        // are built exactly as R_InitTextureMapping builds them.
-        let vanilla_projection = (focal - (w / 2) as f64).abs() < 1e-9;
-        if let Some(vf) = self.vanilla.as_mut() {
-            vf.set_screen(w, h, vanilla_projection);
-        }
-        if let Some(vv) = self.vanilla.as_ref().and_then(|vf| vf.view()).filter(|_| faithful) {
-            v.xtoviewangle = vv.xtoviewangle().to_vec();
-            v.yslope = vv.yslope().to_vec();
-            v.distscale = vv.distscale().to_vec();
-        }
-        let mut words: Vec<i32> = Vec::new();
-        let at = |words: &mut Vec<i32>, part: &[i32]| {
-            let o = words.len() as u32;
-            words.extend_from_slice(part);
-            o
-        };
-        let sine = at(&mut words, &vanilla_tables::finesine());
-        let tangent = at(&mut words, &vanilla_tables::finetangent());
-        let xtoviewangle =
-            at(&mut words, &v.xtoviewangle.iter().map(|&a| a as i32).collect::<Vec<_>>());
-        let yslope = at(&mut words, &v.yslope);
-        let distscale = at(&mut words, &v.distscale);
-        let zlight =
-            at(&mut words, &vanilla_tables::zlight().iter().map(|&m| m as i32).collect::<Vec<_>>());
-        let scalelight = at(
-            &mut words,
-            &vanilla_tables::scalelight().iter().map(|&m| m as i32).collect::<Vec<_>>(),
-        );
-        let buffer = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("view tables"),
-            contents: bytemuck::cast_slice(&words),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
-        let layout =
-            TableLayout { sine, tangent, xtoviewangle, yslope, distscale, zlight, scalelight };
-        self.tables = Some((buffer, layout, key));
-        self.bind_group = None;
-    }
-
     fn frame_uniform(&self, camera: &CameraPose, view: &ViewSettings, focal: f64) -> FrameUniform {
         let faithful = view.mode == RenderMode::Faithful;
         let mut p = projection(view.width.max(1), view.height.max(1), focal, faithful);
         p.near = self.near as f64;
         let view_m = camera.view_matrix();
         let proj = p.matrix();
-        let (fx, fy, fz, bam) = fixed_camera(self.axes, camera);
-        let fixed = |v: f64| (v * FRACUNIT as f64).round() as i32;
-        let sine = vanilla_tables::finesine();
-        let fine = (bam.wrapping_sub(vanilla_tables::ANG90) >> 19) as usize;
-        let centerxfrac = fixed(focal);
-        let basexscale = fixed_div(sine[fine + 2048], centerxfrac);
-        let baseyscale = -fixed_div(sine[fine], centerxfrac);
+        let canvas = self.plan.solid == SolidWorld::Canvas;
         let mut flags = 0;
         if faithful {
             flags |= FLAG_FAITHFUL;
-            if self.canvas {
-                flags |= FLAG_VANILLA_EXACT;
-            }
+        }
+        if canvas {
+            flags |= FLAG_CANVAS;
         }
         if view.show_sky {
             flags |= FLAG_SKY;
         }
-        let t = self.tables.as_ref().map(|t| t.1).unwrap_or_default();
+        // The canvas depths follow the animation state in the state buffer.
+        let depths = if canvas { self.state_words.len() as u32 } else { 0 };
         let right = camera.right();
         FrameUniform {
             view_proj: (proj * view_m).to_cols_array_2d(),
@@ -998,8 +727,6 @@ impl SceneRenderer {
                 (focal * 320.0 / p.width) as f32,
             ],
             center: [p.cx as f32, p.cy as f32, camera.yaw as f32, camera.pitch as f32],
-            fixed_view: [fx, fy, fz, bam as i32],
-            fixed_step: [basexscale, baseyscale, flags, centerxfrac],
             meta_offs: [
                 self.meta_layout.palette,
                 self.meta_layout.colormap,
@@ -1012,46 +739,42 @@ impl SceneRenderer {
                 self.state_layout.scroll,
                 self.state_layout.light_count,
             ],
-            table_offs: [t.sine, t.xtoviewangle, t.yslope, t.distscale],
-            table_offs2: [t.zlight, t.scalelight, self.sprite_views, self.sky_texture],
-            extra_offs: [
-                0,
-                self.vanilla.as_ref().map(|v| v.seg_count() as u32).unwrap_or(0),
-                t.tangent,
-                (p.cy - 0.5).floor() as u32,
-            ],
-            walk_offs: self.walk_offs,
-            misc: [self.clear_index, translucent_pass::LAYERS, self.meta_layout.lit, 0],
+            draw: [flags, depths, self.sprite_views, self.sky_texture],
+            misc: [self.clear_index, translucent_pass::LAYERS, 0, 0],
         }
     }
 
     /// The `SHADE_MODE` this frame's pipelines are specialised for (shaders/common.wgsl).
     fn shade_mode(&self, view: &ViewSettings) -> u32 {
-        match (view.mode, self.canvas) {
+        match (view.mode, self.plan.solid) {
             (RenderMode::Smooth, _) => MODE_SMOOTH,
-            (RenderMode::Faithful, false) => 2,
-            (RenderMode::Faithful, true) => MODE_VANILLA_EXACT,
+            (RenderMode::Faithful, SolidWorld::Canvas) => MODE_CANVAS,
+            (RenderMode::Faithful, _) => MODE_FAITHFUL,
         }
     }
 
     /// Makes the pipelines this frame draws with that do not exist yet.
     fn prepare_pipelines(&mut self, device: &wgpu::Device, view: &ViewSettings, mode: u32) {
         let mut keys = Vec::new();
-        if let Some(smooth) = self.smooth.as_ref().filter(|_| mode == MODE_SMOOTH) {
-            keys.push((PipelineKind::Depth, 0, true));
-            keys.extend(smooth.runs.iter().map(|r| (PipelineKind::SmoothShade, r.surface, true)));
-            // The sky's groups keep their pipelines in smooth frames (drawn as `record_stage`
-            // asks for them: with the group's contrast use).
-            let world =
-                self.solid_groups.iter().map(|g| (PipelineKind::World, g.surface, g.contrast));
-            keys.extend(world);
-        } else if !self.canvas {
-            keys.push((PipelineKind::Depth, 0, true));
-            let shade =
-                self.solid_groups.iter().map(|g| (PipelineKind::Shade, g.surface, g.contrast));
-            keys.extend(shade);
+        match self.plan.solid {
+            SolidWorld::Shaded => {
+                keys.push((PipelineKind::Depth, 0, true));
+                let shade =
+                    self.solid_groups.iter().map(|g| (PipelineKind::Shade, g.surface, g.contrast));
+                keys.extend(shade);
+            }
+            // Drawn as `record_stage` asks for them: with the group's contrast use.
+            SolidWorld::FamilyExceptSky => keys.extend(
+                self.solid_groups
+                    .iter()
+                    .filter(|g| is_sky(g))
+                    .map(|g| (PipelineKind::World, g.surface, g.contrast)),
+            ),
+            SolidWorld::Canvas => {}
         }
-        keys.extend(self.masked_groups.iter().map(|g| (PipelineKind::World, g.surface, true)));
+        if self.plan.solid != SolidWorld::Canvas {
+            keys.extend(self.masked_groups.iter().map(|g| (PipelineKind::World, g.surface, true)));
+        }
         if view.show_sprites && self.sprite_count > 0 {
             keys.push((PipelineKind::Sprite, self.sprite_surface(), true));
         }
@@ -1061,15 +784,19 @@ impl SceneRenderer {
         if view.wireframe {
             keys.push((PipelineKind::Wire, 0, true));
         }
-        for (kind, surface, contrast) in keys {
-            self.pipelines.prepare(device, PipelineKey { kind, surface, contrast, mode });
+        let mut keys: Vec<PipelineKey> = keys
+            .into_iter()
+            .map(|(kind, surface, contrast)| PipelineKey { kind, surface, contrast, mode })
+            .collect();
+        self.family.pipeline_keys(mode, &mut keys);
+        for key in keys {
+            self.pipelines.prepare(device, key);
         }
     }
 
     fn make_bind_group(&self, device: &wgpu::Device) -> wgpu::BindGroup {
-        let tables = self.tables.as_ref().map(|t| &t.0).unwrap_or(&self.meta);
         let entries: Vec<wgpu::BindGroupEntry> =
-            [&self.uniform, &self.meta, &self.texels, &self.state, tables, &self.sprites]
+            [&self.uniform, &self.meta, &self.texels, &self.state, &self.sprites]
                 .iter()
                 .enumerate()
                 .map(|(i, b)| wgpu::BindGroupEntry {
@@ -1097,7 +824,7 @@ fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
         },
         count: None,
     }];
-    for binding in 1..=5 {
+    for binding in 1..=4 {
         entries.push(wgpu::BindGroupLayoutEntry {
             binding,
             visibility: vis,
@@ -1113,6 +840,11 @@ fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
         label: Some("scene"),
         entries: &entries,
     })
+}
+
+/// Whether a solid group holds sky surfaces.
+fn is_sky(g: &Group) -> bool {
+    g.surface == SurfaceKind::Sky as u32 + 1
 }
 
 /// Each triangle's three edges as a line list.
@@ -1172,13 +904,4 @@ pub(super) fn read_texture(
     buffer.unmap();
     image::RgbaImage::from_raw(width, height, pixels)
         .ok_or_else(|| anyhow::anyhow!("read-back size mismatch"))
-}
-
-/// The camera in Doom's fixed point: viewx, viewy, viewz (16.16, native) and the view angle.
-fn fixed_camera(axes: Axes, camera: &CameraPose) -> (i32, i32, i32, u32) {
-    let n: DVec3 = axes.to_native_f64(camera.pos);
-    let fixed = |v: f64| (v * FRACUNIT as f64).round() as i32;
-    let yaw_deg = axes.yaw_to_native(camera.yaw);
-    let bam = ((yaw_deg / 360.0).rem_euclid(1.0) * 4294967296.0).round() as u64 as u32;
-    (fixed(n.x), fixed(n.y), fixed(n.z), bam)
 }

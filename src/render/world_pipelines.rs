@@ -41,8 +41,9 @@ pub struct PipelineKey {
 pub struct WorldPipelines {
     module: wgpu::ShaderModule,
     layout: wgpu::PipelineLayout,
-    /// The layout with the bound texture, for [`PipelineKind::SmoothShade`].
-    smooth_layout: Option<wgpu::PipelineLayout>,
+    /// The layout with the family's own bind group 1 (Doom's bound textures), for
+    /// [`PipelineKind::SmoothShade`].
+    family_layout: Option<wgpu::PipelineLayout>,
     /// Whether the scene pass has the key target (see `SceneRenderer`).
     keys: bool,
     /// The colour target's format.
@@ -69,7 +70,7 @@ impl WorldPipelines {
         format: wgpu::TextureFormat,
     ) -> WorldPipelines {
         let made = HashMap::new();
-        WorldPipelines { module, layout, smooth_layout: None, keys, format, family: [0; 8], made }
+        WorldPipelines { module, layout, family_layout: None, keys, format, family: [0; 8], made }
     }
 
     /// Sets the family constants the pipelines made from now on are specialised for.
@@ -78,8 +79,8 @@ impl WorldPipelines {
     }
 
     /// Lets [`PipelineKind::SmoothShade`] pipelines be made, with `layout`.
-    pub fn set_smooth_layout(&mut self, layout: wgpu::PipelineLayout) {
-        self.smooth_layout = Some(layout);
+    pub fn set_family_layout(&mut self, layout: wgpu::PipelineLayout) {
+        self.family_layout = Some(layout);
     }
 
     /// Makes the pipeline for `key` unless it exists.
@@ -88,7 +89,7 @@ impl WorldPipelines {
             return;
         }
         let layout = match key.kind {
-            PipelineKind::SmoothShade => match &self.smooth_layout {
+            PipelineKind::SmoothShade => match &self.family_layout {
                 Some(l) => l,
                 None => return,
             },

@@ -13,6 +13,7 @@
 use super::tables::{fixed_div, fixed_mul, zlight, ANG90, ANGLETOFINESHIFT, FRACUNIT, MAXLIGHTZ};
 use super::wall_setup::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
 use super::{VanillaView, WalkResult};
+use crate::render::family::Canvas;
 use crate::render::packing::MetaLayout;
 use crate::scene::vanilla_doom::{FlatXform, MemoryColumn, VSeg, VanillaMap};
 use crate::scene::{VanillaSeg, VanillaTier};
@@ -44,14 +45,6 @@ pub struct CanvasScene {
     zlight: Vec<u32>,
     /// Bands a frame is drawn in: the cores (asked once; the answer reads cgroup files).
     bands: usize,
-}
-
-/// A canvas: a colour (RGBA8) and a reverse depth (`near / distance`; 0 for the sky and for
-/// pixels the walk left empty) a pixel, row-major.
-#[derive(Default)]
-pub struct Canvas {
-    pub colors: Vec<u32>,
-    pub depths: Vec<f32>,
 }
 
 /// The per-frame state the canvas reads: light values by slot, texture remap, scroll
@@ -139,7 +132,9 @@ impl CanvasScene {
             row.resize(count, 0xFF00_0000);
             row
         };
-        let lit = if layout.lit == 0 { Vec::new() } else { words(layout.lit, LIT_ROWS * 256) };
+        // Doom's family constant 0: where the lit rows lie (lit_tables.rs).
+        let lit_at = layout.family[0];
+        let lit = if lit_at == 0 { Vec::new() } else { words(lit_at, LIT_ROWS * 256) };
         let [r, g, b] = clear.map(u32::from);
         let order = |c: u32| {
             if bgra {

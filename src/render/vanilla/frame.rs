@@ -1,19 +1,14 @@
-//! The CPU half of Doom's vanilla-exact frames (faithful, 90° across the width, level camera):
+//! Doom's vanilla-exact frames (faithful, 90° across the width, level camera) on the CPU:
 //! vanilla's BSP walk, each wall column's set-up as vanilla does it once per column, and the
-//! solid world drawn from them column by column and span by span (`canvas`). The
-//! GPU shows the canvas and draws masked walls and sprites over it; the scene renderer only
-//! asks for what lies in the state buffer.
+//! solid world drawn from them column by column and span by span (`canvas`). The GPU shows
+//! the canvas and draws sprites and overlays over it (`render/doom_frames.rs`).
 
-use super::canvas::{Canvas, CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
+use super::canvas::{CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
 use super::wall_setup::{ColumnTables, WallSetup};
 use super::{VanillaView, WalkResult};
+use crate::render::family::Canvas;
 use crate::scene::vanilla_doom::VanillaMap;
 use crate::scene::VanillaSeg;
-
-/// Where a frame's data lies in the state buffer, in words (the frame uniform's `walk_offs`):
-/// the wall column index, the column entries, the canvas depths (one f32 a pixel), and 1 (0
-/// without a walk).
-pub type WalkOffsets = [u32; 4];
 
 pub struct VanillaFrame {
     map: Box<VanillaMap>,
@@ -24,6 +19,8 @@ pub struct VanillaFrame {
     view: Option<VanillaView>,
     walk: Option<WalkResult>,
     setup: Vec<u32>,
+    /// This frame's wall columns (`WallSetup::columns`) and where each part lies in them.
+    column_words: Vec<u32>,
     columns: ColumnTables,
     canvas_out: Canvas,
 }
@@ -38,25 +35,16 @@ impl VanillaFrame {
             view: None,
             walk: None,
             setup: Vec::new(),
+            column_words: Vec::new(),
             columns: ColumnTables::default(),
             canvas_out: Canvas::default(),
         }
     }
 
-    /// Segs of the map (a wall's surface number is its seg + 1).
-    pub fn seg_count(&self) -> usize {
-        self.segs.len()
-    }
-
     /// Sets the screen: a `width` x `height` view with vanilla's projection gets the walk's
-    /// view (whose tables the shaders then use), any other none.
+    /// view, any other none.
     pub fn set_screen(&mut self, width: u32, height: u32, vanilla_projection: bool) {
         self.view = vanilla_projection.then(|| VanillaView::new(width, height));
-    }
-
-    /// The walk's view, when the screen has vanilla's projection.
-    pub fn view(&self) -> Option<&VanillaView> {
-        self.view.as_ref()
     }
 
     /// Walks the map for the viewer at (`x`, `y`, `z`) (16.16) facing `angle` (BAM), with the
@@ -80,34 +68,27 @@ impl VanillaFrame {
         self.walk.is_some()
     }
 
-    /// Appends this frame's wall columns to the state upload for the viewer at (`viewx`,
-    /// `viewy`) facing `angle` with projection `projection` (`centerxfrac`); the canvas depths
-    /// ([`VanillaFrame::canvas`]) follow them in the state buffer, written straight from here
-    /// rather than copied into the upload. Returns where each lies.
-    pub fn append_state(
-        &mut self,
-        [viewx, viewy, angle]: [i32; 3],
-        projection: i32,
-        upload: &mut Vec<u32>,
-    ) -> WalkOffsets {
-        let (Some(walk), Some(view)) = (&self.walk, &self.view) else { return [0; 4] };
+    /// Sets up this frame's wall columns for the viewer at (`viewx`, `viewy`) facing `angle`
+    /// with projection `projection` (`centerxfrac`).
+    pub fn set_up_walls(&mut self, [viewx, viewy, angle]: [i32; 3], projection: i32) {
+        let (Some(walk), Some(view)) = (&self.walk, &self.view) else { return };
         self.setup.clear();
         self.walls.compute(&self.segs, viewx, viewy, angle as u32, &mut self.setup);
-        self.columns =
-            self.walls.columns(&self.setup, walk, view.xtoviewangle(), projection, upload);
-        [self.columns.seg_index, self.columns.entries, upload.len() as u32, 1]
+        self.column_words.clear();
+        let (xtoviewangle, words) = (view.xtoviewangle(), &mut self.column_words);
+        self.columns = self.walls.columns(&self.setup, walk, xtoviewangle, projection, words);
     }
 
-    /// Draws the solid world of this frame's walk on the CPU: `upload` holds the wall columns
-    /// [`VanillaFrame::append_state`] appended, `state` the frame's animation state.
-    pub fn draw_canvas(&mut self, upload: &[u32], viewer: CanvasViewer, state: CanvasState) {
+    /// Draws the solid world of this frame's walk on the CPU from the wall columns
+    /// [`VanillaFrame::set_up_walls`] set up; `state` is the frame's animation state.
+    pub fn draw_canvas(&mut self, viewer: CanvasViewer, state: CanvasState) {
         let (Some(walk), Some(view)) = (&self.walk, &self.view) else { return };
         let frame = CanvasFrame {
             walk,
             view,
             map: &self.map,
             segs: &self.segs,
-            columns: upload,
+            columns: &self.column_words,
             column_tables: self.columns,
             sine: &self.walls.sine,
             viewer,

@@ -16,14 +16,14 @@
 //! - `frame`: `VanillaFrame`, all of the above for one frame;
 //! - `walk_cull`: smooth frames from a level camera draw only what the walk reached.
 //!
-//! How it plugs into [`SceneRenderer`](super::SceneRenderer): a Doom scene
-//! (`Shading::DoomColormap` with a map) gets a `VanillaFrame`. When a frame has vanilla's
-//! projection (faithful mode, 90° across the width, level camera, sky shown) the renderer has
-//! it walk, append its wall column set-up to the state buffer and draw the canvas, then
-//! copies the canvas colours into the colour target and its depths into the state buffer;
-//! the GPU draws only sprites and overlays over it, tested against the canvas depth. Smooth
-//! frames from a level camera walk too, and `WalkCull` picks the triangles of what the walk
-//! reached. Any other frame is the generic renderer's alone.
+//! How it plugs into [`SceneRenderer`](super::SceneRenderer): through Doom's part in its
+//! frames, `render/doom_frames.rs` (the interface is `render/family.rs`). A Doom scene with
+//! vanilla's map gets a `VanillaFrame`. When a frame has vanilla's projection (faithful mode,
+//! 90° across the width, level camera, sky shown) it walks, sets up its wall columns and draws
+//! the canvas; the renderer copies the canvas colours into the colour target and its depths
+//! into the state buffer, and the GPU draws only sprites and overlays over it, tested against
+//! the canvas depth. Smooth frames from a level camera walk too, and `WalkCull` picks the
+//! triangles of what the walk reached. Any other frame is the generic passes' alone.
 //!
 //! Outside `render` only the walk and the tables are public: tests/vanilla_walk.rs checks the
 //! walk against Chocolate Doom's frames through them.
@@ -42,7 +42,7 @@ mod walk_cull;
 mod wall_setup;
 
 pub(super) use canvas::{CanvasScene, CanvasState, CanvasViewer};
-pub(super) use frame::{VanillaFrame, WalkOffsets};
+pub(super) use frame::VanillaFrame;
 pub use planes::{PlaneInfo, Span};
 pub use result::{WalkResult, WalkStats, NO_PLANE, NO_SPAN, NO_WALL};
 pub use segs::{DrawSeg, MaskedRange, WallColumn};

@@ -11,10 +11,6 @@ use super::tables::{
 use super::WalkResult;
 use crate::scene::VanillaSeg;
 
-/// Columns set up beyond a seg's drawn ones on each side: the GPU rasterises the wall's own
-/// triangles, whose edges can fall a column off the walk's.
-pub const EDGE_COLUMNS: i32 = 2;
-
 /// Words per seg in the column index: first column, column count, first entry.
 pub const SEG_INDEX_WORDS: usize = 3;
 /// Words per column entry: texture column before scrolling (16.16); then 1 / rw_scale
@@ -43,9 +39,9 @@ impl WallSetup {
     }
 
     /// Appends the column set-up of every column from each seg's first drawn column to its
-    /// last, [`EDGE_COLUMNS`] more on each side (gaps and edges set up as R_StoreWallRange
-    /// would set up a range there): `setup` is [`WallSetup::compute`]'s output for these segs and this
-    /// viewer, `xtoviewangle` the view's table, `projection` vanilla's `centerxfrac`.
+    /// last (gaps between its ranges set up as R_StoreWallRange would set up a range there):
+    /// `setup` is [`WallSetup::compute`]'s output for these segs and this viewer,
+    /// `xtoviewangle` the view's table, `projection` vanilla's `centerxfrac`.
     /// Layout: [`SEG_INDEX_WORDS`] per seg, then [`COLUMN_WORDS`] per column.
     pub fn columns(
         &self,
@@ -67,8 +63,8 @@ impl WallSetup {
             if first > last {
                 continue;
             }
-            let first = first.saturating_sub(EDGE_COLUMNS).max(0);
-            let last = last.saturating_add(EDGE_COLUMNS).min(width - 1);
+            let first = first.max(0);
+            let last = last.min(width - 1);
             if first > last {
                 continue;
             }

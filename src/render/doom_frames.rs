@@ -1,0 +1,292 @@
+//! Doom's part in its frames ([`FamilyFrames`]): vanilla's BSP walk and the CPU canvas for
+//! faithful frames with vanilla's projection, the walk's culling of smooth frames from a level
+//! camera, and smooth mode's walls and flats drawn with bound GPU textures.
+//!
+//! - Faithful, 90° across the width, level camera, sky shown: the walk runs, each wall
+//!   column is set up and the canvas draws walls, flats, sky and masked middles as vanilla
+//!   does ([`SolidWorld::Canvas`]); the GPU draws sprites and overlays over it.
+//! - Smooth: the walls and flats are drawn in runs of one bound texture
+//!   ([`SmoothTextures`]); from a level camera only the runs' triangles of the subsectors the
+//!   walk reached ([`WalkCull`]).
+//! - Any other faithful frame (another field of view, a pitched camera) is the generic
+//!   passes', with Doom's shader lighting by depth.
+
+use std::ops::Range;
+
+use super::family::{
+    Canvas, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SceneStage, SolidWorld,
+};
+use super::profiler::CpuSteps;
+use super::smooth_textures::{self, SmoothTextures};
+use super::vanilla::tables::{finesine, fixed_div, ANG90, FRACUNIT};
+use super::vanilla::{CanvasScene, CanvasState, CanvasViewer, VanillaFrame, WalkCull};
+use super::world_pipelines::{PipelineKey, PipelineKind, WorldPipelines};
+use super::{Gpu, RenderMode};
+use crate::scene::{Axes, CameraPose, Shading};
+
+/// `SHADE_MODE` of smooth frames (shaders/common.wgsl).
+const MODE_SMOOTH: u32 = 1;
+
+pub(super) struct DoomFrames {
+    /// The walk and the canvas; none for a scene without vanilla's map (nodes it could not
+    /// take), whose frames are all the generic passes'.
+    vanilla: Option<VanillaFrame>,
+    smooth: SmoothTextures,
+    /// Smooth frames from a level camera draw only what the walk reached: the triangle lists
+    /// of the runs by subsector, and the buffer this frame's list is written to.
+    cull: Option<(WalkCull, wgpu::Buffer)>,
+    /// This frame's list, when the walk culled it: each run's range of it.
+    cull_ranges: Option<Vec<Range<u32>>>,
+    /// Texture remapping (animation) of this frame, for choosing each run's texture.
+    remap: Vec<u32>,
+    plan: FramePlan,
+    /// The view's focal length in pixels.
+    focal: f64,
+    axes: Axes,
+    near: f32,
+    sky_texture: u32,
+}
+
+impl DoomFrames {
+    pub(super) fn new(gpu: &Gpu, inputs: FamilyInputs) -> DoomFrames {
+        let FamilyInputs { scene, packed, solid, bgra } = inputs;
+        let map = match &scene.shading {
+            Shading::DoomColormap { map, .. } => map.as_ref(),
+            _ => None,
+        };
+        let vanilla = match &scene.shading {
+            Shading::DoomColormap { map: Some(map), segs, .. } => {
+                let canvas = CanvasScene::new(
+                    &packed.meta,
+                    &packed.layout,
+                    packed.texels,
+                    scene.clear.rgb,
+                    bgra,
+                );
+                Some(VanillaFrame::new(map.clone(), segs.clone(), canvas))
+            }
+            _ => None,
+        };
+        let (triangles, runs) = smooth_textures::runs(solid);
+        // Room for every triangle of the runs: a frame's list is written into it.
+        let indices = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("smooth runs reached"),
+            size: (triangles.len().max(1) * 4) as u64,
+            usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let cull = map.map(|map| (WalkCull::new(map, &triangles), indices));
+        let smooth = SmoothTextures::new(&gpu.device, &gpu.queue, scene, &triangles, runs);
+        DoomFrames {
+            vanilla,
+            smooth,
+            cull,
+            cull_ranges: None,
+            remap: Vec::new(),
+            plan: FramePlan::default(),
+            focal: 1.0,
+            axes: scene.axes,
+            near: scene.near,
+            sky_texture: scene.sky.as_ref().map(|s| s.texture).unwrap_or(0),
+        }
+    }
+
+    /// Draws the canvas of a walked faithful frame.
+    fn draw_canvas(&mut self, camera: &CameraPose, frame: &FrameInput, cpu: &mut CpuSteps) {
+        let Some(v) = &mut self.vanilla else { return };
+        let (viewx, viewy, viewz, angle) = fixed_camera(self.axes, camera);
+        // R_SetupFrame's projection and span steps at this focal length.
+        let fixed = |v: f64| (v * FRACUNIT as f64).round() as i32;
+        let centerxfrac = fixed(self.focal);
+        let sine = finesine();
+        let fine = (angle.wrapping_sub(ANG90) >> 19) as usize;
+        let basexscale = fixed_div(sine[fine + 2048], centerxfrac);
+        let baseyscale = -fixed_div(sine[fine], centerxfrac);
+        v.set_up_walls([viewx, viewy, angle as i32], centerxfrac);
+        cpu.mark("wall columns set-up");
+        let (l, words) = (frame.state_layout, frame.state);
+        let at = |from: u32, to: usize| &words[(from as usize).min(to)..to];
+        let state = CanvasState {
+            light: at(l.light, (l.light + l.light_count) as usize),
+            remap: at(l.remap, l.scroll as usize),
+            scroll: at(l.scroll, words.len()),
+        };
+        let viewer = CanvasViewer {
+            viewx,
+            viewy,
+            viewz,
+            viewangle: angle,
+            basexscale,
+            baseyscale,
+            near: self.near,
+            sky_texture: self.sky_texture,
+        };
+        v.draw_canvas(viewer, state);
+        cpu.mark("canvas");
+    }
+
+    /// In a walked smooth frame, the runs' triangles the walk reached, uploaded.
+    fn cull_by_walk(&mut self, gpu: &Gpu) {
+        let (Some((cull, buffer)), Some(v)) = (&mut self.cull, &self.vanilla) else { return };
+        let Some(subsectors) = v.walked_subsectors() else { return };
+        let (indices, ranges) = cull.frame(subsectors, &self.smooth.runs);
+        gpu.queue.write_buffer(buffer, 0, bytemuck::cast_slice(indices));
+        self.cull_ranges = Some(ranges.to_vec());
+    }
+
+    /// Smooth mode's walls and flats, a run of one texture at a time with that texture (after
+    /// animation) bound; returns the draws.
+    fn draw_runs(&self, pass: &mut wgpu::RenderPass<'_>, pipelines: &WorldPipelines) -> u32 {
+        let smooth = &self.smooth;
+        pass.set_vertex_buffer(0, smooth.vertices.slice(..));
+        let culled = self.cull.as_ref().zip(self.cull_ranges.as_ref());
+        if let Some(((_, buffer), _)) = culled {
+            pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
+        }
+        let mut surface = None;
+        let mut draws = 0;
+        for (i, run) in smooth.runs.iter().enumerate() {
+            if surface != Some(run.surface) {
+                let key = smooth_key(PipelineKind::SmoothShade, run.surface);
+                let Some(p) = pipelines.get(key) else { continue };
+                pass.set_pipeline(p);
+                surface = Some(run.surface);
+            }
+            let texture = self.remap.get(run.texture as usize).copied().unwrap_or(run.texture);
+            let Some(group) = smooth.group(texture) else { continue };
+            pass.set_bind_group(1, group, &[]);
+            match culled {
+                Some((_, ranges)) => {
+                    let range = ranges.get(i).cloned().unwrap_or(0..0);
+                    if range.is_empty() {
+                        continue;
+                    }
+                    pass.draw_indexed(range, 0, 0..1);
+                }
+                None => pass.draw(run.vertices.clone(), 0..1),
+            }
+            draws += 1;
+        }
+        draws
+    }
+
+    /// The smooth runs' depths (what the walk reached of them, when it walked).
+    fn draw_run_depths(&self, pass: &mut wgpu::RenderPass<'_>, pipelines: &WorldPipelines) -> u32 {
+        let Some(p) = pipelines.get(smooth_key(PipelineKind::Depth, 0)) else { return 0 };
+        pass.set_pipeline(p);
+        pass.set_vertex_buffer(0, self.smooth.vertices.slice(..));
+        match self.cull.as_ref().zip(self.cull_ranges.as_ref()) {
+            Some(((_, buffer), ranges)) => {
+                let end = ranges.last().map_or(0, |r| r.end);
+                pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..end, 0, 0..1);
+            }
+            None => pass.draw(0..self.smooth.runs.last().map_or(0, |r| r.vertices.end), 0..1),
+        }
+        1
+    }
+}
+
+impl FamilyFrames for DoomFrames {
+    fn bind_group_layout(&self) -> Option<&wgpu::BindGroupLayout> {
+        Some(&self.smooth.layout)
+    }
+
+    fn set_screen(&mut self, width: u32, height: u32, focal: f64) {
+        self.focal = focal;
+        // Vanilla's projection: 90° across the width.
+        let vanilla_projection = (focal - (width / 2) as f64).abs() < 1e-9;
+        if let Some(v) = &mut self.vanilla {
+            v.set_screen(width, height, vanilla_projection);
+        }
+    }
+
+    fn begin_frame(&mut self, gpu: &Gpu, frame: &FrameInput, cpu: &mut CpuSteps) -> FramePlan {
+        let (camera, view) = (frame.camera, frame.view);
+        let smooth = view.mode == RenderMode::Smooth;
+        self.cull_ranges = None;
+        let mut canvas = false;
+        if let Some(v) = &mut self.vanilla {
+            // The canvas draws the sky as vanilla does; a view without it is not vanilla's.
+            // Smooth frames walk to draw only what the walk reached.
+            let level = camera.pitch == 0.0 && self.axes == Axes::ZUpRightHanded;
+            let faithful = view.mode == RenderMode::Faithful && view.show_sky;
+            let exact = level && (faithful || (smooth && self.cull.is_some()));
+            let (x, y, z, angle) = fixed_camera(self.axes, camera);
+            let l = frame.state_layout;
+            let words = frame.state;
+            let light = &words[l.light as usize..(l.light + l.light_count) as usize];
+            let scroll = words.get(l.scroll as usize..).unwrap_or(&[]);
+            v.walk(exact, [x, y, z, angle as i32], light, scroll);
+            canvas = faithful && v.walked();
+            if v.walked() {
+                cpu.mark("vanilla walk");
+            }
+        }
+        if canvas {
+            self.draw_canvas(camera, frame, cpu);
+        } else if smooth {
+            self.cull_by_walk(gpu);
+        }
+        if smooth {
+            let l = frame.state_layout;
+            let remap = frame.state.get(l.remap as usize..l.scroll as usize).unwrap_or(&[]);
+            self.remap.clear();
+            self.remap.extend_from_slice(remap);
+        }
+        let solid = match (canvas, smooth) {
+            (true, _) => SolidWorld::Canvas,
+            (false, true) => SolidWorld::FamilyExceptSky,
+            (false, false) => SolidWorld::Shaded,
+        };
+        // The walk culls Doom's smooth frames; elsewhere Doom's open spaces hide little.
+        self.plan = FramePlan { solid, occlusion: false };
+        self.plan
+    }
+
+    fn canvas(&self) -> Option<&Canvas> {
+        let v = self.vanilla.as_ref().filter(|_| self.plan.solid == SolidWorld::Canvas)?;
+        v.canvas()
+    }
+
+    fn pipeline_keys(&self, mode: u32, keys: &mut Vec<PipelineKey>) {
+        if self.plan.solid == SolidWorld::FamilyExceptSky && mode == MODE_SMOOTH {
+            keys.push(smooth_key(PipelineKind::Depth, 0));
+            keys.extend(
+                self.smooth.runs.iter().map(|r| smooth_key(PipelineKind::SmoothShade, r.surface)),
+            );
+        }
+    }
+
+    fn record(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        stage: SceneStage,
+        pipelines: &WorldPipelines,
+        _mode: u32,
+    ) -> u32 {
+        if self.plan.solid != SolidWorld::FamilyExceptSky {
+            return 0;
+        }
+        match stage {
+            SceneStage::DepthPrePass => self.draw_run_depths(pass, pipelines),
+            SceneStage::Solid => self.draw_runs(pass, pipelines),
+            _ => 0,
+        }
+    }
+}
+
+/// The key of a pipeline of smooth frames (no run reads a contrast byte differently).
+fn smooth_key(kind: PipelineKind, surface: u32) -> PipelineKey {
+    PipelineKey { kind, surface, contrast: true, mode: MODE_SMOOTH }
+}
+
+/// The camera in Doom's fixed point: viewx, viewy, viewz (16.16, native) and the view angle
+/// (BAM).
+fn fixed_camera(axes: Axes, camera: &CameraPose) -> (i32, i32, i32, u32) {
+    let n = axes.to_native_f64(camera.pos);
+    let fixed = |v: f64| (v * FRACUNIT as f64).round() as i32;
+    let yaw_deg = axes.yaw_to_native(camera.yaw);
+    let bam = ((yaw_deg / 360.0).rem_euclid(1.0) * 4294967296.0).round() as u64 as u32;
+    (fixed(n.x), fixed(n.y), fixed(n.z), bam)
+}

@@ -1,0 +1,148 @@
+//! The interface between the generic renderer and a shading family's own frame machinery.
+//!
+//! Every family's frames go through the same [`SceneRenderer`](super::SceneRenderer): culling,
+//! a depth pre-pass, solid groups shaded where they are nearest, masked surfaces, sprites,
+//! overlays and translucent lists. A family whose game draws in a way those passes cannot
+//! repeat takes part through [`FamilyFrames`]: it is prepared once per scene, told about each
+//! frame before culling ([`FamilyFrames::begin_frame`]) and answers with a [`FramePlan`]; it
+//! may draw the solid world on the CPU ([`Canvas`]) or record draws of its own in the solid
+//! stages. Doom is the one family that does today (`doom_frames.rs`: vanilla's BSP walk and
+//! CPU canvas, and smooth mode's bound textures); the others draw with the generic passes
+//! alone ([`GenericFrames`]), and a CPU canvas for another family plugs in here.
+
+use super::doom_frames::DoomFrames;
+use super::packing::{PackedScene, StateLayout};
+use super::profiler::CpuSteps;
+use super::world_pipelines::{PipelineKey, WorldPipelines};
+use super::{Gpu, ViewSettings};
+use crate::scene::{CameraPose, Scene, Shading, WorldVertex};
+
+/// The stages of the opaque scene, in drawing order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SceneStage {
+    DepthPrePass,
+    Solid,
+    Masked,
+    Sprites,
+    Overlays,
+}
+
+impl SceneStage {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            SceneStage::DepthPrePass => "depth pre-pass",
+            SceneStage::Solid => "solid surfaces",
+            SceneStage::Masked => "masked surfaces",
+            SceneStage::Sprites => "sprites",
+            SceneStage::Overlays => "markers and wireframe",
+        }
+    }
+}
+
+/// Who draws a frame's solid world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SolidWorld {
+    /// The generic passes: a depth pre-pass, then each solid group shaded where it is nearest.
+    Shaded,
+    /// The family records the pre-pass and the shading itself (its own vertices and bind
+    /// group); the renderer draws only the sky's groups, depth tested as they come.
+    FamilyExceptSky,
+    /// The family's CPU canvas holds the solid world and the masked surfaces: the GPU draws
+    /// only what lies over it (sprites, overlays, translucent surfaces), tested against the
+    /// canvas depths.
+    Canvas,
+}
+
+/// What a family does itself in one frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct FramePlan {
+    pub solid: SolidWorld,
+    /// Whether the renderer may drop solid triangles its occlusion map shows hidden (a
+    /// family that culls by its own rules says no).
+    pub occlusion: bool,
+}
+
+impl Default for FramePlan {
+    fn default() -> Self {
+        FramePlan { solid: SolidWorld::Shaded, occlusion: true }
+    }
+}
+
+/// A frame drawn on the CPU: one colour (RGBA8, in the image's byte order) and one reverse
+/// depth (`near / distance`, as the GPU's depth buffer holds it; 0 where nothing was drawn) a
+/// pixel, row by row.
+#[derive(Default)]
+pub struct Canvas {
+    pub colors: Vec<u32>,
+    pub depths: Vec<f32>,
+}
+
+/// What the renderer tells a family about the frame it is about to draw.
+pub(super) struct FrameInput<'a> {
+    pub camera: &'a CameraPose,
+    pub view: &'a ViewSettings,
+    /// The animation state as `packing::pack_state` laid it out for the GPU.
+    pub state: &'a [u32],
+    pub state_layout: &'a StateLayout,
+}
+
+/// A family's part in its frames. Every method has the generic passes' answer as its default.
+pub(super) trait FamilyFrames {
+    /// The layout of bind group 1 that the family's own pipelines take, if they take one.
+    fn bind_group_layout(&self) -> Option<&wgpu::BindGroupLayout> {
+        None
+    }
+
+    /// The view is now `width` x `height` with a focal length of `focal` pixels.
+    fn set_screen(&mut self, _width: u32, _height: u32, _focal: f64) {}
+
+    /// Prepares the frame (CPU work such as a walk or a canvas, uploads of the family's own
+    /// buffers) and says what the family draws itself. Steps worth timing are marked in `cpu`.
+    fn begin_frame(&mut self, _gpu: &Gpu, _frame: &FrameInput, _cpu: &mut CpuSteps) -> FramePlan {
+        FramePlan::default()
+    }
+
+    /// This frame's canvas, when its plan is [`SolidWorld::Canvas`].
+    fn canvas(&self) -> Option<&Canvas> {
+        None
+    }
+
+    /// The pipelines the family's own draws need this frame (`mode`: `SHADE_MODE`).
+    fn pipeline_keys(&self, _mode: u32, _keys: &mut Vec<PipelineKey>) {}
+
+    /// Records the family's own draws of `stage` after the renderer's; returns the draws.
+    fn record(
+        &self,
+        _pass: &mut wgpu::RenderPass<'_>,
+        _stage: SceneStage,
+        _pipelines: &WorldPipelines,
+        _mode: u32,
+    ) -> u32 {
+        0
+    }
+}
+
+/// Families whose frames the generic passes draw whole: Attack of the Saucerman, Saturn Quake,
+/// Marathon, Carmageddon 2 and unlit scenes.
+pub(super) struct GenericFrames;
+
+impl FamilyFrames for GenericFrames {}
+
+/// What each family's machinery is built from, once per scene.
+pub(super) struct FamilyInputs<'a> {
+    pub scene: &'a Scene,
+    /// The scene as packed for the GPU (already uploaded: the family may keep its parts).
+    pub packed: PackedScene,
+    /// The solid triangles as the renderer draws them (reversed; see `world_batches`).
+    pub solid: &'a [WorldVertex],
+    /// The image's byte order is BGRA.
+    pub bgra: bool,
+}
+
+/// The frame machinery of `inputs.scene`'s family.
+pub(super) fn family_frames(gpu: &Gpu, inputs: FamilyInputs) -> Box<dyn FamilyFrames> {
+    match &inputs.scene.shading {
+        Shading::DoomColormap { .. } => Box::new(DoomFrames::new(gpu, inputs)),
+        Shading::Family { .. } | Shading::Unlit => Box::new(GenericFrames),
+    }
+}
