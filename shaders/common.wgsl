@@ -121,6 +121,10 @@ struct Texel {
 // divides lane by lane, so the quotient comes from a float division (exact to within one for
 // the texel coordinates a level can reach, |v| < 2^23) and the remainder is corrected.
 fn wrap(v: i32, n: u32) -> u32 {
+    if POW2_TEXTURES {
+        // Two's complement: the mask wraps negative coordinates too.
+        return bitcast<u32>(v) & (n - 1u);
+    }
     let m = i32(max(n, 1u));
     let q = i32(floor(f32(v) / f32(m)));
     var r = v - q * m;
@@ -244,6 +248,9 @@ override SHADE_MODE: u32 = 0u;
 // away. SOLID_ONLY: the pipeline draws no masked triangle, so no texel is discarded.
 override CONTRAST_USED: bool = true;
 override SOLID_ONLY: bool = false;
+// Every texture of the scene has power-of-two sides (render/packing.rs): coordinates wrap by a
+// mask, where a division costs a software rasteriser lane by lane.
+override POW2_TEXTURES: bool = false;
 
 fn surface_is(s: SurfaceIn, kind: u32) -> bool {
     if SURFACE_KIND != 0u {

@@ -1,4 +1,5 @@
-// Saturn Quake: 4-bit texels through per-texture 16-colour rgb555 palettes, lit by per-vertex
+// Saturn Quake: 4-bit texels through per-texture 16-colour rgb555 palettes (resolved when the
+// scene is packed: a texel holds its colour), lit by per-vertex
 // light indices whose signed (r, g, b) offsets are added in 5-bit space and clamped, as the
 // VDP1 Gouraud adder does. Tables (scene_meta at meta_offs.y): 18 words, offsets + 16 packed
 // as r | g << 8 | b << 16. `s.surface`: corner k's light index at bits 5k..5k+5, bit 20 = u
@@ -19,9 +20,18 @@ fn sat_offsets(w: u32) -> vec3<f32> {
     return vec3<f32>(f32(w & 255u), f32((w >> 8u) & 255u), f32((w >> 16u) & 255u)) - 16.0;
 }
 
-// The palette holds (v << 3) | (v >> 2), so the top five bits of each byte are the channel.
-fn sat_texel5(t: Texel) -> vec3<i32> {
-    return vec3<i32>(round(t.rgba.rgb * 255.0)) >> vec3<u32>(3u);
+// A texel as render/packing.rs stores Saturn's (`rgb555_texel`): its palette colour's 5-bit
+// channels and transparency, so that a pixel reads one word and no palette entry.
+struct SatTexel {
+    rgb5: vec3<i32>,
+    transparent: bool,
+}
+
+fn sat_texel(info: TexInfo, x: i32, y: i32) -> SatTexel {
+    let i = wrap(y, info.height) * info.width + wrap(x, info.width);
+    let v = (texels[info.offset + i / 2u] >> ((i & 1u) * 16u)) & 0xFFFFu;
+    let rgb5 = vec3<i32>(vec3<u32>(v, v >> 5u, v >> 10u) & vec3<u32>(31u));
+    return SatTexel(rgb5, (v & 0x8000u) != 0u);
 }
 
 fn sat_expand(v: vec3<i32>) -> vec3<f32> {
@@ -55,7 +65,7 @@ fn sat_sky(s: SurfaceIn) -> vec4<f32> {
     let elevation = frame.center.w - atan((s.frag.y - frame.center.y) / focal);
     let x = i32(floor(azimuth / SAT_TURN * SAT_SKY_TEXELS_PER_TURN));
     let y = i32(floor(-elevation / SAT_TURN * SAT_SKY_TEXELS_PER_TURN));
-    return vec4<f32>(fetch_with(s.info, x, y).rgba.rgb, 1.0);
+    return vec4<f32>(sat_expand(sat_texel(s.info, x, y).rgb5), 1.0);
 }
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
@@ -63,17 +73,16 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     if surface_is(s, KIND_SKY) && has_flag(FLAG_SKY) {
         return sat_sky(s);
     }
-    // Saturn textures are all indexed (rgb555 palettes).
-    let t = fetch_indexed(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    let t = sat_texel(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }
     if faithful_mode() {
-        return vec4<f32>(sat_expand(sat_texel5(t) + sat_gouraud(s)), 1.0);
+        return vec4<f32>(sat_expand(t.rgb5 + sat_gouraud(s)), 1.0);
     }
     // Smooth: the triangle-interpolated offsets, not quantised, on the 8-bit colour.
     let offsets = s.shade.rgb * 255.0 - 16.0;
-    return vec4<f32>(clamp(t.rgba.rgb + offsets * (8.0 / 255.0), vec3<f32>(0.0), vec3<f32>(1.0)), 1.0);
+    return vec4<f32>(clamp(sat_expand(t.rgb5) + offsets * (8.0 / 255.0), vec3<f32>(0.0), vec3<f32>(1.0)), 1.0);
 }
 
 // The colour and the opaque pixel's key (none: no surface of this family blends by it).
@@ -83,12 +92,11 @@ fn shade_fragment(s: SurfaceIn) -> FragOut {
 
 // Saturn Quake levels have no translucent surfaces; this only satisfies the family contract.
 fn translucent(s: SurfaceIn) -> Translucent {
-    // Saturn textures are all indexed (rgb555 palettes).
-    let t = fetch_indexed(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
+    let t = sat_texel(s.info, i32(floor(s.uv.x)), i32(floor(s.uv.y)));
     if t.transparent && s.masked {
         discard;
     }
-    return Translucent(t.index, 0u, t.rgba);
+    return Translucent(0u, 0u, vec4<f32>(sat_expand(t.rgb5), 1.0));
 }
 
 fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {

@@ -1,7 +1,7 @@
 //! Packs a `Scene` into the flat u32 arrays the shaders read (see shaders/common.wgsl).
 
 use super::lit_tables::family_tables;
-use crate::scene::{FrameState, Scene, Shading, Sprite, Texels, MAX_PALETTE};
+use crate::scene::{FrameState, Scene, Shading, ShadingFamily, Sprite, Texels, MAX_PALETTE};
 
 /// Word offsets of the parts of the scene metadata buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -10,8 +10,11 @@ pub struct MetaLayout {
     pub colormap: u32,
     pub texinfo: u32,
     pub texture_count: u32,
-    /// The shading family's constants for the frame uniform (see `lit_tables`).
+    /// The shading family's constants (see `lit_tables`).
     pub family: [u32; 8],
+    /// Every texture's width and height are powers of two, so texel coordinates wrap by a
+    /// mask instead of a division.
+    pub pow2_textures: bool,
 }
 
 pub struct PackedScene {
@@ -50,6 +53,7 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
     let texinfo = meta.len() as u32;
 
     let mut texels = Vec::new();
+    let rgb555 = matches!(scene.shading, Shading::Family { family: ShadingFamily::Saturn, .. });
     for t in &scene.textures {
         let offset = texels.len() as u32;
         let flags = match &t.texels {
@@ -57,7 +61,12 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
                 let value = |i: usize| -> u32 {
                     let idx = index.get(i).copied().unwrap_or(0) as u32;
                     let transparent = !opaque.is_empty() && !opaque.get(i).copied().unwrap_or(true);
-                    idx | if transparent { 0x100 } else { 0 }
+                    if rgb555 {
+                        let at = (idx + t.palette).min(entries as u32 - 1) as usize;
+                        rgb555_texel(meta[palette as usize + at], transparent)
+                    } else {
+                        idx | if transparent { 0x100 } else { 0 }
+                    }
                 };
                 let n = t.texel_count();
                 texels.extend((0..n.div_ceil(2)).map(|w| value(2 * w) | value(2 * w + 1) << 16));
@@ -99,6 +108,10 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
             texinfo,
             texture_count: scene.textures.len().max(1) as u32,
             family: family.constants,
+            pow2_textures: scene
+                .textures
+                .iter()
+                .all(|t| t.width.max(1).is_power_of_two() && t.height.max(1).is_power_of_two()),
         },
         meta,
         texels,
@@ -106,6 +119,15 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
         sprite_count: scene.sprites.len() as u32,
         sprites,
     }
+}
+
+/// Saturn's indexed texel as the shader reads it (shaders/saturn.wgsl `sat_texel`): the
+/// palette colour's 5-bit channels (the palette holds `(v << 3) | (v >> 2)`) at bits 0, 5
+/// and 10, transparency at bit 15. Saturn's shading needs only the colour, and a software
+/// rasteriser then gathers one word a pixel instead of the texel and then its palette entry.
+fn rgb555_texel(rgba: u32, transparent: bool) -> u32 {
+    let channel = |k: u32| (rgba >> (8 * k + 3)) & 31;
+    channel(0) | channel(1) << 5 | channel(2) << 10 | u32::from(transparent) << 15
 }
 
 /// Sprite instances (8 words each) followed by their views (1 word each).

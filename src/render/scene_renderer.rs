@@ -21,7 +21,7 @@ use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
 use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
 use super::world_batches::{batch_world, Group};
 use super::world_pipelines::{
-    family_overrides, world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines,
+    scene_overrides, world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines,
 };
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, KEY_FORMAT, SCENE_FORMAT};
 use crate::scene::{CameraPose, FrameState, Scene, SurfaceKind, WorldVertex};
@@ -232,13 +232,13 @@ impl SceneRenderer {
             );
         }
         let translucent = (translucent_count > 0 && fragment_storage).then(|| {
-            let family = family_overrides(&packed.layout.family);
+            let family = scene_overrides(&packed.layout);
             TranslucentPass::new(device, &module, &layout, world_vertex_layout(), format, &family)
         });
         let [r, g, b] = scene.clear.rgb.map(|c| c as f64 / 255.0);
         let mut pipelines =
             WorldPipelines::new(module, pipeline_layout, translucent.is_some(), format);
-        pipelines.set_family(packed.layout.family);
+        pipelines.set_scene(packed.layout);
         let (meta_layout, sprite_count, sprite_views) =
             (packed.layout, packed.sprite_count, packed.sprite_views);
         let solid = &batches.solid_reversed[..batches.solid_count as usize];

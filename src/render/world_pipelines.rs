@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::packing::MetaLayout;
 use super::{DEPTH_FORMAT, KEY_FORMAT};
 use crate::scene::WorldVertex;
 
@@ -48,18 +49,20 @@ pub struct WorldPipelines {
     keys: bool,
     /// The colour target's format.
     format: wgpu::TextureFormat,
-    /// The shading family's constants (the `FAMILY_*` overrides).
-    family: [u32; 8],
+    /// The scene's constants (the `FAMILY_*` and `POW2_TEXTURES` overrides).
+    scene: MetaLayout,
     made: HashMap<PipelineKey, wgpu::RenderPipeline>,
 }
 
-/// The `FAMILY_*` overrides of shaders/common.wgsl for a scene's family constants.
-pub fn family_overrides(family: &[u32; 8]) -> [(&'static str, f64); 8] {
+/// The overrides of shaders/common.wgsl that hold for the whole scene: its family constants
+/// (`FAMILY_*`) and whether every texture's sides are powers of two (`POW2_TEXTURES`).
+pub fn scene_overrides(scene: &MetaLayout) -> [(&'static str, f64); 9] {
     const NAMES: [&str; 8] = [
         "FAMILY_0", "FAMILY_1", "FAMILY_2", "FAMILY_3", "FAMILY_4", "FAMILY_5", "FAMILY_6",
         "FAMILY_7",
     ];
-    std::array::from_fn(|i| (NAMES[i], f64::from(family[i])))
+    let pow2 = ("POW2_TEXTURES", f64::from(u8::from(scene.pow2_textures)));
+    std::array::from_fn(|i| if i < 8 { (NAMES[i], f64::from(scene.family[i])) } else { pow2 })
 }
 
 impl WorldPipelines {
@@ -70,12 +73,20 @@ impl WorldPipelines {
         format: wgpu::TextureFormat,
     ) -> WorldPipelines {
         let made = HashMap::new();
-        WorldPipelines { module, layout, family_layout: None, keys, format, family: [0; 8], made }
+        WorldPipelines {
+            module,
+            layout,
+            family_layout: None,
+            keys,
+            format,
+            scene: MetaLayout::default(),
+            made,
+        }
     }
 
-    /// Sets the family constants the pipelines made from now on are specialised for.
-    pub fn set_family(&mut self, family: [u32; 8]) {
-        self.family = family;
+    /// Sets the scene whose constants the pipelines made from now on are specialised for.
+    pub fn set_scene(&mut self, scene: MetaLayout) {
+        self.scene = scene;
     }
 
     /// Lets [`PipelineKind::SmoothShade`] pipelines be made, with `layout`.
@@ -122,7 +133,7 @@ fn make_pipeline(
         ("CONTRAST_USED", f64::from(u8::from(key.contrast))),
         ("SOLID_ONLY", f64::from(u8::from(solid_only))),
     ];
-    constants.extend(family_overrides(&made_by.family));
+    constants.extend(scene_overrides(&made_by.scene));
     let compilation_options =
         wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
     let world_layout = world_vertex_layout();
