@@ -210,4 +210,40 @@ mod tests {
         assert_eq!(&out[l.remap as usize..l.remap as usize + 3], &[1, 0, 2]);
         assert_eq!(f32::from_bits(out[l.scroll as usize + 2]), 3.0);
     }
+
+    /// A Saturn level with one texture whose palette entry 5 is (1, 2, 3) and 6 is (31, 0, 17)
+    /// in 5-bit channels; texels 5, 6, 0, ... (0 is the Saturn's transparent code).
+    fn saturn_scene() -> Scene {
+        use crate::formats::saturn::{build_scene, writer, LevFile};
+        let mut b = writer::LevBuilder::default();
+        let mut palette = [writer::word(0, 0, 0); 16];
+        palette[5] = writer::word(1, 2, 3);
+        palette[6] = writer::word(31, 0, 17);
+        let mut indices = vec![5u8; 64 * 64];
+        indices[1] = 6;
+        indices[2] = 0;
+        b.texture(palette, indices);
+        let bytes = b.finish();
+        let file = LevFile::parse("T.LEV", &bytes).expect("written level parses");
+        build_scene(&file, "T")
+    }
+
+    #[test]
+    fn saturn_texels_hold_their_rgb555_colour_and_transparency() {
+        let scene = saturn_scene();
+        let packed = pack_scene(&scene);
+        let texel = |i: usize| (packed.texels[i / 2] >> ((i % 2) * 16)) & 0xFFFF;
+        assert_eq!(texel(0), 1 | 2 << 5 | 3 << 10);
+        assert_eq!(texel(1), 31 | 17 << 10);
+        assert_eq!(texel(2) & 0x8000, 0x8000, "index 0 is transparent");
+        assert_eq!(texel(3) & 0x8000, 0);
+    }
+
+    #[test]
+    fn power_of_two_scenes_are_marked_and_others_are_not() {
+        let mut scene = saturn_scene();
+        assert!(pack_scene(&scene).layout.pow2_textures, "Saturn's textures are 64x64");
+        scene.textures[0].width = 48;
+        assert!(!pack_scene(&scene).layout.pow2_textures);
+    }
 }
