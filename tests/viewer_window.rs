@@ -188,6 +188,11 @@ impl Viewer {
     /// Starts Xvfb and `mapscope ARGS --shot-dir TMP/shots`, waits for the window and focuses
     /// it.
     fn start(tmp: &TempDir, args: &[OsString]) -> Viewer {
+        Viewer::start_with(tmp, args, &[])
+    }
+
+    /// [`Viewer::start`] with extra environment variables.
+    fn start_with(tmp: &TempDir, args: &[OsString], env: &[(&str, &str)]) -> Viewer {
         require_tool("Xvfb", "xvfb");
         require_tool("xdotool", "xdotool");
         let shots = tmp.join("shots");
@@ -201,6 +206,7 @@ impl Viewer {
             .env("DISPLAY", &display)
             .env_remove("WAYLAND_DISPLAY")
             .env("RUST_LOG", "info")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(File::create(&logs.0).unwrap())
             .stderr(File::create(&logs.1).unwrap())
@@ -650,4 +656,50 @@ fn bench_window_presents_the_tour_under_xvfb() {
     let median = presented["median_ms"].as_f64().unwrap();
     assert!(median > 0.0 && median <= presented["p95_ms"].as_f64().unwrap(), "{v}");
     assert!((presented["fps"].as_f64().unwrap() - 1000.0 / median).abs() < 1e-6);
+}
+
+/// The window's pixels as the X server holds them (RGBA, alpha 255).
+fn grab_window(display: &str, window: &str) -> image::RgbaImage {
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::xproto::{ConnectionExt as _, ImageFormat};
+    let (conn, _) = x11rb::connect(Some(display)).expect("connecting to Xvfb");
+    let window: u32 = window.parse().expect("xdotool window ids are decimal");
+    let geometry = conn.get_geometry(window).unwrap().reply().unwrap();
+    let (w, h) = (geometry.width, geometry.height);
+    let reply = conn
+        .get_image(ImageFormat::Z_PIXMAP, window, 0, 0, w, h, !0)
+        .unwrap()
+        .reply()
+        .expect("the window's image");
+    let _ = conn.flush();
+    // Depth 24 in 32-bit pixels, little-endian: B, G, R, unused.
+    let pixels = reply.data.chunks_exact(4).flat_map(|p| [p[2], p[1], p[0], 255]).collect();
+    image::RgbaImage::from_raw(w.into(), h.into(), pixels).expect("one word a pixel")
+}
+
+/// What the window shows is the frame F12 saves, pixel for pixel, whichever way the images
+/// reach the screen: the swapchain, or shared memory (the default on a software adapter,
+/// where the swapchain pushes each image through the X socket).
+#[test]
+fn the_window_shows_the_frame_through_either_way_of_presenting() {
+    let _one_at_a_time = one_viewer_at_a_time();
+    let wad = freedoom1();
+    for (way, log) in [("cpu", "shared memory"), ("swapchain", "the swapchain")] {
+        let tmp = TempDir::new("viewer-present");
+        let mut args = vec![wad.clone().into_os_string()];
+        args.extend(os(&["--map", "E1M1"]));
+        let mut session = Viewer::start_with(&tmp, &args, &[("MAPSCOPE_PRESENT", way)]);
+        session.wait_for_log(&["presenting through", log]);
+        // F1 hides the overlay, so the window holds the frame alone; F stops the clock, so
+        // the frame shown is the frame saved.
+        session.key("F1");
+        session.key("f");
+        sleep(Duration::from_millis(700));
+        let (shot, _) = session.screenshot();
+        let shot = image::open(&shot).unwrap().to_rgba8();
+        let shown = grab_window(&session.display, &session.window);
+        assert_eq!(shown.dimensions(), shot.dimensions(), "{way}: the window is the frame's size");
+        assert_identical(&shown, &shot, &format!("{way}: the window against the F12 shot"));
+        session.assert_running();
+    }
 }

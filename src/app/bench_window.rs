@@ -1,6 +1,6 @@
-//! `mapscope bench --window`: the bench tour in a real window, each frame drawn, shown through
-//! the window's swapchain as the viewer shows it, and presented; the time between presents is
-//! the presented frame rate.
+//! `mapscope bench --window`: the bench tour in a real window, each frame drawn, shown as the
+//! viewer shows it (`window_surface`: the swapchain, or shared memory on a software adapter),
+//! and presented; the time between presents is the presented frame rate.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -11,7 +11,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
-use super::window_surface::{self, WindowSurface};
+use super::window_surface::{self, WindowSurface, WindowTarget};
 use crate::bench::{Tour, WARM_UP_FRAMES};
 use crate::render::{self, Gpu, Presenter, SceneRenderer, ViewSettings};
 use crate::scene::{FrameState, Scene};
@@ -20,6 +20,8 @@ use crate::scene::{FrameState, Scene};
 pub struct PresentedFrames {
     pub intervals: Vec<Duration>,
     pub adapter: String,
+    /// How the images reached the screen (`WindowTarget::way`).
+    pub way: &'static str,
 }
 
 /// Shows the tour of `scene` at the size of `view` for `frames` frames after the warm-up.
@@ -44,16 +46,16 @@ pub fn run(scene: Scene, view: ViewSettings, frames: usize) -> Result<PresentedF
         return Err(e);
     }
     let adapter = app.win.as_ref().map(|w| w.gpu.adapter_name()).unwrap_or_default();
+    let way = app.win.as_ref().map_or("", |w| w.target.way());
     if app.intervals.is_empty() {
         return Err(anyhow!("the window closed before any frame was timed"));
     }
-    Ok(PresentedFrames { intervals: app.intervals, adapter })
+    Ok(PresentedFrames { intervals: app.intervals, adapter, way })
 }
 
 struct Win {
     window: Arc<Window>,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
+    target: WindowTarget,
     gpu: Gpu,
     renderer: SceneRenderer,
     presenter: Presenter,
@@ -80,13 +82,12 @@ impl BenchWindow {
             .with_title("mapscope bench")
             .with_inner_size(size)
             .with_resizable(false);
-        let WindowSurface { window, surface, config, gpu } =
-            window_surface::open(event_loop, attrs)?;
-        let format = config.format;
+        let WindowSurface { window, target, gpu } = window_surface::open(event_loop, attrs)?;
+        let format = target.format();
         let renderer =
             SceneRenderer::with_format(&gpu, &self.scene, render::scene_format_for(format))?;
         let presenter = Presenter::new(&gpu.device, format);
-        self.win = Some(Win { window, surface, config, gpu, renderer, presenter });
+        self.win = Some(Win { window, target, gpu, renderer, presenter });
         Ok(())
     }
 
@@ -102,12 +103,12 @@ impl BenchWindow {
         self.scene.animator.state_at(i as u32, &mut self.state);
         w.renderer.set_state(&self.state);
         w.renderer.render(&w.gpu, &self.tour.camera(i, self.frames), &self.view);
-        let Some(frame) = window_surface::next_frame(&w.surface, &w.gpu, &w.config) else {
+        let Some(frame) = w.target.next_frame(&w.gpu) else {
             return Ok(false);
         };
-        let target = frame.texture.create_view(&Default::default());
+        let target = frame.texture().create_view(&Default::default());
         let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
-        let copied = w.renderer.copy_to(&mut encoder, &frame.texture);
+        let copied = w.renderer.copy_to(&mut encoder, frame.texture());
         let source = w.renderer.color_view().zip(w.renderer.target_size()).filter(|_| !copied);
         if let Some((source, size)) = source {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -123,12 +124,12 @@ impl BenchWindow {
                 })],
                 ..Default::default()
             });
-            let rect = [0.0, 0.0, w.config.width as f32, w.config.height as f32];
+            let (width, height) = w.target.size();
+            let rect = [0.0, 0.0, width as f32, height as f32];
             w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, source, size, rect);
         }
         w.gpu.queue.submit([encoder.finish()]);
-        w.window.pre_present_notify();
-        w.gpu.queue.present(frame);
+        w.target.present(&w.gpu, &w.window, frame)?;
         let now = Instant::now();
         if self.done >= WARM_UP_FRAMES {
             if let Some(last) = self.last_present {

@@ -21,7 +21,7 @@ use super::compare_view::ReferenceView;
 use super::game_view::{self, GameView};
 use super::overlay::{self, Controls, OverlayInfo};
 use super::reference;
-use super::window_surface::{self, WindowSurface};
+use super::window_surface::{self, WindowSurface, WindowTarget};
 use super::{FlyCamera, MoveKeys};
 use crate::cli::{CameraArgs, ViewArgs};
 use crate::loader::{self, LevelSource, OpenOptions};
@@ -99,8 +99,7 @@ fn level_size(scene: &Scene) -> f64 {
 
 struct WindowState {
     window: Arc<Window>,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
+    target: WindowTarget,
     gpu: Gpu,
     renderer: SceneRenderer,
     presenter: Presenter,
@@ -266,9 +265,8 @@ impl App {
         let attrs = Window::default_attributes()
             .with_title(self.title())
             .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 720.0));
-        let WindowSurface { window, surface, config, gpu } =
-            window_surface::open(event_loop, attrs)?;
-        let format = config.format;
+        let WindowSurface { window, target, gpu } = window_surface::open(event_loop, attrs)?;
+        let format = target.format();
         let mut renderer =
             SceneRenderer::with_format(&gpu, &self.scene, render::scene_format_for(format))?;
         let frame_state = self.scene.animator.initial();
@@ -284,11 +282,10 @@ impl App {
             Some(gpu.device.limits().max_texture_dimension_2d as usize),
         );
         let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, Default::default());
-        log::info!("viewer on {}", gpu.adapter_name());
+        log::info!("viewer on {}, presenting through the {}", gpu.adapter_name(), target.way());
         self.win = Some(WindowState {
             window,
-            surface,
-            config,
+            target,
             gpu,
             renderer,
             presenter,
@@ -330,7 +327,7 @@ impl App {
     /// error is shown) when the GPU cannot take it.
     fn set_scene(&mut self, scene: Scene) -> bool {
         if let Some(w) = &mut self.win {
-            let format = render::scene_format_for(w.config.format);
+            let format = render::scene_format_for(w.target.format());
             match SceneRenderer::with_format(&w.gpu, &scene, format) {
                 Ok(r) => {
                     w.renderer = r;
@@ -619,7 +616,7 @@ impl App {
         self.move_camera(now);
         let tic = self.tic();
         let native = self.scene.axes.to_native_f64(self.fly.pose.pos);
-        let Some((cw, ch)) = self.win.as_ref().map(|w| (w.config.width, w.config.height)) else {
+        let Some((cw, ch)) = self.win.as_ref().map(|w| w.target.size()) else {
             return Ok(());
         };
         let ((fw, fh), fov, rect) = self.layout(cw, ch);
@@ -642,10 +639,10 @@ impl App {
             composed = true;
         }
 
-        let Some(frame) = window_surface::next_frame(&w.surface, &w.gpu, &w.config) else {
+        let Some(frame) = w.target.next_frame(&w.gpu) else {
             return Ok(());
         };
-        let target = frame.texture.create_view(&Default::default());
+        let target = frame.texture().create_view(&Default::default());
 
         let title = format!("{} ({})", self.scene.name, self.scene.format);
         let info = OverlayInfo {
@@ -697,7 +694,10 @@ impl App {
         let ppp = output.pixels_per_point;
         let jobs = w.egui_ctx.tessellate(output.shapes, ppp);
         let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: [w.config.width, w.config.height],
+            size_in_pixels: {
+                let (w, h) = w.target.size();
+                [w, h]
+            },
             pixels_per_point: ppp,
         };
         let mut textures_delta = output.textures_delta;
@@ -715,7 +715,7 @@ impl App {
             &screen,
         );
         // A frame that fills the window is copied in; the overlay is drawn over it.
-        let copied = !composed && w.renderer.copy_to(&mut encoder, &frame.texture);
+        let copied = !composed && w.renderer.copy_to(&mut encoder, frame.texture());
         {
             let mut pass = encoder
                 .begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -747,8 +747,7 @@ impl App {
             w.egui_renderer.render(&mut pass, &jobs, &screen);
         }
         w.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
-        w.window.pre_present_notify();
-        w.gpu.queue.present(frame);
+        w.target.present(&w.gpu, &w.window, frame)?;
         for id in &textures_delta.free {
             w.egui_renderer.free_texture(id);
         }
@@ -785,9 +784,7 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => {
-                w.config.width = size.width.max(1);
-                w.config.height = size.height.max(1);
-                w.surface.configure(&w.gpu.device, &w.config);
+                w.target.resize(&w.gpu, size.width, size.height);
             }
             WindowEvent::CursorMoved { position, .. } => {
                 self.cursor = (position.x, position.y);

@@ -72,15 +72,18 @@ pub struct Presented {
     pub frames: usize,
     pub median_ms: f64,
     pub p95_ms: f64,
+    /// How the images reached the screen: "swapchain" or "shared memory".
+    pub way: String,
 }
 
 impl Presented {
-    pub fn from_intervals(intervals: &[Duration]) -> Presented {
+    pub fn from_intervals(intervals: &[Duration], way: &str) -> Presented {
         let mut v: Vec<f64> = intervals.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
         v.sort_by(f64::total_cmp);
         let n = v.len();
         let at = |i: usize| v.get(i.min(n.saturating_sub(1))).copied().unwrap_or(0.0);
-        Presented { frames: n, median_ms: at(n / 2), p95_ms: at(n * 95 / 100) }
+        let way = way.to_string();
+        Presented { frames: n, median_ms: at(n / 2), p95_ms: at(n * 95 / 100), way }
     }
 
     pub fn fps(&self) -> f64 {
@@ -125,6 +128,7 @@ impl BenchReport {
                 "fps": p.fps(),
                 "median_ms": p.median_ms,
                 "p95_ms": p.p95_ms,
+                "way": p.way,
             })),
         })
     }
@@ -163,7 +167,8 @@ impl BenchReport {
         }
         if let Some(p) = &self.presented {
             out.push_str(&format!(
-                "presented in a window: fps {:.1}   median {:.2} ms   p95 {:.2} ({} frames)\n",
+                "presented in a window ({}): fps {:.1}   median {:.2} ms   p95 {:.2} ({} frames)\n",
+                p.way,
                 p.fps(),
                 p.median_ms,
                 p.p95_ms,

@@ -62,7 +62,8 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode> {
     drop(gpu);
     if a.window {
         let shown = crate::app::bench_window::run(scene, view, a.frames)?;
-        report.presented = Some(crate::bench::Presented::from_intervals(&shown.intervals));
+        let presented = crate::bench::Presented::from_intervals(&shown.intervals, shown.way);
+        report.presented = Some(presented);
     }
     if a.json {
         outln!("{}", report.to_json());

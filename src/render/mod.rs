@@ -4,6 +4,7 @@
 mod doom_frames;
 mod family;
 mod frame;
+mod frame_readback;
 mod frustum_cull;
 mod gpu;
 mod headless;
@@ -23,6 +24,7 @@ mod world_batches;
 mod world_pipelines;
 
 pub use frame::{projection, Projection};
+pub use frame_readback::FrameReadback;
 pub use gpu::Gpu;
 pub use headless::render_headless;
 pub use presenter::Presenter;
