@@ -63,6 +63,7 @@ fn split_room() -> VanillaMap {
         sky_flat: 99,
         flat_textures: Vec::new(),
         texture_memory: Default::default(),
+        things: Default::default(),
     }
 }
 
