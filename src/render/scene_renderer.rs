@@ -465,9 +465,10 @@ impl SceneRenderer {
         let walked = self.canvas;
         let solid: &[SceneStage] =
             if walked { &[] } else { &[SceneStage::DepthPrePass, SceneStage::Solid] };
-        // The canvas has the masked middles too.
+        // The canvas has the masked middles and the sprites too.
         let rest = [SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays];
-        let rest = rest.into_iter().filter(|&s| !(walked && s == SceneStage::Masked));
+        let on_canvas = |s| matches!(s, SceneStage::Masked | SceneStage::Sprites);
+        let rest = rest.into_iter().filter(|&s| !(walked && on_canvas(s)));
         let stages: Vec<SceneStage> = solid.iter().copied().chain(rest).collect();
         // Taken out while the passes borrow the renderer; put back below.
         let mut timer = self.timer.take();
@@ -776,6 +777,7 @@ impl SceneRenderer {
         let light = &self.state_words[l.light as usize..(l.light + l.light_count) as usize];
         let scroll = self.state_words.get(l.scroll as usize..).unwrap_or(&[]);
         v.walk(exact, [x, y, z, angle as i32], light, scroll);
+        v.set_sprites(view.show_sprites);
         self.canvas = canvas && v.walked();
     }
 

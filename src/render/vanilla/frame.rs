@@ -1,7 +1,7 @@
 //! The CPU half of Doom's vanilla-exact frames (faithful, 90° across the width, level camera):
 //! vanilla's BSP walk, each wall column's set-up as vanilla does it once per column, and the
-//! solid world drawn from them column by column and span by span (`canvas`). The
-//! GPU shows the canvas and draws masked walls and sprites over it; the scene renderer only
+//! solid world drawn from them column by column and span by span (`canvas`), then its things
+//! and masked middles (`masked`, `sprites`). The GPU shows the canvas; the scene renderer only
 //! asks for what lies in the state buffer.
 
 use super::canvas::{Canvas, CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
@@ -26,6 +26,8 @@ pub struct VanillaFrame {
     setup: Vec<u32>,
     columns: ColumnTables,
     canvas_out: Canvas,
+    /// Whether the canvas draws the things (the view shows sprites).
+    sprites: bool,
 }
 
 impl VanillaFrame {
@@ -40,7 +42,14 @@ impl VanillaFrame {
             setup: Vec::new(),
             columns: ColumnTables::default(),
             canvas_out: Canvas::default(),
+            sprites: true,
         }
+    }
+
+    /// Whether the canvas draws the things as vanilla does (on by default); the GPU draws no
+    /// sprites in a frame the canvas draws.
+    pub fn set_sprites(&mut self, shown: bool) {
+        self.sprites = shown;
     }
 
     /// Segs of the map (a wall's surface number is its seg + 1).
@@ -112,6 +121,7 @@ impl VanillaFrame {
             sine: &self.walls.sine,
             viewer,
             state,
+            sprites: self.sprites,
         };
         self.canvas.draw(&frame, &mut self.canvas_out);
     }
