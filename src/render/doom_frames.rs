@@ -4,7 +4,8 @@
 //!
 //! - Faithful, 90° across the width, level camera, sky shown: the walk runs, each wall
 //!   column is set up and the canvas draws walls, flats, sky and masked middles as vanilla
-//!   does ([`SolidWorld::Canvas`]); the GPU draws sprites and overlays over it.
+//!   does, and its things as r_things.c does ([`SolidWorld::Canvas`]); the GPU draws the
+//!   overlays over it.
 //! - Smooth: the walls and flats are drawn in runs of one bound texture
 //!   ([`SmoothTextures`]); from a level camera only the runs' triangles of the subsectors the
 //!   walk reached ([`WalkCull`]).
@@ -218,6 +219,7 @@ impl FamilyFrames for DoomFrames {
             let light = &words[l.light as usize..(l.light + l.light_count) as usize];
             let scroll = words.get(l.scroll as usize..).unwrap_or(&[]);
             v.walk(exact, [x, y, z, angle as i32], light, scroll);
+            v.set_sprites(view.show_sprites);
             canvas = faithful && v.walked();
             if v.walked() {
                 cpu.mark("vanilla walk");
@@ -244,9 +246,9 @@ impl FamilyFrames for DoomFrames {
         self.plan
     }
 
-    fn canvas(&self) -> Option<&Canvas> {
+    fn canvas(&self) -> Option<Canvas<'_>> {
         let v = self.vanilla.as_ref().filter(|_| self.plan.solid == SolidWorld::Canvas)?;
-        v.canvas()
+        v.canvas().map(|c| Canvas { colors: &c.colors, depths: &c.depths })
     }
 
     fn pipeline_keys(&self, mode: u32, keys: &mut Vec<PipelineKey>) {

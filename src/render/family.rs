@@ -47,9 +47,9 @@ pub(super) enum SolidWorld {
     /// The family records the pre-pass and the shading itself (its own vertices and bind
     /// group); the renderer draws only the sky's groups, depth tested as they come.
     FamilyExceptSky,
-    /// The family's CPU canvas holds the solid world and the masked surfaces: the GPU draws
-    /// only what lies over it (sprites, overlays, translucent surfaces), tested against the
-    /// canvas depths.
+    /// The family's CPU canvas holds the solid world, the masked surfaces and the sprites (if
+    /// the view shows them): the GPU draws only what lies over it (overlays, translucent
+    /// surfaces), tested against the canvas depths.
     Canvas,
 }
 
@@ -71,10 +71,9 @@ impl Default for FramePlan {
 /// A frame drawn on the CPU: one colour (RGBA8, in the image's byte order) and one reverse
 /// depth (`near / distance`, as the GPU's depth buffer holds it; 0 where nothing was drawn) a
 /// pixel, row by row.
-#[derive(Default)]
-pub struct Canvas {
-    pub colors: Vec<u32>,
-    pub depths: Vec<f32>,
+pub struct Canvas<'a> {
+    pub colors: &'a [u32],
+    pub depths: &'a [f32],
 }
 
 /// What the renderer tells a family about the frame it is about to draw.
@@ -103,7 +102,7 @@ pub(super) trait FamilyFrames {
     }
 
     /// This frame's canvas, when its plan is [`SolidWorld::Canvas`].
-    fn canvas(&self) -> Option<&Canvas> {
+    fn canvas(&self) -> Option<Canvas<'_>> {
         None
     }
 

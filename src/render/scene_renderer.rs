@@ -381,12 +381,14 @@ impl SceneRenderer {
         let mut draws = 0;
         // One render pass for the opaque scene; when profiling, one per stage so that each
         // can be timed (a tiled rasteriser draws a pass tile by tile, not draw by draw).
-        // A canvas frame's walls, flats, sky and masked surfaces are already in the colour
-        // target.
+        // A canvas frame's walls, flats, sky, masked surfaces and sprites are already in the
+        // colour target.
         let solid: &[SceneStage] =
             if canvas { &[] } else { &[SceneStage::DepthPrePass, SceneStage::Solid] };
+        // The canvas has the masked surfaces and the sprites too.
         let rest = [SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays];
-        let rest = rest.into_iter().filter(|&s| !(canvas && s == SceneStage::Masked));
+        let on_canvas = |s| matches!(s, SceneStage::Masked | SceneStage::Sprites);
+        let rest = rest.into_iter().filter(|&s| !(canvas && on_canvas(s)));
         let stages: Vec<SceneStage> = solid.iter().copied().chain(rest).collect();
         // Taken out while the passes borrow the renderer; put back below.
         let mut timer = self.timer.take();
@@ -617,7 +619,7 @@ impl SceneRenderer {
     /// the canvas colours into the scene's colour target.
     fn upload_state(&mut self, gpu: &Gpu) {
         let canvas = self.family.canvas();
-        let depths = canvas.map(|c| &c.depths[..]).unwrap_or(&[]);
+        let depths = canvas.as_ref().map(|c| c.depths).unwrap_or(&[]);
         let size = ((self.state_words.len() + depths.len()) * 4) as u64;
         if size > self.state.size() {
             self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
@@ -637,7 +639,7 @@ impl SceneRenderer {
         gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(depths));
         gpu.queue.write_texture(
             t.color.as_image_copy(),
-            bytemuck::cast_slice(&canvas.colors),
+            bytemuck::cast_slice(canvas.colors),
             wgpu::TexelCopyBufferLayout {
                 offset: 0,
                 bytes_per_row: Some(t.width * 4),

@@ -143,6 +143,107 @@ pub struct VanillaMap {
     /// The wall textures' bytes as vanilla's column drawers read them (filled by the level
     /// builder); only the CPU canvas reads it.
     pub texture_memory: TextureMemory,
+    /// The things the canvas draws as vanilla's R_AddSprites finds them (filled by the level
+    /// builder).
+    pub things: VanillaThings,
+}
+
+/// A spawned thing as `R_ProjectSprite` reads its `mobj_t`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VThing {
+    /// Position, 16.16 (`z`: the floor, or the ceiling less the type's height).
+    pub x: i32,
+    pub y: i32,
+    pub z: i32,
+    /// Facing, binary angle.
+    pub angle: u32,
+    /// The sector it is linked into (`R_PointInSubsector`'s), whose light it takes.
+    pub sector: u32,
+    /// Index into [`VanillaThings::frames`].
+    pub frame: u32,
+    /// `FF_FULLBRIGHT` in its frame: drawn with colormap 0.
+    pub fullbright: bool,
+    /// `MF_SHADOW`: drawn with the fuzz effect.
+    pub shadow: bool,
+}
+
+/// A sprite frame (`spriteframe_t`): one patch for every view, or eight by rotation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VSpriteFrame {
+    pub rotate: bool,
+    /// Index into [`VanillaThings::patches`] per rotation (rotation 1 at 0).
+    pub patches: [u32; 8],
+    pub flip: [bool; 8],
+}
+
+/// A sprite patch lump: its header (`spritewidth`, `spriteoffset`, `spritetopoffset` in
+/// pixels) and where each column's posts begin in its block.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpritePatch {
+    pub width: i32,
+    pub left_offset: i32,
+    pub top_offset: i32,
+    /// Index into [`VanillaThings::blocks`].
+    pub block: u32,
+    /// `columnofs`: each column's first post header, as an offset into the block.
+    pub columns: Vec<u32>,
+}
+
+/// What vanilla's thing rendering reads: the things by sector, their frames and the sprite
+/// patch lumps' bytes (`R_DrawMaskedColumn` walks the posts as they lie in the lump).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VanillaThings {
+    pub things: Vec<VThing>,
+    /// Each sector's things in `sector_t::thinglist` order: `P_SetThingPosition` links a thing
+    /// at the head, so the last spawned comes first. Sector `s`'s are
+    /// `sector_things[sector_first[s]..sector_first[s + 1]]`.
+    pub sector_first: Vec<u32>,
+    pub sector_things: Vec<u32>,
+    pub frames: Vec<VSpriteFrame>,
+    pub patches: Vec<SpritePatch>,
+    pub blocks: Vec<std::sync::Arc<[u8]>>,
+}
+
+impl VanillaThings {
+    /// The things linked into sector `sector`, head of the list first.
+    pub fn in_sector(&self, sector: u32) -> &[u32] {
+        let s = sector as usize;
+        match (self.sector_first.get(s), self.sector_first.get(s + 1)) {
+            (Some(&a), Some(&b)) => self.sector_things.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Column `col` of patch `patch`, positioned at its first post's pixels (three bytes past
+    /// the header, as the masked column walk expects); `None` outside the patch.
+    pub fn column(&self, patch: u32, col: i32) -> Option<MemoryColumn<'_>> {
+        let p = self.patches.get(patch as usize)?;
+        let at = *p.columns.get(usize::try_from(col).ok()?)?;
+        let block = self.blocks.get(p.block as usize)?;
+        Some(MemoryColumn { block, at: at as usize + 3 })
+    }
+
+    /// Groups `things` by sector (`sectors` of them) in thinglist order.
+    pub fn link(&mut self, sectors: usize) {
+        let mut first = vec![0u32; sectors + 1];
+        let linked = |t: &VThing| (t.sector as usize) < sectors;
+        for t in self.things.iter().filter(|t| linked(t)) {
+            first[t.sector as usize + 1] += 1;
+        }
+        for i in 0..sectors {
+            first[i + 1] += first[i];
+        }
+        let mut fill = first.clone();
+        let mut list = vec![0u32; first[sectors] as usize];
+        // Spawn order reversed: each new thing goes to the head of its sector's list.
+        for (i, t) in self.things.iter().enumerate().rev().filter(|(_, t)| linked(t)) {
+            let slot = &mut fill[t.sector as usize];
+            list[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        self.sector_first = first;
+        self.sector_things = list;
+    }
 }
 
 /// What a read outside a block gives. Past a patch lump or a composite buffer vanilla reads

@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashMap};
 use glam::{DVec2, DVec3, Vec3};
 
 use crate::formats::Result;
-use crate::scene::vanilla_doom::FlatXform;
+use crate::scene::vanilla_doom::{FlatXform, VThing};
 use crate::scene::{
     vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene, Shading, Sky,
     Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, VanillaTier, WorldVertex,
@@ -25,10 +25,13 @@ use super::lights::LightSim;
 use super::map::{line_flags, MapData, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
+use super::sprite_memory::SpriteMemory;
 use super::sprites::SpriteDirectory;
 use super::texture_memory::scene_texture_memory;
 use super::textures::{placeholder, PatchCache, TextureDirectory};
-use super::things::{spawn_angle_degrees, spawn_decision, Spawn, DEFAULT_SKILL};
+use super::things::{
+    removed_by_nomonsters, spawn_angle_degrees, spawn_decision, Spawn, DEFAULT_SKILL,
+};
 use super::udmf_props::{FlatPlacement, LightRule, PartTexture, UdmfProps, BOTTOM, MID, TOP};
 use super::wad::{LumpNum, WadStack};
 
@@ -46,11 +49,14 @@ pub const SCROLL_SPECIAL: u16 = super::boom::SCROLL_LEFT;
 pub struct BuildOptions {
     /// Skill 1..5 deciding which things spawn.
     pub skill: u8,
+    /// `-nomonsters`: monsters and lost souls are not spawned (as Chocolate Doom's reference
+    /// frames are taken).
+    pub no_monsters: bool,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { skill: DEFAULT_SKILL }
+        BuildOptions { skill: DEFAULT_SKILL, no_monsters: false }
     }
 }
 
@@ -258,6 +264,7 @@ pub fn build_level_scene(
 
     // Things.
     let sprite_dir = SpriteDirectory::new(stack);
+    let mut sprite_memory = SpriteMemory::default();
     let mut sprites = Vec::new();
     let mut markers = Vec::new();
     let mut spawned = 0u64;
@@ -280,6 +287,7 @@ pub fn build_level_scene(
             Spawn::Unknown => {
                 unknown.insert(th.kind);
             }
+            Spawn::Thing(t) if opts.no_monsters && removed_by_nomonsters(t.doomednum) => {}
             Spawn::Thing(t) => {
                 spawned += 1;
                 if !t.visible {
@@ -290,6 +298,10 @@ pub fn build_level_scene(
                     missing_frames.insert(format!("{}{}", t.sprite, t.frame as char));
                     continue;
                 };
+                let thing_frame = sprite_memory.frame(stack, frame, |lump| {
+                    let texture = b.sprite_texture(lump);
+                    b.textures.get(texture as usize).cloned()
+                });
                 let n_views = if frame.rotates { 8 } else { 1 };
                 let mut views = Vec::with_capacity(n_views);
                 let fallback = frame.lumps.iter().flatten().next().copied();
@@ -303,6 +315,17 @@ pub fn build_level_scene(
                         .insert(format!("{}{} (some rotations)", t.sprite, t.frame as char));
                 }
                 let z = if t.hangs { ceiling as f64 - t.height as f64 } else { floor as f64 };
+                let bam = (spawn_angle_degrees(th.angle) / 45.0) as u32 * 0x2000_0000;
+                sprite_memory.add_thing(VThing {
+                    x: th.x,
+                    y: th.y,
+                    z: (z as i32).wrapping_shl(16),
+                    angle: bam,
+                    sector: sector.map_or(u32::MAX, |s| s as u32),
+                    frame: thing_frame,
+                    fullbright: t.fullbright,
+                    shadow: t.shadow,
+                });
                 sprites.push(Sprite {
                     pos: at(z),
                     views,
@@ -420,6 +443,7 @@ pub fn build_level_scene(
     walls.sort_unstable();
     vanilla_map.texture_memory =
         scene_texture_memory(&texdir, stack, &walls, b.textures.len(), &mut b.notes);
+    vanilla_map.things = sprite_memory.finish(vanilla_map.sectors.len());
     let lights = LightSim::new(map);
     let facts = LevelFacts {
         details: vec![

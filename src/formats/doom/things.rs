@@ -193,6 +193,14 @@ pub fn thing_type(doomednum: u16) -> Option<&'static ThingType> {
     THING_TYPES.binary_search_by_key(&doomednum, |t| t.doomednum).ok().map(|i| &THING_TYPES[i])
 }
 
+/// Whether `-nomonsters` keeps the type from spawning: `P_SpawnMapThing` skips `MT_SKULL` and
+/// every type with `MF_COUNTKILL` (the monsters; not the boss brain, nor the dead ones).
+pub fn removed_by_nomonsters(doomednum: u16) -> bool {
+    const MONSTERS: [u16; 19] =
+        [7, 9, 16, 58, 64, 65, 66, 67, 68, 69, 71, 72, 84, 3001, 3002, 3003, 3004, 3005, 3006];
+    MONSTERS.contains(&doomednum)
+}
+
 /// Thing flag bits (spec [4-2-2]).
 pub mod thing_flags {
     pub const EASY: u16 = 0x0001;

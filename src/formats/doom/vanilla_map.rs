@@ -166,6 +166,7 @@ fn convert(
         sky_flat,
         flat_textures: Vec::new(),
         texture_memory: Default::default(),
+        things: Default::default(),
     }
 }
 

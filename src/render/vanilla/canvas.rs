@@ -6,30 +6,32 @@
 //! additions a pixel where a software GPU pays a full fragment shader, and every pixel lands
 //! where vanilla puts it.
 //!
-//! The result is the frame's colour (RGBA8, copied into the scene's colour target) and each
-//! pixel's depth, which the sprites drawn on the GPU over it test against (`hidden_by_canvas`
-//! in shaders/common.wgsl).
+//! The things and masked middles follow (`masked`, `sprites`). The result is the frame's
+//! colour (RGBA8, copied into the scene's colour target) and each pixel's depth, which what
+//! the GPU draws over it tests against (`hidden_by_canvas` in shaders/common.wgsl).
 
-use super::tables::{fixed_div, fixed_mul, zlight, ANG90, ANGLETOFINESHIFT, FRACUNIT, MAXLIGHTZ};
+use super::tables::{fixed_div, fixed_mul, zlight, ANG90, ANGLETOFINESHIFT, MAXLIGHTZ};
+use super::vissprites::SpriteLight;
 use super::wall_setup::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
 use super::{VanillaView, WalkResult};
-use crate::render::family::Canvas;
 use crate::render::packing::MetaLayout;
-use crate::scene::vanilla_doom::{FlatXform, MemoryColumn, VSeg, VanillaMap};
+use crate::scene::vanilla_doom::{FlatXform, VSeg, VanillaMap};
 use crate::scene::{VanillaSeg, VanillaTier};
 
 /// COLORMAP rows the lit palette holds (light levels 0..31, then the invulnerability and
 /// all-black maps).
 const LIT_ROWS: usize = 34;
+/// The COLORMAP row R_DrawFuzzColumn darkens by (`colormaps[6 * 256 + ...]`).
+const FUZZ_COLORMAP: usize = 6;
 
 /// A texture's descriptor as packed for the shaders (packing.rs).
 #[derive(Clone, Copy, Debug, Default)]
-struct TexInfo {
+pub(super) struct TexInfo {
     /// First texel, counted in 16-bit texels.
-    first: usize,
-    width: u32,
-    height: u32,
-    palette: u32,
+    pub(super) first: usize,
+    pub(super) width: u32,
+    pub(super) height: u32,
+    pub(super) palette: u32,
 }
 
 /// What the canvas reads of the scene, kept on the CPU: the packed texels and their
@@ -37,14 +39,29 @@ struct TexInfo {
 pub struct CanvasScene {
     /// The packed texels (two 16-bit texels a word: index, transparency above).
     texels: Vec<u32>,
-    infos: Vec<TexInfo>,
+    pub(super) infos: Vec<TexInfo>,
     /// Every COLORMAP row through the palette, 256 colours a row.
     lit: Vec<[u32; 256]>,
     palette: Vec<u32>,
     clear: u32,
     zlight: Vec<u32>,
+    /// Each palette colour (as drawn) to its index's colour through COLORMAP row 6, which
+    /// R_DrawFuzzColumn applies to the pixel it copies (the canvas keeps colours, not indices;
+    /// where two indices share a colour the first one's is taken).
+    fuzz: std::collections::HashMap<u32, u32>,
     /// Bands a frame is drawn in: the cores (asked once; the answer reads cgroup files).
     bands: usize,
+}
+
+/// A canvas: a colour (RGBA8) and a reverse depth (`near / distance`; 0 for the sky and for
+/// pixels the walk left empty) a pixel, row-major.
+#[derive(Default)]
+pub struct Canvas {
+    pub colors: Vec<u32>,
+    pub depths: Vec<f32>,
+    /// R_DrawFuzzColumn's place in its table, which vanilla never resets: carried from frame
+    /// to frame, 0 when the canvas is made (at level load).
+    pub fuzzpos: usize,
 }
 
 /// The per-frame state the canvas reads: light values by slot, texture remap, scroll
@@ -76,16 +93,16 @@ pub struct CanvasViewer {
 const MAX_BANDS: usize = 8;
 
 /// Rows `y0..` of a canvas, `w` pixels wide.
-struct Band<'a> {
-    y0: usize,
-    w: usize,
-    colors: &'a mut [u32],
-    depths: &'a mut [f32],
+pub(super) struct Band<'a> {
+    pub(super) y0: usize,
+    pub(super) w: usize,
+    pub(super) colors: &'a mut [u32],
+    pub(super) depths: &'a mut [f32],
 }
 
 impl Band<'_> {
     /// The band's rows: `y0..y1`.
-    fn rows(&self) -> std::ops::Range<usize> {
+    pub(super) fn rows(&self) -> std::ops::Range<usize> {
         self.y0..self.y0 + self.colors.len() / self.w.max(1)
     }
 }
@@ -102,6 +119,8 @@ pub struct CanvasFrame<'a> {
     pub sine: &'a [i32],
     pub viewer: CanvasViewer,
     pub state: CanvasState<'a>,
+    /// Whether the things are drawn.
+    pub sprites: bool,
 }
 
 impl CanvasScene {
@@ -145,13 +164,21 @@ impl CanvasScene {
         };
         let lit = if lit.is_empty() { vec![0xFF00_0000; LIT_ROWS * 256] } else { lit };
         let palette_len = layout.colormap.saturating_sub(layout.palette).max(1) as usize;
+        let lit: Vec<[u32; 256]> =
+            lit.chunks_exact(256).map(|row| std::array::from_fn(|i| order(row[i]))).collect();
+        let palette: Vec<u32> = words(layout.palette, palette_len).into_iter().map(order).collect();
+        let mut fuzz = std::collections::HashMap::new();
+        for (&colour, &fuzzed) in palette.iter().zip(&lit[FUZZ_COLORMAP]) {
+            fuzz.entry(colour).or_insert(fuzzed);
+        }
         CanvasScene {
             texels,
             infos,
-            lit: lit.chunks_exact(256).map(|row| std::array::from_fn(|i| order(row[i]))).collect(),
-            palette: words(layout.palette, palette_len).into_iter().map(order).collect(),
+            lit,
+            palette,
             clear: order(r | g << 8 | b << 16 | 0xFF00_0000),
             zlight: zlight(),
+            fuzz,
             bands: std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_BANDS),
         }
     }
@@ -160,18 +187,28 @@ impl CanvasScene {
         self.infos.get(remapped(state, texture) as usize).copied().unwrap_or_default()
     }
 
+    /// A pixel's colour after R_DrawFuzzColumn's COLORMAP row 6 (unchanged if it is no
+    /// palette colour: the clear colour of a pixel the walk left empty).
+    pub(super) fn fuzzed(&self, colour: u32) -> u32 {
+        self.fuzz.get(&colour).copied().unwrap_or(colour)
+    }
+
     /// The palette index of texel `i` of the texture at `info`, 0 outside the texels.
     fn texel(&self, info: &TexInfo, i: usize) -> u32 {
         self.all_texels().get(info.first + i).map_or(0, |&t| t as u32 & 255)
     }
 
     /// Draws the frame into `out`, in bands of rows on as many threads as the machine has
-    /// cores (up to [`MAX_BANDS`]): each draws every column and span clipped to its rows.
+    /// cores (up to [`MAX_BANDS`]): each draws every column and span clipped to its rows,
+    /// then the things and masked middles (R_DrawMasked). Fuzz reads the rows above and below
+    /// and steps one table position a pixel in drawing order, so a frame with fuzz draws its
+    /// things and masked middles on one thread over the whole screen once the bands are done.
     pub fn draw(&self, f: &CanvasFrame, out: &mut Canvas) {
         let (w, h) = (f.walk.width as usize, f.walk.height as usize);
         // Each band clears its own rows, on its own core.
         out.colors.resize(w * h, self.clear);
         out.depths.resize(w * h, 0.0);
+        let fuzz = f.sprites && f.walk.vissprites.iter().any(|v| v.light == SpriteLight::Fuzz);
         let rows = h.div_ceil(self.bands).max(1);
         let bands = out.colors.chunks_mut(rows * w).zip(out.depths.chunks_mut(rows * w));
         let mut bands: Vec<Band> = bands
@@ -183,7 +220,10 @@ impl CanvasScene {
             band.depths.fill(0.0);
             self.walls(f, band);
             self.flats(f, band);
-            self.masked(f, band);
+            if !fuzz {
+                // No fuzz: the table position is not read.
+                self.draw_masked(f, band, &mut 0);
+            }
         };
         let Some((first, rest)) = bands.split_first_mut() else { return };
         std::thread::scope(|scope| {
@@ -192,10 +232,14 @@ impl CanvasScene {
             }
             draw(first);
         });
+        if fuzz {
+            let mut screen = Band { y0: 0, w, colors: &mut out.colors, depths: &mut out.depths };
+            self.draw_masked(f, &mut screen, &mut out.fuzzpos);
+        }
     }
 
     /// The lit palette's row for colormap `map`.
-    fn lit_row(&self, map: u32) -> &[u32; 256] {
+    pub(super) fn lit_row(&self, map: u32) -> &[u32; 256] {
         &self.lit[(map as usize).min(LIT_ROWS - 1)]
     }
 
@@ -252,110 +296,6 @@ impl CanvasScene {
                 };
                 out.depths[p] = depth;
                 frac = frac.wrapping_add(iscale);
-            }
-        }
-    }
-
-    /// R_DrawMasked's masked middles (no sprites: the GPU draws them over the canvas, tested
-    /// against its depth): each drawseg with one, last stored first, through
-    /// R_RenderMaskedSegRange: every column's posts (runs of opaque texels) scaled as
-    /// R_DrawMaskedColumn scales them, clipped to the drawseg's saved clips.
-    fn masked(&self, f: &CanvasFrame, out: &mut Band) {
-        let (w, rows) = (out.w, out.rows());
-        let centery = f.view.centery();
-        let focal = (f.view.projection() as f32) / 65536.0;
-        let all = self.all_texels();
-        for m in f.walk.masked.iter().rev() {
-            let Some(ds) = f.walk.drawsegs.get(m.drawseg as usize) else { continue };
-            let s = ds.seg as usize;
-            let (Some(seg), Some(vseg)) = (f.segs.get(s), f.map.segs.get(s)) else { continue };
-            let Some(tier) = seg.tiers[2] else { continue };
-            let n = (ds.x2 - ds.x1 + 1).max(0) as usize;
-            let at = m.clips as usize;
-            let (Some(top), Some(bottom)) =
-                (f.walk.openings.get(at..at + n), f.walk.openings.get(at + n..at + 2 * n))
-            else {
-                continue;
-            };
-            let texture = remapped(&f.state, tier.texture);
-            let info = self.infos.get(texture as usize).copied().unwrap_or_default();
-            let (tw, th) = (info.width as usize, info.height as usize);
-            let Some(texels) = all.get(info.first..info.first + tw * th) else { continue };
-            let level = wall_light_level(f, seg, vseg);
-            // In texels: a UDMF y scale multiplies the texel step as for solid walls; a Boom
-            // scroller's row offset adds texels.
-            let texturemid = fixed_mul(tier.top.wrapping_sub(f.viewer.viewz), tier.y_scale)
-                .wrapping_add(row_scroll(f, seg));
-            for (i, x) in (ds.x1..=ds.x2).enumerate() {
-                let Some((colbase, _)) = column_setup(f, s, x as u16) else { continue };
-                let col = texture_column(f, seg, &tier, colbase, info.width);
-                let scale = ds.scale_at(x);
-                if scale <= 0 {
-                    continue;
-                }
-                // Screen rows per texel (ZDoom's spryscale): the wall's scale over the y scale.
-                let post_scale = if tier.y_scale == FRACUNIT {
-                    scale
-                } else {
-                    fixed_div(scale, tier.y_scale.wrapping_abs().max(1))
-                };
-                if post_scale <= 0 {
-                    continue;
-                }
-                let j = (((scale >> 12) as f32 * 320.0 / w as f32) as i32).min(47);
-                let colors = self.lit_row(((15 - level) * 4 - j / 2).clamp(0, 31) as u32);
-                let depth = f.viewer.near * scale as f32 / (focal * 65536.0);
-                let sprtopscreen = (centery << 16).wrapping_sub(fixed_mul(texturemid, post_scale));
-                let iscale = (u32::MAX / post_scale as u32) as i32;
-                let column = MaskedColumn {
-                    x: x as usize,
-                    clip: (top[i], bottom[i]),
-                    centery,
-                    texturemid,
-                    sprtopscreen,
-                    post_scale,
-                    iscale,
-                    colors,
-                    palette: info.palette,
-                    depth,
-                };
-                if let Some(memory) = f.map.texture_memory.column(texture, col as i32) {
-                    draw_memory_posts(&memory, &column, out);
-                    continue;
-                }
-                let texel = |row: usize| texels.get(col + (row % th) * tw).copied().unwrap_or(0);
-                // The column's posts: runs of opaque texels.
-                let mut row = 0;
-                while row < th {
-                    if texel(row) & 256 != 0 {
-                        row += 1;
-                        continue;
-                    }
-                    let topdelta = row;
-                    while row < th && texel(row) & 256 == 0 {
-                        row += 1;
-                    }
-                    let length = (row - topdelta) as i32;
-                    let topscreen =
-                        sprtopscreen.wrapping_add(post_scale.wrapping_mul(topdelta as i32));
-                    let bottomscreen = topscreen.wrapping_add(post_scale.wrapping_mul(length));
-                    let yl = (topscreen.wrapping_add(0xFFFF) >> 16).max(top[i] + 1);
-                    let yh = ((bottomscreen.wrapping_sub(1)) >> 16).min(bottom[i] - 1);
-                    let (yl, yh) = (yl.max(rows.start as i32), yh.min(rows.end as i32 - 1));
-                    if yl > yh {
-                        continue;
-                    }
-                    // R_DrawColumn from the post's first texel.
-                    let postmid = texturemid.wrapping_sub((topdelta as i32) << 16);
-                    let mut frac = postmid.wrapping_add((yl - centery).wrapping_mul(iscale));
-                    for y in yl..=yh {
-                        let t = texel(topdelta + ((frac >> 16) & 127) as usize) as u32;
-                        let p = (y as usize - rows.start) * w + x as usize;
-                        out.colors[p] = colors[(((t & 255) + info.palette) & 255) as usize];
-                        out.depths[p] = depth;
-                        frac = frac.wrapping_add(iscale);
-                    }
-                }
             }
         }
     }
@@ -451,14 +391,14 @@ impl CanvasScene {
 
     /// The texels as 16-bit values: the packing puts texel `2i` in the low half of word `i`,
     /// which is the first half in memory on the little-endian machines wgpu runs on.
-    fn all_texels(&self) -> &[u16] {
+    pub(super) fn all_texels(&self) -> &[u16] {
         bytemuck::cast_slice(&self.texels)
     }
 }
 
 /// The set-up of seg `seg`'s column `x` (`wall_setup::WallSetup::columns`): the texture
 /// column before scrolling (16.16) and the packed `dc_iscale` and light column.
-fn column_setup(f: &CanvasFrame, seg: usize, x: u16) -> Option<(u32, u32)> {
+pub(super) fn column_setup(f: &CanvasFrame, seg: usize, x: u16) -> Option<(u32, u32)> {
     let ColumnTables { seg_index, entries } = f.column_tables;
     let index = seg_index as usize + seg * SEG_INDEX_WORDS;
     let (first, base) = (*f.columns.get(index)?, *f.columns.get(index + 2)?);
@@ -508,7 +448,7 @@ fn placed_span(
 /// The texture column (wrapped to `width`) of a column whose set-up gives `colbase`, under the
 /// tier's UDMF placement (identity for vanilla maps: FixedMul by FRACUNIT is exact), with the
 /// seg's scrolling.
-fn texture_column(
+pub(super) fn texture_column(
     f: &CanvasFrame,
     seg: &VanillaSeg,
     tier: &VanillaTier,
@@ -523,7 +463,7 @@ fn texture_column(
 
 /// The texel rows a seg's scroller has moved its rows by (16.16; Boom's 254 and 255 change a
 /// sidedef's row offset, which adds to `dc_texturemid`).
-fn row_scroll(f: &CanvasFrame, seg: &VanillaSeg) -> i32 {
+pub(super) fn row_scroll(f: &CanvasFrame, seg: &VanillaSeg) -> i32 {
     scroll_fixed(f.state.scroll, seg.scroll, 1)
 }
 
@@ -542,7 +482,7 @@ pub(super) fn scroll_fixed(scroll: &[u32], slot: u16, axis: usize) -> i32 {
 
 /// A wall's light level: its sector's (or its sidedef's own UDMF light), with vanilla's fake
 /// contrast for walls along an axis unless the sidedef turns it off.
-fn wall_light_level(f: &CanvasFrame, seg: &VanillaSeg, vseg: &VSeg) -> i32 {
+pub(super) fn wall_light_level(f: &CanvasFrame, seg: &VanillaSeg, vseg: &VSeg) -> i32 {
     let slot = match seg.light_slot {
         Some(slot) => Some(slot),
         None => f.map.sectors.get(vseg.front_sector as usize).map(|sec| sec.light_slot),
@@ -561,114 +501,6 @@ fn wall_light_level(f: &CanvasFrame, seg: &VanillaSeg, vseg: &VSeg) -> i32 {
 }
 
 /// Scene texture `texture` after the frame's animation remap.
-fn remapped(state: &CanvasState, texture: u32) -> u32 {
+pub(super) fn remapped(state: &CanvasState, texture: u32) -> u32 {
     state.remap.get(texture as usize).copied().unwrap_or(texture)
-}
-
-/// One masked column's placement: what R_RenderMaskedSegRange sets before
-/// R_DrawMaskedColumn.
-struct MaskedColumn<'a> {
-    x: usize,
-    /// `mceilingclip` and `mfloorclip` at the column.
-    clip: (i32, i32),
-    centery: i32,
-    texturemid: i32,
-    sprtopscreen: i32,
-    /// `spryscale`.
-    post_scale: i32,
-    iscale: i32,
-    colors: &'a [u32; 256],
-    palette: u32,
-    depth: f32,
-}
-
-/// R_DrawMaskedColumn over the column's bytes as vanilla holds them: the post headers start
-/// three bytes before the column's first texel. In a patch lump they are the patch's own
-/// posts (its topdelta, whatever the patch's y offset in the texture, and its whole length,
-/// past the texture's height too); in a composite they are the previous column's last texels
-/// and the column's texels read as headers (the Medusa effect). The walk ends at a 0xFF
-/// topdelta or at the block's end (vanilla would read on into the zone heap).
-fn draw_memory_posts(memory: &MemoryColumn, m: &MaskedColumn, out: &mut Band) {
-    let (w, rows) = (out.w, out.rows());
-    let mut header: isize = -3;
-    while memory.before_end(header) {
-        let topdelta = memory.byte(header);
-        if topdelta == 0xFF {
-            break;
-        }
-        let length = memory.byte(header + 1) as i32;
-        let topscreen = m.sprtopscreen.wrapping_add(m.post_scale.wrapping_mul(topdelta as i32));
-        let bottomscreen = topscreen.wrapping_add(m.post_scale.wrapping_mul(length));
-        let yl = (topscreen.wrapping_add(0xFFFF) >> 16).max(m.clip.0 + 1);
-        let yh = ((bottomscreen.wrapping_sub(1)) >> 16).min(m.clip.1 - 1);
-        let (yl, yh) = (yl.max(rows.start as i32), yh.min(rows.end as i32 - 1));
-        if yl <= yh {
-            // R_DrawColumn from the post's first texel, rows read `& 127` from there.
-            let source = header + 3;
-            let postmid = m.texturemid.wrapping_sub((topdelta as i32) << 16);
-            let mut frac = postmid.wrapping_add((yl - m.centery).wrapping_mul(m.iscale));
-            for y in yl..=yh {
-                let t = memory.byte(source + ((frac >> 16) & 127) as isize) as u32;
-                let p = (y as usize - rows.start) * w + m.x;
-                out.colors[p] = m.colors[((t + m.palette) & 255) as usize];
-                out.depths[p] = m.depth;
-                frac = frac.wrapping_add(m.iscale);
-            }
-        }
-        header += length as isize + 4;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scene::vanilla_doom::{ColumnAt, TextureMemory};
-    use std::sync::Arc;
-
-    /// The rows a one-pixel-wide band of 100 rows gets from R_DrawMaskedColumn over the
-    /// column at `offset` of `block`, one screen row a texel, texel rows at half a row.
-    fn posts(block: &[u8], offset: u32) -> Vec<u32> {
-        let memory = TextureMemory {
-            blocks: vec![Arc::from(block)],
-            textures: vec![vec![ColumnAt { block: 0, offset }]],
-        };
-        let column = memory.column(0, 0).unwrap();
-        let colors: [u32; 256] = std::array::from_fn(|i| i as u32);
-        let m = MaskedColumn {
-            x: 0,
-            clip: (-1, 100),
-            centery: 0,
-            texturemid: 0x8000,
-            sprtopscreen: -0x8000,
-            post_scale: FRACUNIT,
-            iscale: (u32::MAX / FRACUNIT as u32) as i32,
-            colors: &colors,
-            palette: 0,
-            depth: 1.0,
-        };
-        let (mut colors_out, mut depths) = (vec![999u32; 100], vec![0.0f32; 100]);
-        let mut band = Band { y0: 0, w: 1, colors: &mut colors_out, depths: &mut depths };
-        draw_memory_posts(&column, &m, &mut band);
-        colors_out
-    }
-
-    #[test]
-    fn masked_columns_walk_the_posts_in_memory() {
-        // A patch column: a post of 3 at row 2, one of 2 at row 70 (past a 64-row texture:
-        // vanilla draws it all the same), then the 0xFF end.
-        let block = [2, 3, 0, 10, 11, 12, 0, 70, 2, 0, 20, 21, 0, 0xFF];
-        let rows = posts(&block, 3);
-        let drawn: Vec<(usize, u32)> =
-            rows.iter().enumerate().filter(|(_, &c)| c != 999).map(|(y, &c)| (y, c)).collect();
-        assert_eq!(drawn, [(2, 10), (3, 11), (4, 12), (70, 20), (71, 21)]);
-        // No end marker: the walk stops at the block's end without reading on.
-        let rows = posts(&block[..12], 3);
-        assert_eq!(rows.iter().filter(|&&c| c != 999).count(), 5);
-        // A composite's first column (the Medusa effect): the three bytes before the buffer
-        // read as a post of length 0, then the column's own texels are headers: texel 1 a
-        // topdelta of 1, texel 2 a length of 2, texels 4 and 5 that post's pixels.
-        let composite = [9, 1, 2, 0, 7, 8];
-        let rows = posts(&composite, 0);
-        assert_eq!(rows[..4], [999, 7, 8, 999]);
-    }
 }

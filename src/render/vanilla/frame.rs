@@ -1,12 +1,12 @@
 //! Doom's vanilla-exact frames (faithful, 90° across the width, level camera) on the CPU:
 //! vanilla's BSP walk, each wall column's set-up as vanilla does it once per column, and the
-//! solid world drawn from them column by column and span by span (`canvas`). The GPU shows
-//! the canvas and draws sprites and overlays over it (`render/doom_frames.rs`).
+//! solid world drawn from them column by column and span by span (`canvas`), then its things
+//! and masked middles (`masked`, `sprites`). The GPU shows the canvas and draws overlays over
+//! it (`render/doom_frames.rs`).
 
-use super::canvas::{CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
+use super::canvas::{Canvas, CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
 use super::wall_setup::{ColumnTables, WallSetup};
 use super::{VanillaView, WalkResult};
-use crate::render::family::Canvas;
 use crate::scene::vanilla_doom::VanillaMap;
 use crate::scene::VanillaSeg;
 
@@ -23,6 +23,8 @@ pub struct VanillaFrame {
     column_words: Vec<u32>,
     columns: ColumnTables,
     canvas_out: Canvas,
+    /// Whether the canvas draws the things (the view shows sprites).
+    sprites: bool,
 }
 
 impl VanillaFrame {
@@ -38,7 +40,14 @@ impl VanillaFrame {
             column_words: Vec::new(),
             columns: ColumnTables::default(),
             canvas_out: Canvas::default(),
+            sprites: true,
         }
+    }
+
+    /// Whether the canvas draws the things as vanilla does (on by default); the GPU draws no
+    /// sprites in a frame the canvas draws.
+    pub fn set_sprites(&mut self, shown: bool) {
+        self.sprites = shown;
     }
 
     /// Sets the screen: a `width` x `height` view with vanilla's projection gets the walk's
@@ -93,6 +102,7 @@ impl VanillaFrame {
             sine: &self.walls.sine,
             viewer,
             state,
+            sprites: self.sprites,
         };
         self.canvas.draw(&frame, &mut self.canvas_out);
     }

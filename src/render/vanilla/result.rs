@@ -6,7 +6,8 @@
 //! making it every frame cost most of the walk's time.
 
 use super::planes::{PlaneInfo, Span};
-use super::segs::{DrawSeg, MaskedRange, WallColumn};
+use super::segs::{ClipRow, DrawSeg, MaskedRange, SpriteClip, WallColumn};
+use super::vissprites::VisSprite;
 
 /// `span_start` / `plane_id` of a pixel no visplane covers.
 pub const NO_SPAN: u16 = 0xFFFF;
@@ -21,6 +22,8 @@ pub struct WalkStats {
     pub subsectors: u32,
     /// Wall ranges not stored because of [`Limits::max_drawsegs`].
     pub drawsegs_dropped: u32,
+    /// Things not drawn because [`Limits::max_vissprites`] was reached.
+    pub vissprites_dropped: u32,
     /// Floor/ceiling marks skipped because [`Limits::max_visplanes`] was reached.
     pub visplanes_dropped: u32,
     /// More visplanes than vanilla's 128 (vanilla: "R_FindPlane: no more visplanes").
@@ -52,8 +55,12 @@ pub struct WalkResult {
     pub spans: Vec<Span>,
     /// Drawsegs with masked middles, in the order they were stored.
     pub masked: Vec<MaskedRange>,
-    /// The clips of [`WalkResult::masked`].
+    /// The sprite clip rows the drawsegs saved ([`ClipRow::Openings`]).
     pub openings: Vec<i32>,
+    /// Per drawseg (same order), what clips sprites and masked middles behind it.
+    pub sprite_clips: Vec<SpriteClip>,
+    /// The things in view, sorted far to near as R_SortVisSprites sorts them.
+    pub vissprites: Vec<VisSprite>,
     /// Wall ranges in the order vanilla stores them.
     pub drawsegs: Vec<DrawSeg>,
     pub planes: Vec<PlaneInfo>,
@@ -104,6 +111,20 @@ impl WalkResult {
     /// [`NO_WALL`] if none. Masked middle textures are not included.
     pub fn wall_drawseg(&self) -> &[u32] {
         &self.coverage().wall_drawseg
+    }
+
+    /// Row `row` (a drawseg's `sprtopclip` or `sprbottomclip`) at column `x` of drawseg
+    /// `ds`; `None` where the row was not saved or `x` lies outside the drawseg.
+    pub fn clip_at(&self, row: ClipRow, ds: &DrawSeg, x: i32) -> Option<i32> {
+        match row {
+            ClipRow::None => None,
+            ClipRow::ScreenHeight => Some(self.height as i32),
+            ClipRow::NegOne => Some(-1),
+            ClipRow::Openings(at) if ds.contains(x) => {
+                self.openings.get(at as usize + (x - ds.x1) as usize).copied()
+            }
+            ClipRow::Openings(_) => None,
+        }
     }
 
     /// The wall ranges stored for seg `seg`, left to right (empty if it was not drawn).

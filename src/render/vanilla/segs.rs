@@ -7,7 +7,7 @@
 //! range starts changes every column after it.
 
 use super::tables::{fixed_div, fixed_mul, point_to_dist, ANG90, FRACBITS, FRACUNIT};
-use super::walk::Walker;
+use super::walk::{LitSector, Walker};
 use crate::scene::vanilla_doom::VSeg;
 
 /// Wall edges are stepped in 4.12 fixed point.
@@ -55,14 +55,44 @@ pub struct WallColumn {
 }
 
 /// A drawseg with a masked middle texture (`maskedtexturecol`), to be drawn after the walls
-/// and flats by R_RenderMaskedSegRange, and the clips it is drawn within: `ceilingclip` and
-/// `floorclip` over its columns as R_StoreWallRange left them (`sprtopclip`,
-/// `sprbottomclip`), at `clips..clips + n` and `clips + n..clips + 2n` of
-/// [`WalkResult::openings`](super::WalkResult::openings) for its `n` columns.
+/// and flats by R_RenderMaskedSegRange, within its drawseg's sprite clips
+/// ([`SpriteClip::top`], [`SpriteClip::bottom`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MaskedRange {
     pub drawseg: u32,
-    pub clips: u32,
+}
+
+/// `silhouette` bits: the drawseg hides what lies below / above its clip rows.
+pub const SIL_BOTTOM: u8 = 1;
+pub const SIL_TOP: u8 = 2;
+
+/// Where one of a drawseg's sprite clip rows lies (`sprtopclip` / `sprbottomclip`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClipRow {
+    /// Not saved (NULL): nothing reads it.
+    #[default]
+    None,
+    /// `screenheightarray`: the whole column is below the clip.
+    ScreenHeight,
+    /// `negonearray`: the whole column is above the clip.
+    NegOne,
+    /// Saved from `ceilingclip` / `floorclip` after the range's columns: the drawseg's
+    /// column `x1 + i` at `at + i` of [`WalkResult::openings`](super::WalkResult::openings).
+    Openings(u32),
+}
+
+/// What R_DrawSprite reads of a drawseg to clip sprites behind it (`silhouette`,
+/// `bsilheight`, `tsilheight`, `sprtopclip`, `sprbottomclip`, whether it has a masked middle).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpriteClip {
+    pub silhouette: u8,
+    /// Sprites whose bottom is at or above this height are not clipped by the bottom row.
+    pub bsilheight: i32,
+    /// Sprites whose top is at or below this height are not clipped by the top row.
+    pub tsilheight: i32,
+    pub top: ClipRow,
+    pub bottom: ClipRow,
+    pub masked: bool,
 }
 
 impl Walker<'_> {
@@ -181,6 +211,7 @@ impl Walker<'_> {
                 false
             }
         };
+        let mut clip = self.silhouette(front, viewz);
         // Planes on the wrong side of the view plane are invisible.
         if front.floor >= viewz {
             markfloor = false;
@@ -292,15 +323,75 @@ impl Walker<'_> {
             topfrac = topfrac.wrapping_add(topstep);
             bottomfrac = bottomfrac.wrapping_add(bottomstep);
         }
-        // A two-sided line's middle texture is masked: drawn later, within the clips as they
-        // stand now (R_StoreWallRange's sprtopclip / sprbottomclip).
-        if self.backsector.is_some() && seg.mid {
-            let clips = self.openings.len() as u32;
-            let (a, b) = (start as usize, stop as usize);
+        // Sprites behind the range, and a two-sided line's masked middle (drawn later), are
+        // clipped by the clip arrays as they stand now.
+        let masked = self.backsector.is_some() && seg.mid;
+        let (a, b) = (start as usize, stop as usize);
+        if (clip.silhouette & SIL_TOP != 0 || masked) && clip.top == ClipRow::None {
+            clip.top = ClipRow::Openings(self.openings.len() as u32);
             self.openings.extend_from_slice(&self.ceilingclip[a..=b]);
-            self.openings.extend_from_slice(&self.floorclip[a..=b]);
-            self.masked.push(MaskedRange { drawseg: ds_index, clips });
         }
+        if (clip.silhouette & SIL_BOTTOM != 0 || masked) && clip.bottom == ClipRow::None {
+            clip.bottom = ClipRow::Openings(self.openings.len() as u32);
+            self.openings.extend_from_slice(&self.floorclip[a..=b]);
+        }
+        if masked {
+            if clip.silhouette & SIL_TOP == 0 {
+                clip.silhouette |= SIL_TOP;
+                clip.tsilheight = i32::MIN;
+            }
+            if clip.silhouette & SIL_BOTTOM == 0 {
+                clip.silhouette |= SIL_BOTTOM;
+                clip.bsilheight = i32::MAX;
+            }
+            clip.masked = true;
+            self.masked.push(MaskedRange { drawseg: ds_index });
+        }
+        self.sprite_clips.push(clip);
+    }
+
+    /// R_StoreWallRange's silhouette of the current seg, before its columns: what hides
+    /// sprites behind it, above and below (the clip rows of a two-sided line are saved once
+    /// the columns are done).
+    fn silhouette(&self, front: LitSector, viewz: i32) -> SpriteClip {
+        let Some(back) = self.backsector else {
+            // A one-sided wall hides everything behind it.
+            return SpriteClip {
+                silhouette: SIL_BOTTOM | SIL_TOP,
+                bsilheight: i32::MAX,
+                tsilheight: i32::MIN,
+                top: ClipRow::ScreenHeight,
+                bottom: ClipRow::NegOne,
+                masked: false,
+            };
+        };
+        let mut c = SpriteClip::default();
+        if front.floor > back.floor {
+            c.silhouette = SIL_BOTTOM;
+            c.bsilheight = front.floor;
+        } else if back.floor > viewz {
+            c.silhouette = SIL_BOTTOM;
+            c.bsilheight = i32::MAX;
+        }
+        if front.ceiling < back.ceiling {
+            c.silhouette |= SIL_TOP;
+            c.tsilheight = front.ceiling;
+        } else if back.ceiling < viewz {
+            c.silhouette |= SIL_TOP;
+            c.tsilheight = i32::MIN;
+        }
+        // A closed door hides everything behind it.
+        if back.ceiling <= front.floor {
+            c.bottom = ClipRow::NegOne;
+            c.bsilheight = i32::MAX;
+            c.silhouette |= SIL_BOTTOM;
+        }
+        if back.floor >= front.ceiling {
+            c.top = ClipRow::ScreenHeight;
+            c.tsilheight = i32::MIN;
+            c.silhouette |= SIL_TOP;
+        }
+        c
     }
 
     /// Whether `R_StoreWallRange` stores nothing more (MAXDRAWSEGS).

@@ -63,6 +63,7 @@ fn split_room() -> VanillaMap {
         sky_flat: 99,
         flat_textures: Vec::new(),
         texture_memory: Default::default(),
+        things: Default::default(),
     }
 }
 
@@ -235,4 +236,87 @@ fn hostile_maps_do_not_panic() {
     let r = walk(&map, &[160, 100], &v);
     assert_eq!(r.planes.len(), 2);
     assert!(r.stats.visplanes_dropped > 0);
+}
+
+/// The split room with a 16-wide sprite (origin 8 from its left, 20 below its top, flipped
+/// when `flip`) standing at (224, 0) on the east half's raised floor and at (64, 32) in the
+/// west half.
+fn split_room_with_things(flip: bool) -> VanillaMap {
+    use crate::scene::vanilla_doom::{SpritePatch, VSpriteFrame, VThing};
+    let mut map = split_room();
+    let things = &mut map.things;
+    things.patches.push(SpritePatch {
+        width: 16,
+        left_offset: 8,
+        top_offset: 20,
+        ..Default::default()
+    });
+    things.frames.push(VSpriteFrame { flip: [flip; 8], ..Default::default() });
+    let thing = |x: i32, y: i32, z: i32, sector| VThing {
+        x: x << 16,
+        y: y << 16,
+        z: z << 16,
+        sector,
+        ..Default::default()
+    };
+    things.things = vec![thing(224, 0, 16, 1), thing(64, 32, 0, 0)];
+    things.link(2);
+    map
+}
+
+#[test]
+fn things_are_projected_as_r_project_sprite_does() {
+    let map = split_room_with_things(false);
+    let r = walk(&map, &[160], &view_at(32, 0, 41, 0.0));
+    // Far to near: the east thing (192 ahead) before the west one (32 ahead).
+    let [far, near] = r.vissprites[..] else { panic!("{:?}", r.vissprites) };
+    assert_eq!((far.thing, near.thing), (0, 1));
+    // xscale = 160 / 192 (16.16); the patch's 16 columns from 8 left of the centre line:
+    // 160 - floor(8 * 5/6) .. 160 + floor(8 * 5/6) - 1.
+    assert_eq!(far.scale >> 4, (160 << 12) / 192);
+    assert_eq!((far.x1, far.x2), (153, 165));
+    assert_eq!((far.startfrac, far.xiscale), (0, tables::fixed_div(1 << 16, far.scale)));
+    // Feet on the raised floor, top 20 above them, texturemid from the eye at 41.
+    assert_eq!((far.gz, far.gzt, far.texturemid), (16 << 16, 36 << 16, -5 << 16));
+    // Light 160 (level 10), scale index 13: colormap (15 - 10) * 4 - 13 / 2.
+    assert_eq!(far.light, SpriteLight::Map(14));
+    // The near one starts 40 columns left of the screen: clipped to column 0, its patch
+    // column there 40 screen columns in.
+    assert_eq!(near.x1, 0);
+    assert!((38..=40).contains(&near.x2), "{}", near.x2);
+    assert_eq!(near.startfrac, near.xiscale * 40);
+    // Vanilla's 128 vissprites, here 1: the first the walk reaches (the west half's) stays.
+    let mut view = view_at(32, 0, 41, 0.0);
+    view.limits.max_vissprites = Some(1);
+    let r = walk(&map, &[160], &view);
+    assert_eq!(r.vissprites.iter().map(|v| v.thing).collect::<Vec<_>>(), [1]);
+    assert_eq!(r.stats.vissprites_dropped, 1);
+    // Behind the viewer: none.
+    assert!(walk(&map, &[160], &view_at(250, 0, 57, 0.0)).vissprites.is_empty());
+}
+
+#[test]
+fn flipped_frames_step_back_from_the_last_column() {
+    let map = split_room_with_things(true);
+    let r = walk(&map, &[160], &view_at(32, 0, 41, 0.0));
+    let far = r.vissprites[0];
+    assert_eq!(
+        (far.startfrac, far.xiscale),
+        ((16 << 16) - 1, -tables::fixed_div(1 << 16, far.scale))
+    );
+}
+
+#[test]
+fn a_sectors_things_are_listed_last_spawned_first() {
+    use crate::scene::vanilla_doom::{VThing, VanillaThings};
+    let in_sector = |sector| VThing { sector, ..Default::default() };
+    let mut things = VanillaThings {
+        things: vec![in_sector(0), in_sector(1), in_sector(0), in_sector(7), in_sector(0)],
+        ..Default::default()
+    };
+    things.link(2);
+    // P_SetThingPosition links each new thing at the head; one outside the sectors is in none.
+    assert_eq!(things.in_sector(0), [4, 2, 0]);
+    assert_eq!(things.in_sector(1), [1]);
+    assert!(things.in_sector(7).is_empty());
 }

@@ -15,6 +15,7 @@ const FIELDOFVIEW: usize = 2048;
 /// Vanilla's limits (r_defs.h / r_plane.c).
 pub const VANILLA_MAXDRAWSEGS: usize = 256;
 pub const VANILLA_MAXVISPLANES: usize = 128;
+pub const VANILLA_MAXVISSPRITES: usize = 128;
 /// Largest screen side the walk accepts (larger sizes are clamped).
 pub const MAX_VIEW_SIZE: u32 = 8192;
 
@@ -28,11 +29,18 @@ pub struct Limits {
     /// Visplanes kept at most. Vanilla stops with an error past 128; here floors and ceilings
     /// that would need more are simply not marked. At most 65535.
     pub max_visplanes: usize,
+    /// Things projected at most (vanilla: 128; R_NewVisSprite hands the rest a slot that is
+    /// never drawn). `None`: no limit.
+    pub max_vissprites: Option<usize>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_drawsegs: Some(VANILLA_MAXDRAWSEGS), max_visplanes: 4096 }
+        Limits {
+            max_drawsegs: Some(VANILLA_MAXDRAWSEGS),
+            max_visplanes: 4096,
+            max_vissprites: Some(VANILLA_MAXVISSPRITES),
+        }
     }
 }
 

@@ -16,9 +16,10 @@
 use super::canvas::scroll_fixed;
 use super::planes::Visplane;
 use super::result::{drawsegs_by_seg, WalkResult, WalkStats};
-use super::segs::{DrawSeg, MaskedRange, WallColumn};
+use super::segs::{DrawSeg, MaskedRange, SpriteClip, WallColumn};
 use super::tables::{point_to_angle, ANG180};
 use super::view::VanillaView;
+use super::vissprites::{sort_vissprites, VisSprite};
 use crate::scene::vanilla_doom::{FlatXform, VNode, VanillaMap, VANILLA_NF_SUBSECTOR};
 
 /// Walks `map` for the viewer in `view` with the sector light levels `light` (indexed by each
@@ -90,6 +91,11 @@ pub(super) struct Walker<'a> {
     pub(super) wall_columns: Vec<WallColumn>,
     pub(super) masked: Vec<MaskedRange>,
     pub(super) openings: Vec<i32>,
+    /// Per drawseg, what clips sprites behind it.
+    pub(super) sprite_clips: Vec<SpriteClip>,
+    pub(super) vissprites: Vec<VisSprite>,
+    /// Sectors whose things are projected this frame (vanilla's `validcount`).
+    pub(super) sector_sprites_done: Vec<bool>,
     pub(super) stats: WalkStats,
     // Per subsector.
     pub(super) frontsector: LitSector,
@@ -130,6 +136,9 @@ impl<'a> Walker<'a> {
             wall_columns: Vec::new(),
             masked: Vec::new(),
             openings: Vec::new(),
+            sprite_clips: Vec::new(),
+            vissprites: Vec::new(),
+            sector_sprites_done: vec![false; map.sectors.len()],
             stats: WalkStats::default(),
             frontsector: LitSector::default(),
             floorplane: None,
@@ -170,7 +179,7 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn point_to_angle(&self, x: i32, y: i32) -> u32 {
+    pub(super) fn point_to_angle(&self, x: i32, y: i32) -> u32 {
         point_to_angle(
             &self.view.tantoangle,
             x.wrapping_sub(self.view.viewx),
@@ -338,6 +347,7 @@ impl<'a> Walker<'a> {
         } else {
             None
         };
+        self.add_sprites(sub.sector);
         let first = sub.first_seg as usize;
         for i in first..first.saturating_add(sub.num_segs as usize) {
             if i >= self.map.segs.len() || self.lines_left == 0 {
@@ -494,6 +504,7 @@ impl<'a> Walker<'a> {
         let spans = self.make_spans();
         let planes = self.plane_infos();
         let (seg_first, seg_drawsegs) = drawsegs_by_seg(&self.drawsegs, self.map.segs.len());
+        sort_vissprites(&mut self.vissprites);
         WalkResult {
             width: self.width as u32,
             height: self.height as u32,
@@ -502,6 +513,8 @@ impl<'a> Walker<'a> {
             spans,
             masked: self.masked,
             openings: self.openings,
+            sprite_clips: self.sprite_clips,
+            vissprites: self.vissprites,
             drawsegs: self.drawsegs,
             planes,
             subsectors: self.subsector_order,
