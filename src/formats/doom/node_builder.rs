@@ -21,6 +21,7 @@ use super::nodes::{
 };
 use crate::formats::{FormatError, Result};
 
+mod dividers;
 #[cfg(test)]
 mod tests;
 
@@ -43,15 +44,9 @@ const SPLIT_COST: i64 = 8;
 /// rounded off the line, and vanilla's point-on-side answers axis-aligned lines exactly.
 const DIAGONAL_COST: i64 = 4;
 /// Partition lines tried per node before the best is taken. Sampling keeps the build close to
-/// linear in the seg count for large maps; when no sampled line divides the set, every line
-/// is tried before the set is declared convex.
+/// linear in the seg count for large maps; when no sampled line divides the set, the lines
+/// that divide it are found without trying each (`dividers`), and as many of those are tried.
 const MAX_CANDIDATES: usize = 64;
-/// Largest set for which every line is tried when no sampled one divides it (the test costs
-/// the square of the set's size). Larger sets, which only crafted maps have, get a wider
-/// sample instead, so a huge convex room cannot stall the build.
-const EXHAUSTIVE_LIMIT: usize = 8192;
-/// Lines sampled from a set over [`EXHAUSTIVE_LIMIT`] when the first sample divides nothing.
-const WIDE_CANDIDATES: usize = 8 * MAX_CANDIDATES;
 /// Distance (in [`Fixed`] units, 1/1024 map unit) within which a vertex counts as on a line.
 /// Split vertices are rounded by at most half a unit on each axis, well inside it.
 const ON_LINE: f64 = 64.0;
@@ -73,6 +68,17 @@ pub fn build_nodes(
     let mut b = Builder::new(file, map, vertices, lines)?;
     let segs = b.initial_segs()?;
     b.build(segs)
+}
+
+/// [`build_nodes`] and the number of seg classifications it made: the builder's unit of work.
+#[cfg(test)]
+fn build_nodes_counted(vertices: &[NodeVertex], lines: &[BuildLine]) -> (Result<NodeSet>, u64) {
+    let mut b = match Builder::new("test.wad", "TEST", vertices, lines) {
+        Ok(b) => b,
+        Err(e) => return (Err(e), 0),
+    };
+    let built = b.initial_segs().and_then(|segs| b.build(segs));
+    (built, b.classify_calls.get())
 }
 
 /// A piece of one linedef side; its sector is on its right.
@@ -145,6 +151,8 @@ struct Builder<'a> {
     generation: u32,
     split_limit: usize,
     splits_left: usize,
+    /// Seg classifications made (the cost model the partition search is bounded by).
+    classify_calls: std::cell::Cell<u64>,
 }
 
 impl<'a> Builder<'a> {
@@ -177,6 +185,7 @@ impl<'a> Builder<'a> {
             generation: 0,
             split_limit: 0,
             splits_left: 0,
+            classify_calls: std::cell::Cell::new(0),
         })
     }
 
@@ -224,7 +233,7 @@ impl<'a> Builder<'a> {
         Ok(segs)
     }
 
-    fn build(mut self, segs: Vec<Seg>) -> Result<NodeSet> {
+    fn build(&mut self, segs: Vec<Seg>) -> Result<NodeSet> {
         let mut out_segs: Vec<BspSeg> = Vec::with_capacity(segs.len());
         let mut subsectors: Vec<BspSubsector> = Vec::new();
         // Nodes in creation order: a parent is always made before its children, so reversing
@@ -301,6 +310,7 @@ impl<'a> Builder<'a> {
     }
 
     fn classify(&self, p: &Partition, s: &Seg) -> Class {
+        self.classify_calls.set(self.classify_calls.get().wrapping_add(1));
         // Pieces of the partition's own linedef lie on it even where rounding moved them.
         let (a, b) = if s.line == p.line {
             (0, 0)
@@ -371,22 +381,22 @@ impl<'a> Builder<'a> {
                 lines.push((s.line, s.side));
             }
         }
+        // A sample spread evenly over the set (every line of a small set).
         let n = lines.len();
-        let mut tried = vec![false; n];
+        let count = MAX_CANDIDATES.min(n);
         let mut best: Option<(i64, Partition)> = None;
-        let wide = if segs.len() <= EXHAUSTIVE_LIMIT { n } else { WIDE_CANDIDATES };
-        // A sample spread evenly over the set; when no sampled line divides it, a wider one
-        // (every line, for all but crafted maps) before the set is called convex.
-        for count in [MAX_CANDIDATES, wide] {
-            let count = count.min(n);
+        for k in 0..count {
+            self.consider(lines[k * n / count], segs, &mut best);
+        }
+        // No sampled line divides a larger set: it is convex unless one of the others does.
+        // Trying each would cost the square of the set's size (a huge convex room, or a
+        // crafted map, took seconds), so the dividing lines are found geometrically and a
+        // sample of them is tried.
+        if best.is_none() && n > count {
+            let dividers = self.dividing_lines(segs, &lines);
+            let count = MAX_CANDIDATES.min(dividers.len());
             for k in 0..count {
-                let i = k * n / count;
-                if !std::mem::replace(&mut tried[i], true) {
-                    self.consider(lines[i], segs, &mut best);
-                }
-            }
-            if best.is_some() {
-                break;
+                self.consider(dividers[k * dividers.len() / count], segs, &mut best);
             }
         }
         best.map(|(_, p)| p)

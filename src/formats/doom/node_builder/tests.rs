@@ -660,33 +660,78 @@ fn degenerate_inputs_give_a_tree_or_an_error() {
     assert!(!n.nodes.is_empty());
 }
 
-/// Huge convex rooms: every line must be ruled out before the room is one subsector, which
-/// is the square of the seg count; past the exhaustive limit a wide sample keeps it quick.
+/// A room whose walls are the `sides` sides of a regular polygon of radius 30000 (sector 0,
+/// lines facing in), as a level.
+fn polygon_room(sides: usize) -> Level {
+    let r = 30000.0 * FRACUNIT as f64;
+    let vertices: Vec<NodeVertex> = (0..sides)
+        .map(|k| {
+            let a = k as f64 / sides as f64 * std::f64::consts::TAU;
+            NodeVertex { x: (r * a.cos()).round() as Fixed, y: (r * a.sin()).round() as Fixed }
+        })
+        .collect();
+    // Counter-clockwise points: each line runs clockwise so its front faces in.
+    let lines: Vec<BuildLine> = (0..sides as u32)
+        .map(|k| BuildLine {
+            v1: (k + 1) % sides as u32,
+            v2: k,
+            front_sector: Some(0),
+            back_sector: None,
+        })
+        .collect();
+    Level { name: format!("{sides}-gon"), vertices, lines }
+}
+
+/// Huge convex rooms: no line divides them, and ruling every line out must not cost the square
+/// of the seg count (classifications are the builder's unit of work: 64 million for the
+/// 8000-sided room had every line been tried).
 #[test]
 fn large_convex_rooms_are_one_subsector() {
-    for sides in [3000, EXHAUSTIVE_LIMIT + 808] {
-        let r = 30000.0 * FRACUNIT as f64;
-        let vertices: Vec<NodeVertex> = (0..sides)
-            .map(|k| {
-                let a = k as f64 / sides as f64 * std::f64::consts::TAU;
-                NodeVertex { x: (r * a.cos()).round() as Fixed, y: (r * a.sin()).round() as Fixed }
-            })
-            .collect();
-        // Counter-clockwise points: each line runs clockwise so its front faces in.
-        let lines: Vec<BuildLine> = (0..sides as u32)
-            .map(|k| BuildLine {
-                v1: (k + 1) % sides as u32,
-                v2: k,
-                front_sector: Some(0),
-                back_sector: None,
-            })
-            .collect();
-        let start = Instant::now();
-        let n = build_nodes("f.wad", "M", &vertices, &lines).unwrap();
-        eprintln!("{sides}-sided room: {:.2?}", start.elapsed());
+    for sides in [100, 3000, 8000, 9000] {
+        let l = polygon_room(sides);
+        let (n, calls) = build_nodes_counted(&l.vertices, &l.lines);
+        let n = n.unwrap();
         assert!(n.nodes.is_empty(), "{sides} sides: {} nodes", n.nodes.len());
         assert_eq!(n.segs.len(), sides);
+        // The sample only: one classification per sampled line and seg.
+        let bound = (MAX_CANDIDATES.min(sides) * sides) as u64;
+        assert!(calls <= bound, "{sides} sides: {calls} classifications, over {bound}");
     }
+}
+
+/// A huge convex room with a small pillar whose four walls are the only lines dividing it,
+/// listed last so no evenly spread sample meets them: the builder must find them (the pillar
+/// is cut out) in work that grows with the seg count, not its square.
+#[test]
+fn a_pillar_hidden_among_thousands_of_walls_is_found_quickly() {
+    let mut l = polygon_room(8000);
+    let base = l.vertices.len() as u32;
+    for (x, y) in [(20000, 0), (20064, 0), (20064, 64), (20000, 64)] {
+        l.vertices.push(NodeVertex { x: x * FRACUNIT, y: y * FRACUNIT });
+    }
+    // Counter-clockwise around the pillar: the fronts face out into the room.
+    for k in 0..4 {
+        l.lines.push(BuildLine {
+            v1: base + k,
+            v2: base + (k + 1) % 4,
+            front_sector: Some(0),
+            back_sector: None,
+        });
+    }
+    let (n, calls) = build_nodes_counted(&l.vertices, &l.lines);
+    let n = n.unwrap();
+    let segs = l.lines.len() as u64;
+    eprintln!("pillar room: {} nodes, {calls} classifications", n.nodes.len());
+    assert!(!n.nodes.is_empty() && n.subsectors.len() >= 4, "{} subsectors", n.subsectors.len());
+    // Every subsector convex (the check asserts it: a pillar wall left in a subsector with
+    // the room's walls would not be), areas and the point walk right.
+    let r = check(&l, &n);
+    assert!(r.mismatched.is_empty(), "sector areas differ:\n{}", r.mismatched.join("\n"));
+    assert_eq!(r.points_found, r.points);
+    // A few passes of the sample per level of the tree, against 64 million for trying every
+    // line of the first set alone.
+    let bound = 16 * MAX_CANDIDATES as u64 * segs;
+    assert!(calls <= bound, "{calls} classifications, over {bound}");
 }
 
 /// A lattice of crossing two-sided lines: every partition cuts many segs. A small one builds;
