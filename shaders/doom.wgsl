@@ -50,7 +50,8 @@ fn sky_texel(frag: vec2<f32>) -> Texel {
     // Vanilla's mapping (its own frames are the CPU canvas's) for any viewport: 1024 columns a
     // turn, 128 rows per 160 px of focal length measured from the horizon.
     let a = frame.center.z + atan2(frame.center.x - frag.x, frame.screen.z);
-    let angle = u32(i32(fract(a / 6.28318530718) * 4294967296.0));
+    // Straight to u32: through i32, angles of half a turn or more saturated to one column.
+    let angle = u32(fract(a / 6.28318530718) * 4294967296.0);
     let horizon = frame.center.y - tan(frame.center.w) * frame.screen.z;
     let row = i32(floor(100.0 + (frag.y - horizon) * 160.0 / frame.screen.z)) & 127;
     let col = i32(angle >> 22u);
