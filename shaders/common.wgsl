@@ -16,7 +16,8 @@ struct Frame {
     // light, remap, scroll, light count (word offsets into `state`)
     state_offs: vec4<u32>,
     // FLAG_* bits, the CPU canvas's depths (word offset into `state`, one f32 a pixel; only
-    // with FLAG_CANVAS), sprite views (word offset into `sprites`), sky texture
+    // with FLAG_CANVAS), sprite views (word offset into `sprites`), 0 (each sky surface names
+    // its own sky texture)
     draw: vec4<u32>,
     // clear palette index, fragments a pixel list holds, 0, 0
     misc: vec4<u32>,

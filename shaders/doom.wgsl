@@ -44,16 +44,33 @@ fn surface_extra(surface: u32, anchor: f32, palette: u32) -> vec4<u32> {
     return vec4<u32>(0u);
 }
 
-fn sky_texel(frag: vec2<f32>) -> Texel {
-    let t = remap_texture(frame.draw.w);
-    let info = tex_info(t);
-    // Vanilla's mapping (its own frames are the CPU canvas's) for any viewport: 1024 columns a
-    // turn, 128 rows per 160 px of focal length measured from the horizon.
+// Sky surfaces' contrast byte (scene::vertex_flags): a sky MBF transfers from a sidedef
+// (271/272), whose offsets are in the uv, and the same read the other way (271).
+const SKY_TRANSFERRED: i32 = 1;
+const SKY_TRANSFERRED_FLIPPED: i32 = 2;
+
+// The sky texel of a fragment: the surface's own sky texture (the level's, or one a 271/272
+// line transferred to its sector), by view angle and screen row. Vanilla's mapping (its own
+// frames are the CPU canvas's, which draws their skies) for any viewport: 1024 columns a turn,
+// 128 rows per 160 px of focal length measured from the horizon.
+fn sky_texel(s: SurfaceIn) -> Texel {
+    let frag = s.frag;
+    let info = s.info;
     let a = frame.center.z + atan2(frame.center.x - frag.x, frame.screen.z);
     // Straight to u32: through i32, angles of half a turn or more saturated to one column.
-    let angle = u32(fract(a / 6.28318530718) * 4294967296.0);
+    var angle = u32(fract(a / 6.28318530718) * 4294967296.0);
     let horizon = frame.center.y - tan(frame.center.w) * frame.screen.z;
-    let row = i32(floor(100.0 + (frag.y - horizon) * 160.0 / frame.screen.z)) & 127;
+    var row = i32(floor(100.0 + (frag.y - horizon) * 160.0 / frame.screen.z));
+    if s.contrast == SKY_TRANSFERRED || s.contrast == SKY_TRANSFERRED_FLIPPED {
+        // MBF: the x offset (16.16 units) added to the angle, the y offset moving the rows
+        // (texturemid = offset - 28 where vanilla's is 100), 271 inverting the angle.
+        angle = angle + (bitcast<u32>(i32(round(s.uv.x))) << 16u);
+        row = row + i32(round(s.uv.y)) - 128;
+        if s.contrast == SKY_TRANSFERRED_FLIPPED {
+            angle = ~angle;
+        }
+    }
+    row = row & 127;
     let col = i32(angle >> 22u);
     // The width rounded up to a power of two.
     let mask = select(0xFFFFFFFFu >> countLeadingZeros(info.width - 1u), 0u, info.width <= 1u);
@@ -63,7 +80,7 @@ fn sky_texel(frag: vec2<f32>) -> Texel {
 
 fn shade(s: SurfaceIn) -> vec4<f32> {
     if surface_is(s, KIND_SKY) && has_flag(FLAG_SKY) {
-        let t = sky_texel(s.frag);
+        let t = sky_texel(s);
         return vec4<f32>(palette_rgb(t.index), 1.0);
     }
     if !faithful_mode() {
@@ -130,9 +147,14 @@ fn shade_fragment(s: SurfaceIn) -> FragOut {
     return FragOut(shade(s), vec4<u32>(0u));
 }
 
-// Vanilla Doom has no translucent surfaces; a flagged one is drawn as it would be opaque.
+// Boom's translucent middle textures (260): 2/3 of the texture over 1/3 of what lies behind,
+// in true colour (Boom's default table is that blend matched to the palette). A frame the CPU
+// canvas drew has them already, blended through their tables.
 fn translucent(s: SurfaceIn) -> Translucent {
-    return Translucent(0u, 0u, shade(s));
+    if canvas_mode() {
+        discard;
+    }
+    return Translucent(0u, 0u, vec4<f32>(shade(s).rgb, 2.0 / 3.0));
 }
 
 fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {

@@ -119,7 +119,6 @@ pub struct SceneRenderer {
     meta_layout: MetaLayout,
     state_layout: StateLayout,
     state_words: Vec<u32>,
-    sky_texture: u32,
     /// Draw calls the last `render` issued.
     last_draws: u32,
     targets: Option<Targets>,
@@ -289,7 +288,6 @@ impl SceneRenderer {
             meta_layout,
             state_layout,
             state_words,
-            sky_texture: scene.sky.as_ref().map(|s| s.texture).unwrap_or(0),
             last_draws: 0,
             targets: None,
             clear: wgpu::Color { r, g, b, a: 1.0 },
@@ -741,7 +739,7 @@ impl SceneRenderer {
                 self.state_layout.scroll,
                 self.state_layout.light_count,
             ],
-            draw: [flags, depths, self.sprite_views, self.sky_texture],
+            draw: [flags, depths, self.sprite_views, 0],
             misc: [self.clear_index, translucent_pass::LAYERS, 0, 0],
         }
     }

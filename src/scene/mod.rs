@@ -90,6 +90,9 @@ pub struct VanillaSeg {
     pub light_slot: Option<u32>,
     /// UDMF `nofakecontrast`: no fake contrast on this wall.
     pub no_contrast: bool,
+    /// Boom 260: the masked middle blends through this table of the map's
+    /// [`vanilla_doom::VanillaMap::tranmaps`].
+    pub translucent: Option<u32>,
 }
 
 /// One solid wall tier of a [`VanillaSeg`].
@@ -146,6 +149,11 @@ pub mod vertex_flags {
     pub const CONTRAST_SHIFT: u32 = 8;
     /// Bits 16..32: scroll slot (0 = none) into [`super::FrameState::scroll`].
     pub const SCROLL_SHIFT: u32 = 16;
+    /// Doom sky surfaces' contrast byte: a sky MBF transfers from a sidedef (271/272), whose
+    /// uv holds the sidedef's x and y offsets (the level's sky: 0, uv unused).
+    pub const SKY_TRANSFERRED: i8 = 1;
+    /// The same sky with its columns read the other way (271).
+    pub const SKY_TRANSFERRED_FLIPPED: i8 = 2;
 
     pub fn pack(kind: super::SurfaceKind, masked: bool, contrast: i8, scroll_slot: u16) -> u32 {
         kind as u32

@@ -82,6 +82,35 @@ pub struct VSector {
     /// Boom's flat scrollers add them to the span's x and y fractions.
     pub floor_scroll_slot: u16,
     pub ceiling_scroll_slot: u16,
+    /// Boom 242: the control sector whose heights (and, from some regions, flats and light)
+    /// the walk shows instead of this sector's (Boom's `heightsec`).
+    pub heightsec: Option<u32>,
+    /// The colormaps (numbers into the scene's colormaps, 0: COLORMAP) of a control sector's
+    /// regions: viewer below its floor, between, above its ceiling (Boom 242).
+    pub region_colormaps: [u32; 3],
+    /// The sky of an F_SKY1 floor or ceiling: 0 the level's, else 1 + an index into
+    /// [`VanillaMap::skies`] (MBF 271/272).
+    pub sky: u32,
+}
+
+/// A sky an MBF 271/272 line transfers (r_plane.c R_DrawPlanes' "sky linedef").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VSky {
+    /// Scene texture (before animation).
+    pub texture: u32,
+    /// Added to the view angle (the sidedef's x offset in 16.16, read as a binary angle).
+    pub angle: u32,
+    /// `dc_texturemid`: the sidedef's y offset minus 28 units (vanilla's sky: 100), 16.16.
+    pub texturemid: i32,
+    /// 271: the column angle is inverted (`^ !0`), reading the picture the other way.
+    pub flipped: bool,
+}
+
+impl VSky {
+    /// Vanilla's sky in `texture`.
+    pub fn vanilla(texture: u32) -> VSky {
+        VSky { texture, angle: 0, texturemid: 100 << 16, flipped: false }
+    }
 }
 
 /// A flat's texture placement as the span drawer applies it, in the fixed point of the
@@ -146,6 +175,11 @@ pub struct VanillaMap {
     /// The things the canvas draws as vanilla's R_AddSprites finds them (filled by the level
     /// builder).
     pub things: VanillaThings,
+    /// Skies transferred by MBF's 271/272 lines (see [`VSector::sky`]).
+    pub skies: Vec<VSky>,
+    /// Boom's translucency tables (65536 bytes: `table[dest << 8 | src]`), which
+    /// [`crate::scene::VanillaSeg::translucent`] indexes.
+    pub tranmaps: Vec<Vec<u8>>,
 }
 
 /// A spawned thing as `R_ProjectSprite` reads its `mobj_t`.

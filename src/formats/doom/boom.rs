@@ -51,7 +51,7 @@ pub const SCROLL_FLOOR_CARRY: u16 = 253;
 pub const SCROLL_TAGGED_WALLS: u16 = 254;
 pub const SCROLL_BY_OFFSETS: u16 = 255;
 /// MBF: the sky of tagged sectors from the upper texture of the line's first sidedef (272
-/// flipped); recognised, not drawn.
+/// flipped); see `boom_views`.
 pub const SKY_TRANSFER: u16 = 271;
 pub const SKY_TRANSFER_FLIPPED: u16 = 272;
 
@@ -92,7 +92,6 @@ impl BoomEffects {
         let mut carriers = 0usize;
         let mut height_driven = BTreeSet::new();
         let mut no_front = 0usize;
-        let mut sky_transfers = 0usize;
         let mut light_transfers = 0usize;
         for (i, line) in map.linedefs.iter().enumerate() {
             let special = line.special;
@@ -162,7 +161,6 @@ impl BoomEffects {
                         }
                     }
                 }
-                SKY_TRANSFER | SKY_TRANSFER_FLIPPED => sky_transfers += 1,
                 214..=218 | 245..=249 => {
                     height_driven.insert(special);
                 }
@@ -190,12 +188,6 @@ impl BoomEffects {
                 "{light_transfers} Boom light-transfer lines (213, 261) drawn: their tagged \
                  sectors' floor or ceiling takes the control sector's light, as Boom ports show \
                  it (vanilla Doom and Chocolate Doom ignore these lines)"
-            ));
-        }
-        if sky_transfers > 0 {
-            notes.push(format!(
-                "{sky_transfers} Boom sky transfer lines (271, 272) are not drawn: every sky \
-                 shows the map's own sky texture"
             ));
         }
         if no_front > 0 {
@@ -268,7 +260,6 @@ mod tests {
         map.linedefs[1].special = SCROLL_FLOOR;
         map.linedefs[1].tag = 7;
         map.linedefs[2].special = CARRY;
-        map.linedefs[3].special = SKY_TRANSFER;
         let mut notes = Vec::new();
         let fx = BoomEffects::read(map, &mut notes);
         assert_eq!(fx.floor_light, BTreeMap::from([(1, 0)]));
@@ -276,6 +267,5 @@ mod tests {
         assert_eq!(fx.floor_scroll, BTreeMap::from([(1, [-(dx >> 5), dy >> 5])]));
         assert_eq!(fx.scrolling_lines, 2);
         assert!(notes.iter().any(|n| n.contains("carry things")), "{notes:?}");
-        assert!(notes.iter().any(|n| n.contains("sky transfer")), "{notes:?}");
     }
 }

@@ -6,7 +6,7 @@
 //! seg's front, floors face up, ceilings face down), so back-face culling is vanilla-faithful
 //! (vanilla never draws a seg from behind).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use glam::{DVec2, DVec3, Vec3};
 
@@ -19,6 +19,8 @@ use crate::scene::{
 
 use super::animation::{active_anims, DerivedLight, DoomAnimator, SceneCycle};
 use super::boom::{BoomEffects, Velocity};
+use super::boom_build::{self, transferred_sky, SkySurface};
+use super::boom_views::BoomViews;
 use super::bsp::{point_in_subsector, SubsectorPolygons};
 use super::flats::{flat_texture, SKY_FLAT};
 use super::lights::LightSim;
@@ -170,10 +172,18 @@ pub fn build_level_scene(
     let map = &level.map;
     let mut notes = map.notes.clone();
     let palette = load_palette(stack)?;
-    let colormap = load_colormap(stack, &mut notes)?;
+    let mut colormap = load_colormap(stack, &mut notes)?;
     let texdir = TextureDirectory::load(stack)?;
     let props = UdmfProps::read(map.udmf.as_deref(), &mut notes);
     let boom = BoomEffects::read(map, &mut notes);
+    let views = BoomViews::read(map, stack, &mut notes);
+    // Sidedef names that are colormaps or translucency tables draw nothing.
+    let named = boom_build::without_lump_names(map, &views);
+    let map = named.as_ref().unwrap_or(map);
+    // Walls and flats are built at 242's heights as seen from between the control planes.
+    let shown = boom_build::shown_sectors(map, &views);
+    let region_colormaps = boom_build::region_colormaps(&views, stack, &mut colormap, &mut notes);
+    let (tranmaps, tranmap_of_line) = boom_build::tranmaps(&views, stack, &palette);
     for wad in stack.wads() {
         notes.extend(wad.notes().iter().cloned());
     }
@@ -196,6 +206,9 @@ pub fn build_level_scene(
         boom: &boom,
         lights: LightSlots::new(map.sectors.len()),
         scrolls: ScrollSlots::default(),
+        skies: Vec::new(),
+        sector_sky: &views.sector_sky,
+        translucent: &tranmap_of_line,
     };
 
     // Sky first so it has a stable, low index.
@@ -207,6 +220,21 @@ pub fn build_level_scene(
     let sky = b.wall_texture(sky_name).map(|(t, _)| t).unwrap_or_else(|| {
         b.add_texture(TexKey::Missing(sky_name.into()), placeholder(sky_name, 256, 128))
     });
+    // MBF's transferred skies after it (index 0 is the level's).
+    b.skies.push(SkySurface::level(sky));
+    for line in &views.skies {
+        let surface = match b.wall_texture(&line.texture) {
+            Some((t, _)) => transferred_sky(t, line.x_offset, line.y_offset, line.flipped),
+            None => {
+                b.notes.push(format!(
+                    "a sky transfer line names no texture ({}): the level's sky is drawn",
+                    line.texture
+                ));
+                SkySurface::level(sky)
+            }
+        };
+        b.skies.push(surface);
+    }
 
     // Line specials are Doom's only in Doom-numbered maps (BoomEffects reads none of the
     // others); Hexen-style specials are not drawn.
@@ -224,7 +252,7 @@ pub fn build_level_scene(
             Some(i) => b.scrolls.slot(boom.side_scroll.get(&(i as u32)).copied()),
             None => 0,
         };
-        let (fallback, tiers) = b.wall_seg(map, seg, sky, scroll);
+        let (fallback, tiers) = b.wall_seg(map, &shown, seg, scroll);
         if fallback {
             one_sided_fallbacks += 1;
         }
@@ -245,6 +273,7 @@ pub fn build_level_scene(
             scroll,
             light_slot,
             no_contrast,
+            translucent: seg.linedef.and_then(|l| tranmap_of_line.get(&l)).copied(),
         });
     }
     if one_sided_fallbacks > 0 {
@@ -259,7 +288,7 @@ pub fn build_level_scene(
         }
         let Some(s) = map.subsector_sector(si) else { continue };
         b.surface = si as u32 + 1;
-        b.flat_polygon(&map.sectors[s], s, poly, sky);
+        b.flat_polygon(&shown[s], s, poly);
     }
 
     // Things.
@@ -398,7 +427,13 @@ pub fn build_level_scene(
         sector.ceiling_scroll_slot = b.scrolls.slot(boom.ceiling_scroll.get(&(i as u32)).copied());
         sector.floor_xform = flat_xform(&p.floor);
         sector.ceiling_xform = flat_xform(&p.ceiling);
+        // Boom 242 and MBF 271/272.
+        sector.heightsec = views.heightsec.get(&(i as u32)).copied();
+        sector.region_colormaps = region_colormaps.get(&(i as u32)).copied().unwrap_or([0; 3]);
+        sector.sky = views.sector_sky.get(&(i as u32)).map_or(0, |&k| k as u32 + 1);
     }
+    vanilla_map.skies = b.skies.iter().skip(1).map(SkySurface::vanilla).collect();
+    vanilla_map.tranmaps = tranmaps;
     if props.beyond_vanilla() {
         b.notes.push(
             "UDMF wall scales and flat scales or rotations have no vanilla equivalent: faithful \
@@ -557,6 +592,12 @@ struct Builder<'a> {
     boom: &'a BoomEffects,
     lights: LightSlots,
     scrolls: ScrollSlots,
+    /// The level's sky, then the skies MBF's 271/272 lines transfer.
+    skies: Vec<SkySurface>,
+    /// Sector -> its transferred sky (index into `skies` less one).
+    sector_sky: &'a BTreeMap<u32, usize>,
+    /// Linedef -> its translucency table (Boom 260).
+    translucent: &'a BTreeMap<u32, u32>,
 }
 
 /// Scroll slots 1.. , one per distinct velocity (slot 0 never scrolls; the vertex flags hold
@@ -858,11 +899,13 @@ impl Builder<'_> {
     /// Emits the quads of one seg; returns true when a two-sided line lacked its back side.
     /// Emits a seg's wall quads; returns whether a two-sided line without a second sidedef
     /// was drawn one-sided, and the tiers the CPU draws (see [`VanillaSeg`]).
+    /// `sectors` are the sectors as the walls show them (Boom 242's heights as seen from
+    /// between the control planes).
     fn wall_seg(
         &mut self,
         map: &MapData,
+        sectors: &[Sector],
         seg: &super::nodes::BspSeg,
-        sky: u32,
         scroll: u16,
     ) -> (bool, [Option<VanillaTier>; 3]) {
         let mut tiers = [None; 3];
@@ -882,11 +925,11 @@ impl Builder<'_> {
         let side = seg.side as usize;
         let Some(sd) = map.seg_sidedef(seg) else { return (false, tiers) };
         let front_i = sd.sector as usize;
-        let front = &map.sectors[front_i];
+        let front = &sectors[front_i];
         let mut fallback = false;
         let back = if ld.has_flag(line_flags::TWO_SIDED) {
             match map.line_sector(ld, side ^ 1) {
-                Some(s) => Some(&map.sectors[s]),
+                Some(s) => Some(&sectors[s]),
                 None => {
                     fallback = true;
                     None
@@ -944,9 +987,16 @@ impl Builder<'_> {
         let sky_hack = is_sky(&front.ceiling_flat) && is_sky(&back.ceiling_flat);
         let worldtop = if sky_hack { bc } else { fc };
         if sky_hack && fc > bc {
-            let part = WallPart { top: fc, bottom: bc.max(ff), anchor: 0.0, y_scale: 1.0 };
-            let u = place(TOP).u(len);
-            self.wall_quad(a, bpt, &part, u, sky, light, flags(SurfaceKind::Sky, false));
+            // The front sector's sky (its ceiling plane covers the gap in vanilla's walk).
+            let sky = self.sky_of(front_i as u32);
+            let flags = vertex_flags::pack(SurfaceKind::Sky, false, sky.kind, 0);
+            let part = WallPart { top: fc, bottom: bc.max(ff), anchor: 0.0, y_scale: 0.0 };
+            let first = self.world.len();
+            self.wall_quad(a, bpt, &part, (0.0, 0.0), sky.texture, light, flags);
+            // The sky's offsets, where a wall has its texel coordinates.
+            for v in &mut self.world[first..] {
+                v.uv = sky.uv;
+            }
         }
         if bc < worldtop {
             if let Some((tex, h)) = self.wall_texture(&sd.upper) {
@@ -989,7 +1039,12 @@ impl Builder<'_> {
                 y_scale: p.y_scale,
             };
             let u = p.u(len);
-            self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, true));
+            let mut flags = flags(SurfaceKind::Wall, true);
+            // Boom 260: blended over what lies behind.
+            if seg.linedef.is_some_and(|l| self.translucent.contains_key(&l)) {
+                flags |= vertex_flags::TRANSLUCENT;
+            }
+            self.wall_quad(a, bpt, &part, u, tex, light, flags);
             tiers[2] = tier(tex, anchor, &p);
         }
         (false, tiers)
@@ -1026,7 +1081,14 @@ impl Builder<'_> {
         self.world.extend_from_slice(&[bl, br, tr, bl, tr, tl]);
     }
 
-    fn flat_polygon(&mut self, sector: &Sector, index: usize, poly: &[DVec2], sky: u32) {
+    /// The sky surface of sector `sector`'s F_SKY1 planes.
+    fn sky_of(&self, sector: u32) -> SkySurface {
+        let index = self.sector_sky.get(&sector).map_or(0, |&k| k + 1);
+        self.skies.get(index).or(self.skies.first()).copied().unwrap_or(SkySurface::level(0))
+    }
+
+    fn flat_polygon(&mut self, sector: &Sector, index: usize, poly: &[DVec2]) {
+        let sky = self.sky_of(index as u32);
         let p = self.props.sector(index);
         let [floor_light, ceiling_light] = self.plane_light_slots(index as u32);
         let key = index as u32;
@@ -1046,18 +1108,26 @@ impl Builder<'_> {
         for (z, name, up, light, placement, scroll) in planes {
             // F_SKY1 on any plane shows the sky (R_DrawPlanes checks every plane).
             let (kind, texture) = if is_sky(name) {
-                (SurfaceKind::Sky, sky)
+                (SurfaceKind::Sky, sky.texture)
             } else {
                 (SurfaceKind::Flat, self.flat(name))
             };
-            // A sky plane does not scroll (its texels follow the view angle).
-            let scroll = if kind == SurfaceKind::Sky { 0 } else { scroll };
-            let flags = vertex_flags::pack(kind, false, 0, scroll);
+            // A sky plane does not scroll (its texels follow the view angle); its contrast
+            // byte says which kind of sky it is, its uv holds a transferred sky's offsets.
+            let flags = if kind == SurfaceKind::Sky {
+                vertex_flags::pack(kind, false, sky.kind, 0)
+            } else {
+                vertex_flags::pack(kind, false, 0, scroll)
+            };
             let vert = |p: DVec2| WorldVertex {
                 pos: viewer(p, z).to_array(),
                 // Vanilla's flat grid, column x & 63 and row (-y) & 63, under the UDMF
                 // placement (udmf_props: rotated about the origin, panned, scaled).
-                uv: placement.uv(p.x, p.y).map(|c| c as f32),
+                uv: if kind == SurfaceKind::Sky {
+                    sky.uv
+                } else {
+                    placement.uv(p.x, p.y).map(|c| c as f32)
+                },
                 texture,
                 light,
                 flags,

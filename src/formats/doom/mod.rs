@@ -6,6 +6,8 @@
 
 pub mod animation;
 pub mod boom;
+mod boom_build;
+pub mod boom_views;
 pub mod bsp;
 pub mod build;
 pub mod flats;

@@ -167,6 +167,8 @@ fn convert(
         flat_textures: Vec::new(),
         texture_memory: Default::default(),
         things: Default::default(),
+        skies: Vec::new(),
+        tranmaps: Vec::new(),
     }
 }
 

@@ -15,14 +15,20 @@ use super::vissprites::SpriteLight;
 use super::wall_setup::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
 use super::{VanillaView, WalkResult};
 use crate::render::packing::MetaLayout;
-use crate::scene::vanilla_doom::{FlatXform, VSeg, VanillaMap};
+use crate::scene::vanilla_doom::{FlatXform, VSeg, VSky, VanillaMap};
 use crate::scene::{VanillaSeg, VanillaTier};
 
-/// COLORMAP rows the lit palette holds (light levels 0..31, then the invulnerability and
-/// all-black maps).
+/// Rows of one colormap (light levels 0..31, then the invulnerability and all-black maps);
+/// the lit palette holds COLORMAP's, then those of the map's Boom colormaps.
 const LIT_ROWS: usize = 34;
 /// The COLORMAP row R_DrawFuzzColumn darkens by (`colormaps[6 * 256 + ...]`).
-const FUZZ_COLORMAP: usize = 6;
+pub(super) const FUZZ_COLORMAP: usize = 6;
+
+/// One colormap row: each palette index's colour and index after it.
+pub(super) struct LitRow {
+    pub(super) colors: [u32; 256],
+    pub(super) indices: [u8; 256],
+}
 
 /// A texture's descriptor as packed for the shaders (packing.rs).
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,9 +46,9 @@ pub struct CanvasScene {
     /// The packed texels (two 16-bit texels a word: index, transparency above).
     texels: Vec<u32>,
     pub(super) infos: Vec<TexInfo>,
-    /// Every COLORMAP row through the palette, 256 colours a row.
-    lit: Vec<[u32; 256]>,
-    palette: Vec<u32>,
+    /// Every colormap row, through the palette and as indices.
+    lit: Vec<LitRow>,
+    pub(super) palette: Vec<u32>,
     clear: u32,
     zlight: Vec<u32>,
     /// Each palette colour (as drawn) to its index's colour through COLORMAP row 6, which
@@ -53,8 +59,9 @@ pub struct CanvasScene {
     bands: usize,
 }
 
-/// A canvas: a colour (RGBA8) and a reverse depth (`near / distance`; 0 for the sky and for
-/// pixels the walk left empty) a pixel, row-major.
+/// A canvas: a colour (RGBA8), a reverse depth (`near / distance`; 0 for the sky and for
+/// pixels the walk left empty) and a palette index (what Boom's translucency tables blend
+/// with) a pixel, row-major.
 #[derive(Default)]
 pub struct Canvas {
     pub colors: Vec<u32>,
@@ -62,6 +69,8 @@ pub struct Canvas {
     /// R_DrawFuzzColumn's place in its table, which vanilla never resets: carried from frame
     /// to frame, 0 when the canvas is made (at level load).
     pub fuzzpos: usize,
+    /// Each pixel's palette index (Boom 260's translucency tables read what lies behind).
+    pub indices: Vec<u8>,
 }
 
 /// The per-frame state the canvas reads: light values by slot, texture remap, scroll
@@ -98,12 +107,20 @@ pub(super) struct Band<'a> {
     pub(super) w: usize,
     pub(super) colors: &'a mut [u32],
     pub(super) depths: &'a mut [f32],
+    pub(super) indices: &'a mut [u8],
 }
 
 impl Band<'_> {
     /// The band's rows: `y0..y1`.
     pub(super) fn rows(&self) -> std::ops::Range<usize> {
         self.y0..self.y0 + self.colors.len() / self.w.max(1)
+    }
+
+    /// Pixel `p` shows palette index `i` through `row`.
+    pub(super) fn put(&mut self, p: usize, row: &LitRow, i: u32) {
+        let i = (i & 255) as usize;
+        self.colors[p] = row.colors[i];
+        self.indices[p] = row.indices[i];
     }
 }
 
@@ -151,9 +168,12 @@ impl CanvasScene {
             row.resize(count, 0xFF00_0000);
             row
         };
-        // Doom's family constant 0: where the lit rows lie (lit_tables.rs).
-        let lit_at = layout.family[0];
-        let lit = if lit_at == 0 { Vec::new() } else { words(lit_at, LIT_ROWS * 256) };
+        // The colormaps lie before their lit rows (Doom's family constant 0, lit_tables.rs), as
+        // many words as rows.
+        let rows = (layout.family[0].saturating_sub(layout.colormap) as usize / 256).max(LIT_ROWS);
+        let lit =
+            if layout.family[0] == 0 { Vec::new() } else { words(layout.family[0], rows * 256) };
+        let maps = words(layout.colormap, rows * 256);
         let [r, g, b] = clear.map(u32::from);
         let order = |c: u32| {
             if bgra {
@@ -162,13 +182,19 @@ impl CanvasScene {
                 c
             }
         };
-        let lit = if lit.is_empty() { vec![0xFF00_0000; LIT_ROWS * 256] } else { lit };
+        let lit = if lit.is_empty() { vec![0xFF00_0000; rows * 256] } else { lit };
         let palette_len = layout.colormap.saturating_sub(layout.palette).max(1) as usize;
-        let lit: Vec<[u32; 256]> =
-            lit.chunks_exact(256).map(|row| std::array::from_fn(|i| order(row[i]))).collect();
+        let lit: Vec<LitRow> = lit
+            .chunks_exact(256)
+            .zip(maps.chunks_exact(256))
+            .map(|(row, map)| LitRow {
+                colors: std::array::from_fn(|i| order(row[i])),
+                indices: std::array::from_fn(|i| map[i] as u8),
+            })
+            .collect();
         let palette: Vec<u32> = words(layout.palette, palette_len).into_iter().map(order).collect();
         let mut fuzz = std::collections::HashMap::new();
-        for (&colour, &fuzzed) in palette.iter().zip(&lit[FUZZ_COLORMAP]) {
+        for (&colour, &fuzzed) in palette.iter().zip(&lit[FUZZ_COLORMAP].colors) {
             fuzz.entry(colour).or_insert(fuzzed);
         }
         CanvasScene {
@@ -209,15 +235,27 @@ impl CanvasScene {
         out.colors.resize(w * h, self.clear);
         out.depths.resize(w * h, 0.0);
         let fuzz = f.sprites && f.walk.vissprites.iter().any(|v| v.light == SpriteLight::Fuzz);
+        out.indices.resize(w * h, 0);
         let rows = h.div_ceil(self.bands).max(1);
-        let bands = out.colors.chunks_mut(rows * w).zip(out.depths.chunks_mut(rows * w));
+        let bands = out
+            .colors
+            .chunks_mut(rows * w)
+            .zip(out.depths.chunks_mut(rows * w))
+            .zip(out.indices.chunks_mut(rows * w));
         let mut bands: Vec<Band> = bands
             .enumerate()
-            .map(|(i, (colors, depths))| Band { y0: i * rows, w, colors, depths })
+            .map(|(i, ((colors, depths), indices))| Band {
+                y0: i * rows,
+                w,
+                colors,
+                depths,
+                indices,
+            })
             .collect();
         let draw = |band: &mut Band| {
             band.colors.fill(self.clear);
             band.depths.fill(0.0);
+            band.indices.fill(0);
             self.walls(f, band);
             self.flats(f, band);
             if !fuzz {
@@ -233,14 +271,23 @@ impl CanvasScene {
             draw(first);
         });
         if fuzz {
-            let mut screen = Band { y0: 0, w, colors: &mut out.colors, depths: &mut out.depths };
+            let mut screen = Band {
+                y0: 0,
+                w,
+                colors: &mut out.colors,
+                depths: &mut out.depths,
+                indices: &mut out.indices,
+            };
             self.draw_masked(f, &mut screen, &mut out.fuzzpos);
         }
     }
 
-    /// The lit palette's row for colormap `map`.
-    pub(super) fn lit_row(&self, map: u32) -> &[u32; 256] {
-        &self.lit[(map as usize).min(LIT_ROWS - 1)]
+    /// The lit palette's row `map` of the frame's colormap (Boom 242's region colormap, else
+    /// COLORMAP).
+    pub(super) fn lit_row(&self, f: &CanvasFrame, map: u32) -> &LitRow {
+        let base = (f.walk.colormap as usize).saturating_mul(LIT_ROWS);
+        let base = if base + LIT_ROWS <= self.lit.len() { base } else { 0 };
+        &self.lit[base + (map as usize).min(LIT_ROWS - 1)]
     }
 
     /// R_RenderSegLoop's columns: each through R_DrawColumn with its colormap.
@@ -269,11 +316,11 @@ impl CanvasScene {
             let iscale = fixed_mul((packed & 0xFF_FFFF) as i32, tier.y_scale);
             // Light: the sector's level with fake contrast, then scalelight by the column's
             // scale (R_StoreWallRange, R_RenderSegLoop).
-            let level = wall_light_level(f, seg, vseg);
+            let level = wall_light_level(f, seg, vseg, ds.control_light);
             let j = ((packed >> 24) as i32).min(47);
             let map = ((15 - level) * 4 - j / 2).clamp(0, 31) as u32;
             let depth = f.viewer.near * ds.scale_at(c.x as i32) as f32 / (focal * 65536.0);
-            let colors = self.lit_row(map);
+            let colors = self.lit_row(f, map);
             let texturemid = fixed_mul(tier.top.wrapping_sub(f.viewer.viewz), tier.y_scale)
                 .wrapping_add(row_scroll(f, seg));
             let mut frac = texturemid.wrapping_add((yl as i32 - centery).wrapping_mul(iscale));
@@ -282,18 +329,16 @@ impl CanvasScene {
             let x = c.x as usize;
             let texel = |row: u32| {
                 let t = texels.get(col + row as usize * tw).copied().unwrap_or(0) as u32;
-                colors[(((t & 255) + info.palette) & 255) as usize]
+                (t & 255) + info.palette
             };
             let pow2 = th.is_power_of_two() && th <= 128;
             for p in (yl - rows.start..=yh - rows.start).map(|y| y * w + x) {
-                out.colors[p] = match &memory {
-                    Some(column) => {
-                        let t = column[((frac >> 16) & 127) as usize] as u32;
-                        colors[((t + info.palette) & 255) as usize]
-                    }
+                let t = match &memory {
+                    Some(column) => column[((frac >> 16) & 127) as usize] as u32 + info.palette,
                     None if pow2 => texel((frac >> 16) as u32 & (th - 1)),
                     None => texel(((frac >> 16) & 127) as u32 % th),
                 };
+                out.put(p, colors, t);
                 out.depths[p] = depth;
                 frac = frac.wrapping_add(iscale);
             }
@@ -305,10 +350,6 @@ impl CanvasScene {
     fn flats(&self, f: &CanvasFrame, out: &mut Band) {
         let (w, rows) = (out.w, out.rows());
         let v = &f.viewer;
-        let sky_texture = remapped(&f.state, v.sky_texture);
-        let sky = self.infos.get(sky_texture as usize).copied().unwrap_or_default();
-        // The sky's width rounded up to a power of two, as the shaders mask the column.
-        let sky_mask = if sky.width <= 1 { 0 } else { u32::MAX >> (sky.width - 1).leading_zeros() };
         let xtoviewangle = f.view.xtoviewangle();
         let (yslope, distscale) = (f.view.yslope(), f.view.distscale());
         for s in &f.walk.spans {
@@ -318,27 +359,9 @@ impl CanvasScene {
                 continue;
             }
             let at = (y - rows.start) * w;
-            let pixels = at + x1..=at + x2;
-            out.depths[pixels.clone()].fill(0.0);
-            let row = &mut out.colors[pixels];
+            out.depths[at + x1..=at + x2].fill(0.0);
             if plane.sky {
-                let r = (y as u32 & 127) % sky.height;
-                for (x, p) in (x1..).zip(row.iter_mut()) {
-                    let angle = v.viewangle.wrapping_add(xtoviewangle[x]);
-                    // The sky's column as vanilla holds it: R_GetColumn masks the column, and
-                    // R_DrawColumn reads the row `& 127` from it.
-                    let memory = f.map.texture_memory.column(sky_texture, (angle >> 22) as i32);
-                    if let Some(column) = memory {
-                        let t = column.byte((y & 127) as isize) as u32;
-                        let i = ((t + sky.palette) as usize).min(self.palette.len() - 1);
-                        *p = self.palette[i];
-                        continue;
-                    }
-                    let col = ((angle >> 22) & sky_mask) % sky.width;
-                    let t = self.texel(&sky, (r * sky.width + col) as usize);
-                    let i = ((t + sky.palette) as usize).min(self.palette.len() - 1);
-                    *p = self.palette[i];
-                }
+                self.sky_span(f, plane.sky_index, (y, x1, x2), out);
                 continue;
             }
             let texture = f.map.flat_textures.get(plane.picnum as usize).copied();
@@ -371,7 +394,7 @@ impl CanvasScene {
             let zindex = (distance >> 20).clamp(0, MAXLIGHTZ as i32 - 1) as usize;
             let map = self.zlight[level * MAXLIGHTZ + zindex];
             let depth = v.near * 65536.0 / distance.max(1) as f32;
-            let colors = self.lit_row(map);
+            let colors = self.lit_row(f, map);
             // R_DrawSpan: x and y packed as 6.10 in one word, stepped by one addition.
             let pack =
                 |x: i32, y: i32| ((x as u32) << 10) & 0xFFFF_0000 | ((y >> 6) as u32 & 0xFFFF);
@@ -379,13 +402,68 @@ impl CanvasScene {
             let step = pack(xstep, ystep);
             let texels = info.first..info.first + (info.width * info.height) as usize;
             let Some(flat) = self.all_texels().get(texels) else { continue };
-            for p in row.iter_mut() {
+            for p in at + x1..=at + x2 {
                 let i = ((position >> 26) | ((position >> 10) & 63) << 6) as usize;
                 let t = flat.get(i).copied().unwrap_or(0) as u32 & 255;
-                *p = colors[((t + info.palette) & 255) as usize];
+                out.put(p, colors, t + info.palette);
                 position = position.wrapping_add(step);
             }
             out.depths[at + x1..=at + x2].fill(depth);
+        }
+    }
+
+    /// A sky span (R_DrawPlanes draws the sky by columns; each pixel is the same): vanilla's
+    /// sky, or the sky MBF transfers from a 271/272 line's sidedef (`sky_index` 1..): its x
+    /// offset turns the view angle, its y offset moves the rows, 271 reads the columns the
+    /// other way. Full bright, through row 0 of the frame's colormap.
+    fn sky_span(
+        &self,
+        f: &CanvasFrame,
+        sky_index: u32,
+        (y, x1, x2): (usize, usize, usize),
+        out: &mut Band,
+    ) {
+        let v = &f.viewer;
+        let sky = match sky_index.checked_sub(1) {
+            Some(i) => f.map.skies.get(i as usize).copied(),
+            None => None,
+        };
+        let sky = sky.unwrap_or(VSky::vanilla(v.sky_texture));
+        let texture = remapped(&f.state, sky.texture);
+        let info = self.infos.get(texture as usize).copied().unwrap_or_default();
+        // The width rounded up to a power of two, as the shaders mask the column.
+        let mask = if info.width <= 1 { 0 } else { u32::MAX >> (info.width - 1).leading_zeros() };
+        // R_DrawColumn's row: `texturemid + (y - centery) * iscale` at one texel a row (the
+        // centre row 100 of vanilla's screen), read `& 127`.
+        let frac_row = (y as i32).wrapping_add((sky.texturemid >> 16).wrapping_sub(100));
+        let r = (frac_row & 127) as u32 % info.height;
+        let colors = self.lit_row(f, 0);
+        let at = (y - out.y0) * out.w;
+        let xtoviewangle = f.view.xtoviewangle();
+        for (x, &xangle) in xtoviewangle.iter().enumerate().take(x2 + 1).skip(x1) {
+            let mut angle = v.viewangle.wrapping_add(sky.angle).wrapping_add(xangle);
+            if sky.flipped {
+                angle = !angle;
+            }
+            // The sky's column as vanilla holds it: R_GetColumn masks the column, and
+            // R_DrawColumn reads the row `& 127` from it.
+            let memory = f.map.texture_memory.column(texture, (angle >> 22) as i32);
+            let t = match memory {
+                Some(column) => column.byte((frac_row & 127) as isize) as u32,
+                None => {
+                    let col = ((angle >> 22) & mask) % info.width;
+                    self.texel(&info, (r * info.width + col) as usize)
+                }
+            };
+            let i = t + info.palette;
+            if f.walk.colormap == 0 {
+                // COLORMAP's row 0 is the identity in every IWAD: the palette straight.
+                let i = (i as usize).min(self.palette.len() - 1);
+                out.colors[at + x] = self.palette[i];
+                out.indices[at + x] = i as u8;
+            } else {
+                out.put(at + x, colors, i);
+            }
         }
     }
 
@@ -482,12 +560,20 @@ pub(super) fn scroll_fixed(scroll: &[u32], slot: u16, axis: usize) -> i32 {
 
 /// A wall's light level: its sector's (or its sidedef's own UDMF light), with vanilla's fake
 /// contrast for walls along an axis unless the sidedef turns it off.
-pub(super) fn wall_light_level(f: &CanvasFrame, seg: &VanillaSeg, vseg: &VSeg) -> i32 {
+pub(super) fn wall_light_level(
+    f: &CanvasFrame,
+    seg: &VanillaSeg,
+    vseg: &VSeg,
+    control_light: Option<u32>,
+) -> i32 {
     let slot = match seg.light_slot {
         Some(slot) => Some(slot),
         None => f.map.sectors.get(vseg.front_sector as usize).map(|sec| sec.light_slot),
     };
-    let light = slot.and_then(|s| f.state.light.get(s as usize)).copied().unwrap_or(0);
+    let light = match control_light {
+        Some(light) => light,
+        None => slot.and_then(|s| f.state.light.get(s as usize)).copied().unwrap_or(0),
+    };
     let contrast = if seg.no_contrast {
         0
     } else if vseg.v1[1] == vseg.v2[1] {

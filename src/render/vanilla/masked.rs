@@ -6,7 +6,7 @@
 
 use super::canvas::{
     column_setup, remapped, row_scroll, texture_column, wall_light_level, Band, CanvasFrame,
-    CanvasScene,
+    CanvasScene, LitRow,
 };
 use super::tables::{fixed_div, fixed_mul, FRACUNIT};
 use crate::scene::vanilla_doom::MemoryColumn;
@@ -82,7 +82,11 @@ impl CanvasScene {
         let info = self.infos.get(texture as usize).copied().unwrap_or_default();
         let (tw, th) = (info.width as usize, info.height as usize);
         let Some(texels) = all.get(info.first..info.first + tw * th) else { return };
-        let level = wall_light_level(f, seg, vseg);
+        let level = wall_light_level(f, seg, vseg, ds.control_light);
+        // Boom 260: blended through a translucency table into what is drawn at this point of
+        // R_DrawMasked (walls, flats, and the sprites and masked columns drawn before it).
+        let tranmap = seg.translucent.and_then(|t| f.map.tranmaps.get(t as usize));
+        let blend = tranmap.filter(|t| t.len() >= 65536).map(|t| (&t[..], &self.palette[..]));
         // In texels: a UDMF y scale multiplies the texel step as for solid walls; a Boom
         // scroller's row offset adds texels.
         let texturemid = fixed_mul(tier.top.wrapping_sub(f.viewer.viewz), tier.y_scale)
@@ -112,7 +116,7 @@ impl CanvasScene {
                 continue;
             }
             let j = (((scale >> 12) as f32 * 320.0 / w as f32) as i32).min(47);
-            let colors = self.lit_row(((15 - level) * 4 - j / 2).clamp(0, 31) as u32);
+            let colors = self.lit_row(f, ((15 - level) * 4 - j / 2).clamp(0, 31) as u32);
             let depth = f.viewer.near * scale as f32 / (focal * 65536.0);
             let place = PostPlace {
                 clip: (top, bottom),
@@ -129,8 +133,7 @@ impl CanvasScene {
                     for y in yl..=yh {
                         let t = memory.byte(source + ((frac >> 16) & 127) as isize) as u32;
                         let p = (y as usize - rows.start) * w + x;
-                        out.colors[p] = colors[((t + info.palette) & 255) as usize];
-                        out.depths[p] = depth;
+                        put(out, p, (colors, blend), t + info.palette, depth);
                         frac = frac.wrapping_add(place.iscale);
                     }
                 });
@@ -155,11 +158,32 @@ impl CanvasScene {
                 for y in yl..=yh {
                     let t = texel(topdelta + ((frac >> 16) & 127) as usize) as u32;
                     let p = (y as usize - rows.start) * w + x;
-                    out.colors[p] = colors[(((t & 255) + info.palette) & 255) as usize];
-                    out.depths[p] = depth;
+                    put(out, p, (colors, blend), (t & 255) + info.palette, depth);
                     frac = frac.wrapping_add(place.iscale);
                 }
             }
+        }
+    }
+}
+
+/// Boom 260's translucency table and the canvas's palette (RGBA8 as the canvas holds it).
+type Blend<'a> = Option<(&'a [u8], &'a [u32])>;
+
+/// A masked middle's pixel `p` gets texel index `t` (palette base added) through `colors`, or
+/// with Boom 260's table in `blend` becomes `table[dest << 8 | src]` (R_DrawTLColumn), its
+/// depth left as it was.
+fn put(out: &mut Band, p: usize, (colors, blend): (&LitRow, Blend), t: u32, depth: f32) {
+    let t = (t & 255) as usize;
+    match blend {
+        Some((table, palette)) => {
+            let i = table[(out.indices[p] as usize) << 8 | colors.indices[t] as usize];
+            out.colors[p] = palette.get(i as usize).copied().unwrap_or(0xFF00_0000);
+            out.indices[p] = i;
+        }
+        None => {
+            out.colors[p] = colors.colors[t];
+            out.indices[p] = colors.indices[t];
+            out.depths[p] = depth;
         }
     }
 }

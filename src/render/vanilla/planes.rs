@@ -35,19 +35,23 @@ pub struct PlaneInfo {
     /// Whether this is the sky (drawn by columns in vanilla; its pixels still get span
     /// starts here, which the sky does not use).
     pub sky: bool,
+    /// Which sky: 0 the level's, else 1 + an index into the map's transferred skies.
+    pub sky_index: u32,
     /// Column range (`minx > maxx` for a plane that was never marked).
     pub minx: i32,
     pub maxx: i32,
 }
 
-/// What tells visplanes apart (R_FindPlane's test): height, flat, raw light level, and the
-/// UDMF flat placement (as in ZDoom).
+/// What tells visplanes apart (R_FindPlane's test): height, flat, raw light level, the
+/// UDMF flat placement (as in ZDoom), and which sky (MBF gives a transferred sky's planes a
+/// picture number of their own).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct PlaneLook {
     height: i32,
     picnum: u32,
     lightlevel: u32,
     xform: FlatXform,
+    sky: u32,
 }
 
 /// A visplane (`visplane_t`) while the walk marks it.
@@ -61,19 +65,18 @@ pub(super) struct Visplane {
 }
 
 impl Walker<'_> {
-    /// R_FindPlane: the first visplane with this height, flat and light (all skies are one),
-    /// or a new one; a UDMF flat placement tells planes apart too (as in ZDoom).
+    /// R_FindPlane: the first visplane with this height, flat and light (all skies showing
+    /// one texture are one), or a new one; a UDMF flat placement tells planes apart too (as in
+    /// ZDoom). `look` is the flat, its light, its placement and the sector's sky.
     pub(super) fn find_plane(
         &mut self,
         height: i32,
-        picnum: u32,
-        lightlevel: u32,
-        xform: FlatXform,
+        (picnum, lightlevel, xform, sky): (u32, u32, FlatXform, u32),
     ) -> Option<usize> {
         let look = if picnum == self.map.sky_flat {
-            PlaneLook { height: 0, picnum, lightlevel: 0, xform: FlatXform::default() }
+            PlaneLook { height: 0, picnum, lightlevel: 0, xform: FlatXform::default(), sky }
         } else {
-            PlaneLook { height, picnum, lightlevel, xform }
+            PlaneLook { height, picnum, lightlevel, xform, sky: 0 }
         };
         if let Some(i) = self.planes.iter().position(|p| p.look == look) {
             return Some(i);
@@ -177,6 +180,7 @@ impl Walker<'_> {
                 lightlevel: p.look.lightlevel,
                 xform: p.look.xform,
                 sky: p.look.picnum == self.map.sky_flat,
+                sky_index: p.look.sky,
                 minx: p.minx,
                 maxx: p.maxx,
             })

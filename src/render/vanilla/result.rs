@@ -45,6 +45,8 @@ pub(super) struct Coverage {
 /// Everything the walk found for one frame.
 #[derive(Clone, Debug)]
 pub struct WalkResult {
+    /// The colormap the frame is drawn through (Boom 242's region colormaps; 0: COLORMAP).
+    pub colormap: u32,
     pub width: u32,
     pub height: u32,
     /// What covers each pixel, made from the columns and spans when first asked for.

@@ -30,6 +30,9 @@ pub struct DrawSeg {
     pub scalestep: i32,
     /// `rw_distance`: perpendicular distance from the viewer to the seg's line (16.16).
     pub distance: i32,
+    /// The light level of the front sector as Boom's R_FakeFlat gave it, when that is its
+    /// control sector's (242 seen from below or above the fake planes): the wall's light.
+    pub control_light: Option<u32>,
 }
 
 impl DrawSeg {
@@ -166,6 +169,7 @@ impl Walker<'_> {
             scale2,
             scalestep,
             distance,
+            control_light: self.frontsector.control_light.then_some(self.frontsector.light),
         });
 
         // Texture boundaries and whether floor / ceiling marks are needed.
@@ -191,12 +195,16 @@ impl Walker<'_> {
                 if front.ceilingpic == sky && back.ceilingpic == sky {
                     worldtop = worldhigh;
                 }
+                // Boom: a fake sector's planes are always marked, so that what lies behind
+                // its lines does not bleed through them.
                 markfloor = worldlow != worldbottom
                     || !back.same_floor_look(&front)
-                    || back.light != front.light;
+                    || back.light != front.light
+                    || front.heightsec.is_some();
                 markceiling = worldhigh != worldtop
                     || !back.same_ceiling_look(&front)
-                    || back.light != front.light;
+                    || back.light != front.light
+                    || (front.heightsec.is_some() && front.ceilingpic != sky);
                 if back.ceiling <= front.floor || back.floor >= front.ceiling {
                     // Closed door.
                     markceiling = true;
@@ -212,12 +220,15 @@ impl Walker<'_> {
             }
         };
         let mut clip = self.silhouette(front, viewz);
-        // Planes on the wrong side of the view plane are invisible.
-        if front.floor >= viewz {
-            markfloor = false;
-        }
-        if front.ceiling <= viewz && front.ceilingpic != sky {
-            markceiling = false;
+        // Planes on the wrong side of the view plane are invisible (Boom: unless the sector
+        // is a fake one).
+        if front.heightsec.is_none() {
+            if front.floor >= viewz {
+                markfloor = false;
+            }
+            if front.ceiling <= viewz && front.ceilingpic != sky {
+                markceiling = false;
+            }
         }
 
         // Incremental stepping of the wall edges, 4.12 fixed point.

@@ -4,11 +4,11 @@
 //! drawn first over its columns, then its patch's posts stepped down as R_DrawMaskedColumn
 //! does, lit by one colormap or drawn as fuzz.
 
+use super::canvas::{Band, CanvasFrame, CanvasScene, FUZZ_COLORMAP};
 use super::masked::{memory_posts, MaskedDone, PostPlace};
 use super::segs::{SIL_BOTTOM, SIL_TOP};
 use super::tables::fixed_mul;
 use super::vissprites::{SpriteLight, VisSprite};
-use super::{canvas::Band, canvas::CanvasFrame, canvas::CanvasScene};
 use crate::scene::vanilla_doom::point_on_side;
 
 /// R_DrawFuzzColumn's offsets: the row below (+1) or above (-1) each fuzz pixel copies from
@@ -109,9 +109,10 @@ impl CanvasScene {
         let centery = f.view.centery();
         let depth = f.viewer.near * spr.scale as f32 / f.view.projection().max(1) as f32;
         let colors = match spr.light {
-            SpriteLight::Map(m) => Some(self.lit_row(m as u32)),
+            SpriteLight::Map(m) => Some(self.lit_row(f, m as u32)),
             SpriteLight::Fuzz => None,
         };
+        let fuzz_row = self.lit_row(f, FUZZ_COLORMAP as u32);
         let iscale = spr.xiscale.wrapping_abs();
         let sprtopscreen = (centery << 16).wrapping_sub(fixed_mul(spr.texturemid, spr.scale));
         let height = f.walk.height as i32;
@@ -135,14 +136,21 @@ impl CanvasScene {
             memory_posts(&memory, &place, |yl, yh, source, mut frac| {
                 let Some(colors) = colors else {
                     // A frame with fuzz is drawn as one band (see `CanvasScene::draw`).
-                    let fuzzed = |c| self.fuzzed(c);
+                    // Through row 6 of the frame's colormap (Boom's `fullcolormap`); under
+                    // COLORMAP, colour by colour as before the canvas kept indices.
+                    let fuzzed = |c, i: u8| {
+                        let (colour, index) =
+                            (fuzz_row.colors[i as usize], fuzz_row.indices[i as usize]);
+                        (if f.walk.colormap == 0 { self.fuzzed(c) } else { colour }, index)
+                    };
                     fuzz_column(out, x, (yl, yh), height, fuzzpos, depth, fuzzed);
                     return;
                 };
                 for y in yl..=yh {
                     let t = memory.byte(source + ((frac >> 16) & 127) as isize) as usize;
                     let p = (y as usize - rows.start) * w + x;
-                    out.colors[p] = colors[t];
+                    out.colors[p] = colors.colors[t];
+                    out.indices[p] = colors.indices[t];
                     out.depths[p] = depth;
                     frac = frac.wrapping_add(iscale);
                 }
@@ -162,7 +170,7 @@ fn fuzz_column(
     height: i32,
     fuzzpos: &mut usize,
     depth: f32,
-    fuzzed: impl Fn(u32) -> u32,
+    fuzzed: impl Fn(u32, u8) -> (u32, u8),
 ) {
     let w = out.w;
     let yl = if yl == 0 { 1 } else { yl };
@@ -173,8 +181,9 @@ fn fuzz_column(
     for y in yl..=yh {
         let p = y as usize * w + x;
         let from = (y + FUZZ_OFFSETS[*fuzzpos % FUZZ_OFFSETS.len()] as i32) as usize * w + x;
-        if let (Some(&source), true) = (out.colors.get(from), p < out.colors.len()) {
-            out.colors[p] = fuzzed(source);
+        let source = out.colors.get(from).zip(out.indices.get(from));
+        if let (Some((&colour, &index)), true) = (source, p < out.colors.len()) {
+            (out.colors[p], out.indices[p]) = fuzzed(colour, index);
             out.depths[p] = depth;
         }
         *fuzzpos = (*fuzzpos + 1) % FUZZ_OFFSETS.len();
@@ -189,12 +198,15 @@ mod tests {
     fn fuzz_copies_the_row_above_or_below_through_colormap_6() {
         // One column of 8 rows holding their row number; "colormap 6" adds 100.
         let (mut colors, mut depths) = ((0..8).collect::<Vec<u32>>(), vec![0.0; 8]);
-        let mut band = Band { y0: 0, w: 1, colors: &mut colors, depths: &mut depths };
+        let mut indices: Vec<u8> = (0..8).collect();
+        let mut band =
+            Band { y0: 0, w: 1, colors: &mut colors, depths: &mut depths, indices: &mut indices };
         let mut fuzzpos = 48;
-        fuzz_column(&mut band, 0, (0, 7), 8, &mut fuzzpos, 1.0, |c| c + 100);
+        fuzz_column(&mut band, 0, (0, 7), 8, &mut fuzzpos, 1.0, |c, i| (c + 100, i + 100));
         // Rows 0 and 7 are left alone; rows 1..=6 take offsets 48, 49, 0, 1, 2, 3 of the
         // table (-1, +1, +1, -1, +1, -1), reading rows already fuzzed where they lie above.
         assert_eq!(colors, [0, 100, 103, 104, 204, 106, 206, 7]);
+        assert_eq!(indices, [0, 100, 103, 104, 204, 106, 206, 7]);
         assert_eq!(depths, [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]);
         // The table position carries on from where the column left it, wrapping at 50.
         assert_eq!(fuzzpos, 4);

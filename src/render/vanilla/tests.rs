@@ -62,8 +62,7 @@ fn split_room() -> VanillaMap {
         sectors: vec![sector(0), sector(16)],
         sky_flat: 99,
         flat_textures: Vec::new(),
-        texture_memory: Default::default(),
-        things: Default::default(),
+        ..Default::default()
     }
 }
 

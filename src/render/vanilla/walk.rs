@@ -57,6 +57,13 @@ pub(super) struct LitSector {
     pub(super) ceiling_light: u32,
     pub(super) floor_xform: FlatXform,
     pub(super) ceiling_xform: FlatXform,
+    /// Boom 242's control sector (the sector's own, kept by R_FakeFlat's copy).
+    pub(super) heightsec: Option<u32>,
+    /// MBF's sky of the sector's F_SKY1 planes (0: the level's).
+    pub(super) sky: u32,
+    /// R_FakeFlat gave it the control sector's light (the viewer below or above the fake
+    /// planes): its walls are lit by it too.
+    pub(super) control_light: bool,
 }
 
 impl LitSector {
@@ -105,6 +112,8 @@ pub(super) struct Walker<'a> {
     pub(super) curline: usize,
     pub(super) backsector: Option<LitSector>,
     pub(super) rw_angle1: u32,
+    /// Boom 242: the control sector of the sector the viewer stands in.
+    view_heightsec: Option<u32>,
     // Bounds for broken trees.
     subsector_done: Vec<bool>,
     subsector_order: Vec<u32>,
@@ -146,6 +155,9 @@ impl<'a> Walker<'a> {
             curline: 0,
             backsector: None,
             rw_angle1: 0,
+            view_heightsec: viewer_sector(map, view)
+                .and_then(|s| map.sectors.get(s as usize))
+                .and_then(|s| s.heightsec),
             subsector_done: vec![false; map.subsectors.len()],
             subsector_order: Vec::new(),
             lines_left: map.segs.len().saturating_mul(2).saturating_add(1024),
@@ -173,10 +185,82 @@ impl<'a> Walker<'a> {
                     ceiling_light: level(s.ceiling_light_slot),
                     floor_xform: pan(s.floor_xform, s.floor_scroll_slot),
                     ceiling_xform: pan(s.ceiling_xform, s.ceiling_scroll_slot),
+                    heightsec: s.heightsec,
+                    sky: s.sky,
+                    control_light: false,
                 }
             }
             None => LitSector::default(),
         }
+    }
+
+    /// Boom's R_FakeFlat: a sector with a control sector (242) as the walk compares and
+    /// draws it from where the viewer is. Between the control's planes it has the control's
+    /// heights; with the viewer's own control floor above the eye ("underwater") its
+    /// ceiling is just under the control floor and, except for a back sector, its flats and
+    /// light are the control's; with the eye above the viewer's control ceiling (and the
+    /// sector's ceiling above the control's) it is the space above the control ceiling.
+    pub(super) fn fake_flat(&self, sec: LitSector, back: bool) -> LitSector {
+        let Some(control) = sec.heightsec else { return sec };
+        let s = self.sector(control);
+        let sky = self.map.sky_flat;
+        let viewz = self.view.viewz;
+        let viewer = self.view_heightsec.map(|h| self.sector(h));
+        let mut t = LitSector { floor: s.floor, ceiling: s.ceiling, ..sec };
+        let take_light = |t: &mut LitSector| {
+            t.light = s.light;
+            t.floor_light = s.floor_light;
+            t.ceiling_light = s.ceiling_light;
+            t.control_light = true;
+        };
+        if viewer.is_some_and(|v| viewz <= v.floor) {
+            t.floor = sec.floor;
+            t.ceiling = s.floor.wrapping_sub(1);
+            if !back {
+                t.floorpic = s.floorpic;
+                t.floor_xform = s.floor_xform;
+                if s.ceilingpic == sky {
+                    t.floor = t.ceiling.wrapping_add(1);
+                    t.ceilingpic = t.floorpic;
+                    t.ceiling_xform = t.floor_xform;
+                } else {
+                    t.ceilingpic = s.ceilingpic;
+                    t.ceiling_xform = s.ceiling_xform;
+                }
+                take_light(&mut t);
+                return t;
+            }
+        }
+        if viewer.is_some_and(|v| viewz >= v.ceiling) && sec.ceiling > s.ceiling {
+            t.ceiling = s.ceiling;
+            t.floor = s.ceiling.wrapping_add(1);
+            (t.floorpic, t.ceilingpic) = (s.ceilingpic, s.ceilingpic);
+            (t.floor_xform, t.ceiling_xform) = (s.ceiling_xform, s.ceiling_xform);
+            if s.floorpic != sky {
+                t.ceiling = sec.ceiling;
+                t.floorpic = s.floorpic;
+                t.floor_xform = s.floor_xform;
+            }
+            take_light(&mut t);
+        }
+        t
+    }
+
+    /// The colormap Boom's R_SetupFrame picks: that of the region of the viewer's sector's
+    /// control sector the eye is in (below its floor, above its ceiling, between), 0 for a
+    /// viewer in a sector without one.
+    fn view_colormap(&self) -> u32 {
+        let Some(c) = self.view_heightsec else { return 0 };
+        let Some(control) = self.map.sectors.get(c as usize) else { return 0 };
+        let viewz = self.view.viewz;
+        let region = if viewz < control.floor {
+            0
+        } else if viewz > control.ceiling {
+            2
+        } else {
+            1
+        };
+        control.region_colormaps[region]
     }
 
     pub(super) fn point_to_angle(&self, x: i32, y: i32) -> u32 {
@@ -329,24 +413,28 @@ impl<'a> Walker<'a> {
         }
         self.stats.subsectors += 1;
         self.subsector_order.push(num as u32);
-        let front = self.sector(sub.sector);
+        let front = self.fake_flat(self.sector(sub.sector), false);
         self.frontsector = front;
         let viewz = self.view.viewz;
-        self.floorplane = if front.floor < viewz {
-            self.find_plane(front.floor, front.floorpic, front.floor_light, front.floor_xform)
+        let sky = self.map.sky_flat;
+        // Boom: a fake sector's planes are looked for whatever the height when its control
+        // has a sky on the other plane.
+        let control = front.heightsec.map(|c| self.sector(c));
+        if front.floor < viewz || control.is_some_and(|c| c.ceilingpic == sky) {
+            let look = (front.floorpic, front.floor_light, front.floor_xform, front.sky);
+            self.floorplane = self.find_plane(front.floor, look);
         } else {
-            None
-        };
-        self.ceilingplane = if front.ceiling > viewz || front.ceilingpic == self.map.sky_flat {
-            self.find_plane(
-                front.ceiling,
-                front.ceilingpic,
-                front.ceiling_light,
-                front.ceiling_xform,
-            )
+            self.floorplane = None;
+        }
+        if front.ceiling > viewz
+            || front.ceilingpic == sky
+            || control.is_some_and(|c| c.floorpic == sky)
+        {
+            let look = (front.ceilingpic, front.ceiling_light, front.ceiling_xform, front.sky);
+            self.ceilingplane = self.find_plane(front.ceiling, look);
         } else {
-            None
-        };
+            self.ceilingplane = None;
+        }
         self.add_sprites(sub.sector);
         let first = sub.first_seg as usize;
         for i in first..first.saturating_add(sub.num_segs as usize) {
@@ -387,7 +475,7 @@ impl<'a> Walker<'a> {
             return;
         }
         let front = self.frontsector;
-        let back = seg.back_sector.map(|b| self.sector(b));
+        let back = seg.back_sector.map(|b| self.fake_flat(self.sector(b), true));
         self.backsector = back;
         let solid = match back {
             None => true,
@@ -506,6 +594,7 @@ impl<'a> Walker<'a> {
         let (seg_first, seg_drawsegs) = drawsegs_by_seg(&self.drawsegs, self.map.segs.len());
         sort_vissprites(&mut self.vissprites);
         WalkResult {
+            colormap: self.view_colormap(),
             width: self.width as u32,
             height: self.height as u32,
             coverage: Default::default(),
@@ -523,6 +612,24 @@ impl<'a> Walker<'a> {
             seg_drawsegs,
         }
     }
+}
+
+/// The sector under the viewer (the BSP descended to a subsector), `None` in a broken tree.
+fn viewer_sector(map: &VanillaMap, view: &VanillaView) -> Option<u32> {
+    let mut child = match map.nodes.len().checked_sub(1) {
+        Some(root) => u32::try_from(root).ok()?,
+        None => VANILLA_NF_SUBSECTOR,
+    };
+    // Each step goes one level down; a cycle ends at the bound.
+    for _ in 0..=map.nodes.len() {
+        if child & VANILLA_NF_SUBSECTOR != 0 {
+            let sub = map.subsectors.get((child & !VANILLA_NF_SUBSECTOR) as usize)?;
+            return Some(sub.sector);
+        }
+        let node = map.nodes.get(child as usize)?;
+        child = node.children[point_on_side(view.viewx, view.viewy, node)];
+    }
+    None
 }
 
 /// R_PointOnSide for a node of the walk's map.
