@@ -314,3 +314,63 @@ pub fn colormap_rows(data: &[u8], colormap: &[u8]) -> Option<Vec<u8>> {
     };
     Some((0..34).flat_map(|r| row(r).iter().copied()).collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::doom::testwad;
+
+    #[test]
+    fn reads_fake_flats_translucency_and_skies() {
+        let mut level = testwad::two_room_level();
+        let map = &mut level.map;
+        map.sectors[1].tag = 7;
+        // Line 0's front sidedef is in sector 0: the control; its lower name is COLORMAP
+        // (colormap 0), its middle a texture.
+        map.linedefs[0].special = FAKE_FLATS;
+        map.linedefs[0].tag = 7;
+        map.sidedefs[0].lower = "COLORMAP".into();
+        // Line 1: 260 with tag 3 (lines 1 and 2 get the default table).
+        map.linedefs[1].special = TRANSLUCENT_MIDDLE;
+        map.linedefs[1].tag = 3;
+        map.linedefs[2].tag = 3;
+        map.sidedefs[1].middle = "TRANMAP".into();
+        // Line 5: a flipped sky transfer (271) to sector 1.
+        map.linedefs[5].special = SKY_TRANSFER;
+        map.linedefs[5].tag = 7;
+        map.sidedefs[6].upper = "STARTAN".into();
+        let stack = testwad::stack_with(&level);
+        let mut notes = Vec::new();
+        let v = BoomViews::read(&level.map, &stack, &mut notes);
+        assert_eq!(v.heightsec, BTreeMap::from([(1, 0)]));
+        assert_eq!(v.region_maps, BTreeMap::from([(0, [None, None, None])]));
+        assert_eq!(v.translucent, BTreeMap::from([(1, Tranmap::Default), (2, Tranmap::Default)]));
+        assert_eq!(v.sector_sky, BTreeMap::from([(1, 0)]));
+        assert!(v.skies[0].flipped && v.skies[0].texture == "STARTAN");
+        // COLORMAP and TRANMAP are lumps, not textures: nothing drawn there.
+        assert_eq!(v.lump_names, BTreeSet::from([(0, Part::Lower), (1, Part::Middle)]));
+        assert_eq!(notes.len(), 3, "{notes:?}");
+    }
+
+    #[test]
+    fn default_table_leans_to_the_source() {
+        // A grey ramp: 34% of black and 66% of white is the grey nearest 168.
+        let palette: Vec<[u8; 3]> = (0..256).map(|i| [i as u8; 3]).collect();
+        let table = default_tranmap(&palette);
+        assert_eq!(table.len(), TRANMAP_SIZE);
+        assert_eq!(table[255], 168); // dest 0, src 255
+        assert_eq!(table[255 << 8], 87); // dest 255, src 0
+        assert!((0..256).all(|i| table[i << 8 | i] as usize == i));
+    }
+
+    #[test]
+    fn short_colormaps_are_padded() {
+        let colormap: Vec<u8> = (0..34 * 256).map(|i| (i / 256) as u8).collect();
+        let rows = colormap_rows(&[9; 2 * 256 + 10], &colormap).unwrap();
+        assert_eq!(rows.len(), 34 * 256);
+        // Two light rows, repeated to 32; then COLORMAP's rows 32 and 33.
+        assert!(rows[..32 * 256].iter().all(|&b| b == 9));
+        assert_eq!((rows[32 * 256], rows[33 * 256]), (32, 33));
+        assert_eq!(colormap_rows(&[1; 255], &colormap), None);
+    }
+}
