@@ -103,6 +103,32 @@ impl BenchWindow {
         self.scene.animator.state_at(i as u32, &mut self.state);
         w.renderer.set_state(&self.state);
         w.renderer.render(&w.gpu, &self.tour.camera(i, self.frames), &self.view);
+        // A frame the CPU drew whole goes to the window as it is (the viewer does the same
+        // when its overlay is hidden).
+        let size = (self.view.width, self.view.height);
+        let bgra = w.renderer.is_bgra();
+        let direct = match w.renderer.cpu_image() {
+            Some(pixels) => w.target.present_pixels(&w.gpu, &w.window, size, pixels, bgra)?,
+            None => false,
+        };
+        if !direct && !Self::present_from_gpu(w)? {
+            return Ok(false);
+        }
+        let now = Instant::now();
+        if self.done >= WARM_UP_FRAMES {
+            if let Some(last) = self.last_present {
+                self.intervals.push(now - last);
+            }
+        }
+        self.last_present = Some(now);
+        self.done += 1;
+        // One interval per timed frame: the first timed present ends the warm-up's last one.
+        Ok(self.intervals.len() >= self.frames)
+    }
+
+    /// Shows the renderer's image through the window's next image, as the viewer does;
+    /// returns false when the window had no image ready (the frame is skipped).
+    fn present_from_gpu(w: &mut Win) -> Result<bool> {
         let Some(frame) = w.target.next_frame(&w.gpu) else {
             return Ok(false);
         };
@@ -130,16 +156,7 @@ impl BenchWindow {
         }
         w.gpu.queue.submit([encoder.finish()]);
         w.target.present(&w.gpu, &w.window, frame)?;
-        let now = Instant::now();
-        if self.done >= WARM_UP_FRAMES {
-            if let Some(last) = self.last_present {
-                self.intervals.push(now - last);
-            }
-        }
-        self.last_present = Some(now);
-        self.done += 1;
-        // One interval per timed frame: the first timed present ends the warm-up's last one.
-        Ok(self.intervals.len() >= self.frames)
+        Ok(true)
     }
 }
 

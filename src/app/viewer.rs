@@ -706,48 +706,60 @@ impl App {
                 w.egui_renderer.update_texture(&w.gpu.device, &w.gpu.queue, *id, delta);
             }
         }
-        let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
-        let extra = w.egui_renderer.update_buffers(
-            &w.gpu.device,
-            &w.gpu.queue,
-            &mut encoder,
-            &jobs,
-            &screen,
-        );
-        // A frame that fills the window is copied in; the overlay is drawn over it.
-        let copied = !composed && w.renderer.copy_to(&mut encoder, frame.texture());
-        {
-            let mut pass = encoder
-                .begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("present"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: &target,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: if copied {
-                                wgpu::LoadOp::Load
-                            } else {
-                                wgpu::LoadOp::Clear(wgpu::Color::BLACK)
-                            },
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    ..Default::default()
-                })
-                .forget_lifetime();
-            let source = match (&w.composite, composed) {
-                (Some((_, view, size)), true) => Some((view, *size)),
-                _ if copied => None,
-                _ => w.renderer.color_view().zip(w.renderer.target_size()),
-            };
-            if let Some((src, size)) = source {
-                w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, src, size, rect);
+        // A frame the CPU drew whole, with nothing over it (the overlay and markers hidden),
+        // goes to the window as it is when the window is presented from the CPU.
+        let direct = match w.renderer.cpu_image().filter(|_| jobs.is_empty() && !composed) {
+            Some(pixels) => {
+                let size = w.renderer.target_size().unwrap_or_default();
+                let bgra = w.renderer.is_bgra();
+                w.target.present_pixels(&w.gpu, &w.window, size, pixels, bgra)?
             }
-            w.egui_renderer.render(&mut pass, &jobs, &screen);
+            None => false,
+        };
+        if !direct {
+            let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
+            let extra = w.egui_renderer.update_buffers(
+                &w.gpu.device,
+                &w.gpu.queue,
+                &mut encoder,
+                &jobs,
+                &screen,
+            );
+            // A frame that fills the window is copied in; the overlay is drawn over it.
+            let copied = !composed && w.renderer.copy_to(&mut encoder, frame.texture());
+            {
+                let mut pass = encoder
+                    .begin_render_pass(&wgpu::RenderPassDescriptor {
+                        label: Some("present"),
+                        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                            view: &target,
+                            depth_slice: None,
+                            resolve_target: None,
+                            ops: wgpu::Operations {
+                                load: if copied {
+                                    wgpu::LoadOp::Load
+                                } else {
+                                    wgpu::LoadOp::Clear(wgpu::Color::BLACK)
+                                },
+                                store: wgpu::StoreOp::Store,
+                            },
+                        })],
+                        ..Default::default()
+                    })
+                    .forget_lifetime();
+                let source = match (&w.composite, composed) {
+                    (Some((_, view, size)), true) => Some((view, *size)),
+                    _ if copied => None,
+                    _ => w.renderer.color_view().zip(w.renderer.target_size()),
+                };
+                if let Some((src, size)) = source {
+                    w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, src, size, rect);
+                }
+                w.egui_renderer.render(&mut pass, &jobs, &screen);
+            }
+            w.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+            w.target.present(&w.gpu, &w.window, frame)?;
         }
-        w.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
-        w.target.present(&w.gpu, &w.window, frame)?;
         for id in &textures_delta.free {
             w.egui_renderer.free_texture(id);
         }

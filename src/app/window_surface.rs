@@ -211,6 +211,42 @@ impl WindowTarget {
         }
     }
 
+    /// Shows `pixels` (`width` x `height`, one colour a pixel, BGRA or RGBA byte order) as
+    /// the window's next image, when the window is presented from the CPU and has that size:
+    /// a frame the CPU drew whole skips the GPU's copy and read-back. Returns whether it did.
+    pub fn present_pixels(
+        &mut self,
+        gpu: &Gpu,
+        window: &Window,
+        (width, height): (u32, u32),
+        pixels: &[u32],
+        bgra: bool,
+    ) -> Result<bool> {
+        let Way::SharedMemory { surface, .. } = &mut self.way else { return Ok(false) };
+        if (width, height) != (self.width, self.height) || pixels.len() != (width * height) as usize
+        {
+            return Ok(false);
+        }
+        let mut buffer =
+            surface.buffer_mut().map_err(|e| anyhow!("the window's shared memory: {e}"))?;
+        if buffer.len() != pixels.len() {
+            return Ok(false);
+        }
+        for (d, &s) in buffer.iter_mut().zip(pixels) {
+            *d = if bgra {
+                s & 0x00FF_FFFF
+            } else {
+                (s & 0xFF) << 16 | (s & 0xFF00) | (s >> 16) & 0xFF
+            };
+        }
+        // The frame's GPU work (uploads) is waited for, as a swapchain's image would be, so
+        // frames cannot queue up ahead of the adapter.
+        gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
+        window.pre_present_notify();
+        buffer.present().map_err(|e| anyhow!("presenting through shared memory: {e}"))?;
+        Ok(true)
+    }
+
     /// Shows `frame` (its drawing already submitted).
     pub fn present(&mut self, gpu: &Gpu, window: &Window, frame: WindowFrame) -> Result<()> {
         window.pre_present_notify();

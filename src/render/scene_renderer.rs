@@ -594,6 +594,21 @@ impl SceneRenderer {
         Ok(image)
     }
 
+    /// The image of the last `render` as the CPU drew it (one colour a pixel in the image's
+    /// byte order, row by row) when it is that and nothing else: a canvas frame over which
+    /// the GPU drew nothing (no overlay, no translucent surface). A window presented from
+    /// the CPU then takes the pixels without reading the GPU's image back.
+    pub fn cpu_image(&self) -> Option<&[u32]> {
+        let t = self.targets.as_ref()?;
+        let canvas = self.family.canvas().filter(|_| self.last_draws == 0)?;
+        (canvas.colors.len() == (t.width * t.height) as usize).then_some(canvas.colors)
+    }
+
+    /// Whether the image's byte order is BGRA (else RGBA).
+    pub fn is_bgra(&self) -> bool {
+        self.format == wgpu::TextureFormat::Bgra8Unorm
+    }
+
     /// Copies the image of the last `render` into `texture` (a window's next image) when it
     /// has the image's size and format, without a shader pass; returns whether it did.
     pub fn copy_to(&self, encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture) -> bool {
