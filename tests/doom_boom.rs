@@ -9,13 +9,13 @@ mod support;
 use std::sync::OnceLock;
 
 use image::RgbaImage;
-use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Thing, Vertex};
+use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Vertex};
 use mapscope::formats::doom::wad::Wad;
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::Scene;
-use support::doom_test_room::add_check_textures;
+use support::doom_test_room::{add_check_textures, player_start};
 use support::freedoom2;
 
 /// What a test puts in the room.
@@ -97,14 +97,7 @@ fn map(s: &Setup) -> MapData {
             sector(160, 0, s.room_tag),
             sector(s.control_light.max(1), s.control_special, 0),
         ],
-        things: vec![Thing {
-            x: 128 << 16,
-            y: 32 << 16,
-            angle: 90,
-            kind: 1,
-            flags: 7,
-            ..Default::default()
-        }],
+        things: vec![player_start()],
         ..Default::default()
     }
 }

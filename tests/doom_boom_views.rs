@@ -11,13 +11,13 @@ use std::sync::OnceLock;
 
 use image::RgbaImage;
 use mapscope::formats::doom::boom_views::default_tranmap;
-use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Thing, Vertex};
+use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Vertex};
 use mapscope::formats::doom::wad::Wad;
 use mapscope::formats::doom::writer::{patch_lump, WadWriter};
 use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
-use support::doom_test_room::{A, B};
+use support::doom_test_room::{player_start, A, B};
 use support::freedoom2;
 
 /// A third palette index (red in Freedoom's palette) for a plain wall.
@@ -179,14 +179,7 @@ fn map(s: &Setup) -> MapData {
         linedefs,
         sidedefs,
         sectors,
-        things: vec![Thing {
-            x: 128 << 16,
-            y: 32 << 16,
-            angle: 90,
-            kind: 1,
-            flags: 7,
-            ..Default::default()
-        }],
+        things: vec![player_start()],
         ..Default::default()
     }
 }

@@ -480,6 +480,23 @@ fn hexen_format_community_maps() {
 
 /// A map from polygons of whole-unit points: each ring is (sector, points counter-clockwise
 /// for the sector's outer boundary). Lines shared by two rings become two-sided.
+/// A pillar in sector 0: one-sided lines round `corners` (counter-clockwise, so the fronts
+/// face out into the room; the pillar itself is a hole).
+fn add_pillar(l: &mut Level, corners: [(i32, i32); 4]) {
+    let base = l.vertices.len() as u32;
+    for (x, y) in corners {
+        l.vertices.push(NodeVertex { x: x * FRACUNIT, y: y * FRACUNIT });
+    }
+    for k in 0..4 {
+        l.lines.push(BuildLine {
+            v1: base + k,
+            v2: base + (k + 1) % 4,
+            front_sector: Some(0),
+            back_sector: None,
+        });
+    }
+}
+
 fn rings(rings: &[(u32, &[(i32, i32)])]) -> Level {
     let mut vertices: Vec<NodeVertex> = Vec::new();
     let mut index = |x: i32, y: i32| {
@@ -562,18 +579,7 @@ fn l_shaped_room_is_split() {
 fn room_with_a_pillar() {
     // The pillar is a hole: its lines face out into the room.
     let mut l = rings(&[(0, &[(0, 0), (512, 0), (512, 512), (0, 512)])]);
-    let base = l.vertices.len() as u32;
-    for (x, y) in [(200, 200), (300, 200), (300, 300), (200, 300)] {
-        l.vertices.push(NodeVertex { x: x * FRACUNIT, y: y * FRACUNIT });
-    }
-    for k in 0..4 {
-        l.lines.push(BuildLine {
-            v1: base + k,
-            v2: base + (k + 1) % 4,
-            front_sector: Some(0),
-            back_sector: None,
-        });
-    }
+    add_pillar(&mut l, [(200, 200), (300, 200), (300, 300), (200, 300)]);
     let (n, r) = hand_made(&l);
     assert!(n.subsectors.len() >= 4);
     assert_eq!(r.matched, 1);
@@ -705,19 +711,7 @@ fn large_convex_rooms_are_one_subsector() {
 #[test]
 fn a_pillar_hidden_among_thousands_of_walls_is_found_quickly() {
     let mut l = polygon_room(8000);
-    let base = l.vertices.len() as u32;
-    for (x, y) in [(20000, 0), (20064, 0), (20064, 64), (20000, 64)] {
-        l.vertices.push(NodeVertex { x: x * FRACUNIT, y: y * FRACUNIT });
-    }
-    // Counter-clockwise around the pillar: the fronts face out into the room.
-    for k in 0..4 {
-        l.lines.push(BuildLine {
-            v1: base + k,
-            v2: base + (k + 1) % 4,
-            front_sector: Some(0),
-            back_sector: None,
-        });
-    }
+    add_pillar(&mut l, [(20000, 0), (20064, 0), (20064, 64), (20000, 64)]);
     let (n, calls) = build_nodes_counted(&l.vertices, &l.lines);
     let n = n.unwrap();
     let segs = l.lines.len() as u64;
