@@ -6,6 +6,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use crate::render::ViewSettings;
+use crate::scene::NativePose;
+
 /// Where a shot was taken, in the format's native terms.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShotMeta {
@@ -52,6 +55,32 @@ impl Default for ShotMeta {
 const PREFIX: &str = "mapscope.";
 
 impl ShotMeta {
+    /// The metadata of a frame of `map` from `files` (joined with `;`) seen from `pose` with
+    /// `view`'s settings at animation tic `tic`.
+    pub fn for_view(
+        files: &[std::path::PathBuf],
+        map: &str,
+        pose: NativePose,
+        view: &ViewSettings,
+        tic: u32,
+    ) -> ShotMeta {
+        let file = files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(";");
+        ShotMeta {
+            file,
+            map: map.to_string(),
+            camera: pose.position,
+            angle: pose.angle,
+            pitch: pose.pitch,
+            fov: view.fov_deg,
+            mode: format!("{:?}", view.mode).to_lowercase(),
+            tic,
+            things: view.show_sprites,
+            sky: view.show_sky,
+            wireframe: view.wireframe,
+            markers: view.show_markers,
+        }
+    }
+
     fn pairs(&self) -> Vec<(String, String)> {
         let c = self.camera;
         vec![

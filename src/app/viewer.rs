@@ -426,15 +426,15 @@ impl App {
     /// Prints (and copies, where a clipboard tool exists) the `mapscope render` command line
     /// for the current view.
     fn bookmark(&mut self) {
-        let native = self.scene.axes.to_native_f64(self.fly.pose.pos);
+        let pose = self.fly.pose.native(self.scene.axes);
         let name = format!("mapscope-{}-bookmark.png", sanitize(&self.scene.name));
         let line = Bookmark {
             files: &self.files,
             options: &self.options,
             map: &self.scene.name,
-            camera: native.to_array(),
-            angle: self.scene.axes.yaw_to_native(self.fly.pose.yaw),
-            pitch: self.fly.pose.pitch.to_degrees(),
+            camera: pose.position,
+            angle: pose.angle,
+            pitch: pose.pitch,
             view: &self.view,
             tic: self.tic(),
         }
@@ -483,26 +483,9 @@ impl App {
         let Some(w) = &self.win else { return };
         let result = (|| -> Result<PathBuf> {
             let image = w.renderer.read_image(&w.gpu)?;
-            let native = self.scene.axes.to_native_f64(self.fly.pose.pos);
-            let meta = ShotMeta {
-                file: self
-                    .files
-                    .iter()
-                    .map(|f| f.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(";"),
-                map: self.scene.name.clone(),
-                camera: native.to_array(),
-                angle: self.scene.axes.yaw_to_native(self.fly.pose.yaw),
-                pitch: self.fly.pose.pitch.to_degrees(),
-                fov: self.view.fov_deg,
-                mode: format!("{:?}", self.view.mode).to_lowercase(),
-                tic: self.tic(),
-                things: self.view.show_sprites,
-                sky: self.view.show_sky,
-                wireframe: self.view.wireframe,
-                markers: self.view.show_markers,
-            };
+            let pose = self.fly.pose.native(self.scene.axes);
+            let meta =
+                ShotMeta::for_view(&self.files, &self.scene.name, pose, &self.view, self.tic());
             let name = format!("mapscope-{}-{}.png", sanitize(&self.scene.name), timestamp());
             let path = self.shot_dir.join(name);
             shot::save_png(&path, &image, Some(&meta))?;
@@ -615,7 +598,7 @@ impl App {
         self.frame_ms = self.frame_ms * 0.9 + dt * 1000.0 * 0.1;
         self.move_camera(now);
         let tic = self.tic();
-        let native = self.scene.axes.to_native_f64(self.fly.pose.pos);
+        let pose = self.fly.pose.native(self.scene.axes);
         let Some((cw, ch)) = self.win.as_ref().map(|w| w.target.size()) else {
             return Ok(());
         };
@@ -648,9 +631,9 @@ impl App {
         let info = OverlayInfo {
             title: &title,
             frame_ms: self.frame_ms,
-            position: native.to_array(),
-            angle: self.scene.axes.yaw_to_native(self.fly.pose.yaw),
-            pitch: self.fly.pose.pitch.to_degrees(),
+            position: pose.position,
+            angle: pose.angle,
+            pitch: pose.pitch,
             speed: self.fly.speed,
             tic,
             captured: self.captured,

@@ -32,21 +32,8 @@ pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
     let camera = a.camera.resolve(&scene)?;
     let gpu = Gpu::headless()?;
     let image = render::render_headless(&gpu, &mut scene, &camera, &view, a.camera.tic)?;
-    let native = scene.axes.to_native_f64(camera.pos);
-    let meta = ShotMeta {
-        file: file_list(&a.files),
-        map: scene.name.clone(),
-        camera: native.to_array(),
-        angle: scene.axes.yaw_to_native(camera.yaw),
-        pitch: camera.pitch.to_degrees(),
-        fov: view.fov_deg,
-        mode: format!("{:?}", view.mode).to_lowercase(),
-        tic: a.camera.tic,
-        things: view.show_sprites,
-        sky: view.show_sky,
-        wireframe: view.wireframe,
-        markers: view.show_markers,
-    };
+    let pose = camera.native(scene.axes);
+    let meta = ShotMeta::for_view(&a.files, &scene.name, pose, &view, a.camera.tic);
     shot::save_png(&a.output, &image, Some(&meta))?;
     outln!("{}", a.output.display());
     Ok(ExitCode::SUCCESS)
@@ -269,10 +256,6 @@ pub fn view(mut a: OpenArgs) -> Result<ExitCode> {
     };
     crate::app::run_viewer(files, a.load.options(), a.camera, a.view, extra)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn file_list(files: &[PathBuf]) -> String {
-    files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(";")
 }
 
 fn info_json(info: &MapInfo, maps: &[String], format: &str) -> serde_json::Value {

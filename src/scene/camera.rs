@@ -2,6 +2,8 @@
 
 use glam::{DVec3, Mat4, Vec3};
 
+use super::Axes;
+
 /// A camera in viewer space: position, yaw (0 = +X, counter-clockwise from above) and pitch
 /// (positive looks up), both in radians. Kept in f64 so native positions round-trip exactly.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,10 +34,28 @@ impl CameraPose {
         Mat4::look_to_rh(eye, self.forward().as_vec3(), Vec3::Y)
     }
 
+    /// The pose as the game names it (what shots, bookmarks and the overlay show).
+    pub fn native(&self, axes: Axes) -> NativePose {
+        NativePose {
+            position: axes.to_native_f64(self.pos).to_array(),
+            angle: axes.yaw_to_native(self.yaw),
+            pitch: self.pitch.to_degrees(),
+        }
+    }
+
     /// Camera looking from `pos` at `target`.
     pub fn looking_at(pos: DVec3, target: DVec3) -> CameraPose {
         let d = target - pos;
         let horiz = (d.x * d.x + d.z * d.z).sqrt();
         CameraPose { pos, yaw: (-d.z).atan2(d.x), pitch: d.y.atan2(horiz) }
     }
+}
+
+/// A camera in the game's own terms: native position, native facing in degrees, pitch in
+/// degrees (positive looks up).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NativePose {
+    pub position: [f64; 3],
+    pub angle: f64,
+    pub pitch: f64,
 }

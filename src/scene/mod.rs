@@ -11,7 +11,7 @@ pub mod vanilla_doom;
 
 pub use animation::{Animator, FrameState, StaticAnimator};
 pub use axes::Axes;
-pub use camera::CameraPose;
+pub use camera::{CameraPose, NativePose};
 pub use texture::{Texels, Texture};
 
 /// Most palette entries a scene may have (per-texture palettes included).
