@@ -24,7 +24,7 @@ const DOOM_DIR: &str = "/usr/share/games/doom";
 /// si_c4m1 column: 1-10 pixels), and the frames of animated items (armour, bonuses) that
 /// vanilla started on a random tic and mapscope shows at their spawn frame (armour bonuses
 /// far off in the si_c1m3 views: 13 pixels each).
-const FLOORS: [(&str, f64); 16] = [
+const FLOORS: [(&str, f64); 17] = [
     ("freedoom1_e1m1_courtyard", 1.0),
     ("freedoom1_e1m1_crates", 0.9999),
     ("freedoom1_e1m1_start", 1.0),
@@ -41,6 +41,7 @@ const FLOORS: [(&str, f64); 16] = [
     ("si_c4m1_e4m1_lamps", 0.99993),
     ("si_c4m1_e4m1_door", 1.0),
     ("si_c4m1_e4m1_column", 0.99984),
+    ("freedoom2_map20_boom_ceiling", 1.0),
 ];
 
 struct Capture {
@@ -89,9 +90,15 @@ fn captures() -> Vec<Capture> {
     out
 }
 
-/// The capture's map (its things spawned as `-nomonsters` spawns them) and the camera
-/// Chocolate Doom had (level, at the capture's eye).
+/// The capture's map (its things spawned as `-nomonsters` spawns them, built by vanilla's
+/// rules as Chocolate Doom plays it: Boom's line specials ignored) and the camera Chocolate
+/// Doom had (level, at the capture's eye).
 fn scene_and_camera(c: &Capture) -> (Scene, CameraPose) {
+    scene_and_camera_with(c, true)
+}
+
+/// [`scene_and_camera`] by vanilla's rules or, `vanilla` false, with Boom's effects drawn.
+fn scene_and_camera_with(c: &Capture, vanilla: bool) -> (Scene, CameraPose) {
     let wad = Path::new(DOOM_DIR).join(&c.wad);
     assert!(wad.exists(), "{} missing: install the Debian package freedoom", wad.display());
     let mut files = vec![wad];
@@ -100,7 +107,7 @@ fn scene_and_camera(c: &Capture) -> (Scene, CameraPose) {
         files.push(dir.join(pwad));
     }
     let stack = WadStack::open(&files).unwrap();
-    let opts = BuildOptions { no_monsters: true, ..Default::default() };
+    let opts = BuildOptions { no_monsters: true, vanilla, ..Default::default() };
     let scene = build_scene_with(&stack, &c.map, &opts).unwrap();
     let mut cam = scene.spawn;
     cam.pos = scene.axes.to_viewer_f64(glam::DVec3::new(c.x, c.y, c.z));
@@ -270,4 +277,28 @@ fn smooth_culling_by_the_walk_drops_nothing_visible() {
         println!("{name}: culled vs all within 8 {:.4}%", report.within_tolerance_share * 100.0);
         assert!(report.within_tolerance_share >= 0.9999, "{name}: {report:?}");
     }
+}
+
+/// Freedoom's MAP20 has a Boom 261 line (ceiling light from a control sector), which Chocolate
+/// Doom ignores: built by vanilla's rules the view matches in every pixel; with Boom's effects
+/// drawn, its ceiling takes the control sector's light and the frame differs.
+#[test]
+fn vanilla_rules_ignore_boom_lines_as_chocolate_doom_does() {
+    let gpu = Gpu::headless().expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let caps = captures();
+    let c = caps
+        .iter()
+        .find(|c| c.png.ends_with("freedoom2_map20_boom_ceiling.png"))
+        .expect("the MAP20 view");
+    let opts = CompareOptions { tolerance: 8, mask: None };
+    let reference = load_png(&c.png).unwrap();
+    let share = |vanilla| {
+        let (mut scene, cam) = scene_and_camera_with(c, vanilla);
+        let view = ViewSettings { show_sprites: c.things, ..Default::default() };
+        let img = render_headless(&gpu, &mut scene, &cam, &view, c.tic).unwrap();
+        compare_images(&img, &reference, &opts).unwrap().identical_share
+    };
+    assert_eq!(share(true), 1.0, "vanilla rules");
+    let boom = share(false);
+    assert!(boom < 0.99, "with Boom's 261 drawn the ceiling should differ: {boom}");
 }

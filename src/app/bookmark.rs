@@ -37,6 +37,9 @@ impl Bookmark<'_> {
         if let Some(p) = &self.options.palette {
             args.extend(["--palette".into(), absolute(p)]);
         }
+        if self.options.vanilla {
+            args.push("--vanilla".into());
+        }
         let c = self.camera;
         let v = self.view;
         args.extend([

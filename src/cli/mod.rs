@@ -230,11 +230,18 @@ pub struct LoadArgs {
     /// Carmageddon 2: the palette pixelmap (default: DRRENDER.PAL beside the files).
     #[arg(long)]
     pub palette: Option<PathBuf>,
+    /// Doom: vanilla's rules, as Chocolate Doom draws (Boom and MBF line specials ignored)
+    #[arg(long)]
+    pub vanilla: bool,
 }
 
 impl LoadArgs {
     pub fn options(&self) -> crate::loader::OpenOptions {
-        crate::loader::OpenOptions { shapes: self.shapes.clone(), palette: self.palette.clone() }
+        crate::loader::OpenOptions {
+            shapes: self.shapes.clone(),
+            palette: self.palette.clone(),
+            vanilla: self.vanilla,
+        }
     }
 }
 

@@ -10,6 +10,8 @@ use crate::scene::Scene;
 
 pub struct DoomSource {
     stack: WadStack,
+    /// Build maps by vanilla's rules (`OpenOptions::vanilla`).
+    vanilla: bool,
 }
 
 /// A WAD by its magic; a zip when it is a GZDoom package (other games' zips, such as
@@ -20,8 +22,8 @@ pub fn detect(path: &Path, head: &[u8]) -> bool {
         || (pk3::is_zip(head) && pk3::is_doom_package_file(path))
 }
 
-pub fn open(paths: &[PathBuf], _opts: &OpenOptions) -> Result<Box<dyn LevelSource>> {
-    Ok(Box::new(DoomSource { stack: WadStack::open(paths)? }))
+pub fn open(paths: &[PathBuf], opts: &OpenOptions) -> Result<Box<dyn LevelSource>> {
+    Ok(Box::new(DoomSource { stack: WadStack::open(paths)?, vanilla: opts.vanilla }))
 }
 
 impl LevelSource for DoomSource {
@@ -55,6 +57,7 @@ impl LevelSource for DoomSource {
                 None => bail!("{}: no maps in these files", files()),
             },
         };
-        doom::build_scene(&self.stack, &name)
+        let opts = doom::BuildOptions { vanilla: self.vanilla, ..Default::default() };
+        doom::build_scene_with(&self.stack, &name, &opts)
     }
 }

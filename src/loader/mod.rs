@@ -51,6 +51,9 @@ pub struct OpenOptions {
     pub shapes: Option<PathBuf>,
     /// Carmageddon 2: the palette pixelmap (default: one found beside the files).
     pub palette: Option<PathBuf>,
+    /// Doom: vanilla's rules, as Chocolate Doom draws: Boom's and MBF's line specials (light
+    /// transfers, scrollers, fake flats, translucency, sky transfers) are ignored.
+    pub vanilla: bool,
 }
 
 type Detect = fn(&Path, &[u8]) -> bool;

@@ -77,6 +77,12 @@ impl BoomEffects {
     /// Reads the effects of `map`'s line specials; what is recognised but not drawn is named
     /// in `notes`.
     pub fn read(map: &MapData, notes: &mut Vec<String>) -> BoomEffects {
+        BoomEffects::read_with(map, notes, false)
+    }
+
+    /// [`BoomEffects::read`], or with `vanilla_only` the effects vanilla Doom has among them
+    /// (48's scrolling walls) and nothing of Boom's.
+    pub fn read_with(map: &MapData, notes: &mut Vec<String>, vanilla_only: bool) -> BoomEffects {
         let mut fx = BoomEffects::default();
         if !map.doom_specials() {
             return fx;
@@ -95,6 +101,9 @@ impl BoomEffects {
         let mut light_transfers = 0usize;
         for (i, line) in map.linedefs.iter().enumerate() {
             let special = line.special;
+            if vanilla_only && special != SCROLL_LEFT {
+                continue;
+            }
             let front_side = line.sides[0];
             let front = front_side.and_then(|s| map.sidedefs.get(s as usize));
             let tagged = || sectors_by_tag.get(&line.tag).map_or(&[][..], |v| &v[..]);
@@ -267,5 +276,21 @@ mod tests {
         assert_eq!(fx.floor_scroll, BTreeMap::from([(1, [-(dx >> 5), dy >> 5])]));
         assert_eq!(fx.scrolling_lines, 2);
         assert!(notes.iter().any(|n| n.contains("carry things")), "{notes:?}");
+    }
+
+    #[test]
+    fn vanilla_rules_keep_48_and_nothing_of_boom() {
+        let mut level = testwad::two_room_level();
+        let map = &mut level.map;
+        map.sectors[1].tag = 7;
+        map.linedefs[0].special = TRANSFER_FLOOR_LIGHT;
+        map.linedefs[0].tag = 7;
+        map.linedefs[1].special = SCROLL_RIGHT;
+        map.linedefs[2].special = SCROLL_LEFT;
+        let fx = BoomEffects::read_with(map, &mut Vec::new(), true);
+        assert!(fx.floor_light.is_empty(), "213 is Boom's");
+        let side = map.linedefs[2].sides[0].expect("line 2 has a front side");
+        assert_eq!(fx.side_scroll, BTreeMap::from([(side, [FRACUNIT, 0])]));
+        assert_eq!(fx.scrolling_lines, 1);
     }
 }

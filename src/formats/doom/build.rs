@@ -54,11 +54,15 @@ pub struct BuildOptions {
     /// `-nomonsters`: monsters and lost souls are not spawned (as Chocolate Doom's reference
     /// frames are taken).
     pub no_monsters: bool,
+    /// Vanilla's rules, as Chocolate Doom draws: Boom's and MBF's line specials (213/261
+    /// light transfers, scrollers, 242 fake flats, 260 translucency, 271/272 skies) are
+    /// ignored, so a map a Boom port shows differently looks as the original engine shows it.
+    pub vanilla: bool,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { skill: DEFAULT_SKILL, no_monsters: false }
+        BuildOptions { skill: DEFAULT_SKILL, no_monsters: false, vanilla: false }
     }
 }
 
@@ -175,8 +179,13 @@ pub fn build_level_scene(
     let mut colormap = load_colormap(stack, &mut notes)?;
     let texdir = TextureDirectory::load(stack)?;
     let props = UdmfProps::read(map.udmf.as_deref(), &mut notes);
-    let boom = BoomEffects::read(map, &mut notes);
-    let views = BoomViews::read(map, stack, &mut notes);
+    let boom = BoomEffects::read_with(map, &mut notes, opts.vanilla);
+    let views = if opts.vanilla {
+        notes.push("vanilla rules (--vanilla): Boom and MBF line specials are ignored".into());
+        BoomViews::default()
+    } else {
+        BoomViews::read(map, stack, &mut notes)
+    };
     // Sidedef names that are colormaps or translucency tables draw nothing.
     let named = boom_build::without_lump_names(map, &views);
     let map = named.as_ref().unwrap_or(map);
