@@ -6,17 +6,14 @@
 
 mod support;
 
-use std::sync::OnceLock;
-
 use image::RgbaImage;
-use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Vertex};
-use mapscope::formats::doom::wad::Wad;
+use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef};
 use mapscope::formats::doom::writer::WadWriter;
-use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::Scene;
-use support::doom_test_room::{add_check_textures, player_start};
-use support::freedoom2;
+use support::doom_test_room::{
+    add_check_textures, player_start, room_and_control_vertices, scene_over_freedoom2, shared_gpu,
+};
 
 /// What a test puts in the room.
 #[derive(Clone, Default)]
@@ -36,17 +33,7 @@ struct Setup {
 /// and 32-texel north-south stripes on floor and ceiling, the player at (128, 32) facing
 /// north; and a closed 64 x 64 control room (sector 1) far away.
 fn map(s: &Setup) -> MapData {
-    let v = Vertex::units;
-    let vertices = vec![
-        v(0, 0),
-        v(256, 0),
-        v(256, 256),
-        v(0, 256),
-        v(1000, 1000),
-        v(1064, 1000),
-        v(1064, 1064),
-        v(1000, 1064),
-    ];
+    let vertices = room_and_control_vertices();
     let side = |sector: u32, x: i16, y: i16| Sidedef {
         x_offset: x,
         y_offset: y,
@@ -112,16 +99,11 @@ fn pwad(map: &MapData) -> Vec<u8> {
 }
 
 fn gpu() -> &'static Gpu {
-    static GPU: OnceLock<Gpu> = OnceLock::new();
-    GPU.get_or_init(|| Gpu::headless().expect("a Vulkan or GL adapter"))
+    shared_gpu()
 }
 
 fn scene(s: &Setup) -> Scene {
-    static IWAD: OnceLock<Vec<u8>> = OnceLock::new();
-    let bytes = IWAD.get_or_init(|| std::fs::read(freedoom2()).unwrap()).clone();
-    let iwad = Wad::from_bytes("freedoom2.wad", bytes).unwrap();
-    let stack = WadStack::new(vec![iwad, Wad::from_bytes("boom.wad", pwad(&map(s))).unwrap()]);
-    build_scene(&stack, "MAP01").unwrap()
+    scene_over_freedoom2("boom.wad", pwad(&map(s)), "MAP01")
 }
 
 /// The three ways a Doom frame is drawn.

@@ -7,18 +7,15 @@
 
 mod support;
 
-use std::sync::OnceLock;
-
 use image::RgbaImage;
 use mapscope::formats::doom::boom_views::default_tranmap;
 use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Vertex};
-use mapscope::formats::doom::wad::Wad;
 use mapscope::formats::doom::writer::{patch_lump, WadWriter};
-use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
-use support::doom_test_room::{player_start, A, B};
-use support::freedoom2;
+use support::doom_test_room::{
+    player_start, room_and_control_vertices, scene_over_freedoom2, shared_gpu, A, B,
+};
 
 /// A third palette index (red in Freedoom's palette) for a plain wall.
 const R: u8 = 176;
@@ -75,17 +72,7 @@ impl Default for Setup {
 /// checker walls, the player at (128, 32) facing north; a closed 64 x 64 control room far
 /// away.
 fn map(s: &Setup) -> MapData {
-    let v = Vertex::units;
-    let mut vertices = vec![
-        v(0, 0),
-        v(256, 0),
-        v(256, 256),
-        v(0, 256),
-        v(1000, 1000),
-        v(1064, 1000),
-        v(1064, 1064),
-        v(1000, 1064),
-    ];
+    let mut vertices = room_and_control_vertices();
     let mut sidedefs = Vec::new();
     let mut linedefs = Vec::new();
     let mut line = |v1: u32, v2: u32, sector: u32, texture: &str, special: (u16, u16)| {
@@ -110,7 +97,7 @@ fn map(s: &Setup) -> MapData {
     // Clockwise, so each line's front (right) side faces into its room.
     let north_sector = if s.split.is_some() { 1 } else { 0 };
     if s.split.is_some() {
-        vertices.extend([v(0, 128), v(256, 128)]);
+        vertices.extend([Vertex::units(0, 128), Vertex::units(256, 128)]);
         line(0, 8, 0, "CHECKW", (0, 0));
         line(8, 3, 1, "CHECKW", (0, 0));
         line(2, 9, 1, "CHECKW", (0, 0));
@@ -226,16 +213,11 @@ fn pwad(s: &Setup) -> Vec<u8> {
 }
 
 fn gpu() -> &'static Gpu {
-    static GPU: OnceLock<Gpu> = OnceLock::new();
-    GPU.get_or_init(|| Gpu::headless().expect("a Vulkan or GL adapter"))
+    shared_gpu()
 }
 
 fn scene(s: &Setup) -> Scene {
-    static IWAD: OnceLock<Vec<u8>> = OnceLock::new();
-    let bytes = IWAD.get_or_init(|| std::fs::read(freedoom2()).unwrap()).clone();
-    let iwad = Wad::from_bytes("freedoom2.wad", bytes).unwrap();
-    let stack = WadStack::new(vec![iwad, Wad::from_bytes("boom.wad", pwad(s)).unwrap()]);
-    build_scene(&stack, s.map).unwrap()
+    scene_over_freedoom2("boom.wad", pwad(s), s.map)
 }
 
 /// The three ways a Doom frame is drawn.

@@ -6,14 +6,12 @@
 
 mod support;
 
-use std::sync::OnceLock;
-
 use image::RgbaImage;
 use mapscope::formats::doom::wad::Wad;
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::formats::doom::{build_scene, WadStack};
-use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
-use support::doom_test_room::add_check_textures;
+use mapscope::render::{render_headless, RenderMode, ViewSettings};
+use support::doom_test_room::{add_check_textures, scene_over_freedoom2, shared_gpu};
 use support::freedoom2;
 
 /// A room 256 x 256 (floor 0, ceiling 128) whose walls show a 64 x 128 checker of 8-texel
@@ -66,13 +64,8 @@ const VIEWS: [(&str, RenderMode, f64); 3] = [
 
 /// The map rendered at 320x200 in each of [`VIEWS`], things hidden.
 fn renders(textmap: &str) -> Vec<RgbaImage> {
-    static IWAD: OnceLock<Vec<u8>> = OnceLock::new();
-    static GPU: OnceLock<Gpu> = OnceLock::new();
-    let bytes = IWAD.get_or_init(|| std::fs::read(freedoom2()).unwrap()).clone();
-    let iwad = Wad::from_bytes("freedoom2.wad", bytes).unwrap();
-    let gpu = GPU.get_or_init(|| Gpu::headless().expect("a Vulkan or GL adapter"));
-    let stack = WadStack::new(vec![iwad, Wad::from_bytes("udmf.wad", pwad(textmap)).unwrap()]);
-    let mut scene = build_scene(&stack, "MAP01").unwrap();
+    let gpu = shared_gpu();
+    let mut scene = scene_over_freedoom2("udmf.wad", pwad(textmap), "MAP01");
     let camera = scene.spawn;
     VIEWS
         .iter()

@@ -137,19 +137,7 @@ impl BenchWindow {
         let copied = w.renderer.copy_to(&mut encoder, frame.texture());
         let source = w.renderer.color_view().zip(w.renderer.target_size()).filter(|_| !copied);
         if let Some((source, size)) = source {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("present"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
+            let mut pass = render::present_pass(&mut encoder, &target, false);
             let (width, height) = w.target.size();
             let rect = [0.0, 0.0, width as f32, height as f32];
             w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, source, size, rect);

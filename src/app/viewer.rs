@@ -711,25 +711,8 @@ impl App {
             // A frame that fills the window is copied in; the overlay is drawn over it.
             let copied = !composed && w.renderer.copy_to(&mut encoder, frame.texture());
             {
-                let mut pass = encoder
-                    .begin_render_pass(&wgpu::RenderPassDescriptor {
-                        label: Some("present"),
-                        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                            view: &target,
-                            depth_slice: None,
-                            resolve_target: None,
-                            ops: wgpu::Operations {
-                                load: if copied {
-                                    wgpu::LoadOp::Load
-                                } else {
-                                    wgpu::LoadOp::Clear(wgpu::Color::BLACK)
-                                },
-                                store: wgpu::StoreOp::Store,
-                            },
-                        })],
-                        ..Default::default()
-                    })
-                    .forget_lifetime();
+                let mut pass =
+                    render::present_pass(&mut encoder, &target, copied).forget_lifetime();
                 let source = match (&w.composite, composed) {
                     (Some((_, view, size)), true) => Some((view, *size)),
                     _ if copied => None,

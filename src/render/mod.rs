@@ -27,7 +27,7 @@ pub use frame::{projection, Projection};
 pub use frame_readback::FrameReadback;
 pub use gpu::Gpu;
 pub use headless::render_headless;
-pub use presenter::Presenter;
+pub use presenter::{present_pass, Presenter};
 pub use profiler::{FrameProfile, StepTime};
 pub use scene_renderer::SceneRenderer;
 pub use view::{RenderMode, ViewSettings};

@@ -108,3 +108,23 @@ impl Presenter {
         pass.draw(0..3, 0..1);
     }
 }
+
+/// The window's render pass over `target`: its image kept (`keep`: a frame was copied in) or
+/// cleared to black around the letterboxed frame.
+pub fn present_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    target: &wgpu::TextureView,
+    keep: bool,
+) -> wgpu::RenderPass<'e> {
+    let load = if keep { wgpu::LoadOp::Load } else { wgpu::LoadOp::Clear(wgpu::Color::BLACK) };
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("present"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+        })],
+        ..Default::default()
+    })
+}

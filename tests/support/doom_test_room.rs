@@ -2,10 +2,17 @@
 //! `tests/doom_udmf_props.rs`): a 64x128 checker of two palette colours as patch `CHECKP` and
 //! `TEXTURES` entry `CHECKW`, and a flat `STRIPES` of 32-texel vertical stripes, so that a
 //! texture's offset, scale, rotation or scroll shows as a change of one colour for the other;
-//! and the player start the rooms share.
+//! the player start the rooms share, and the scene of a test PWAD over freedoom2 drawn on one
+//! GPU a test binary keeps.
 
-use mapscope::formats::doom::map::Thing;
+use std::sync::OnceLock;
+
+use mapscope::formats::doom::map::{Thing, Vertex};
+use mapscope::formats::doom::wad::Wad;
 use mapscope::formats::doom::writer::{patch_lump, WadWriter};
+use mapscope::formats::doom::{build_scene, WadStack};
+use mapscope::render::Gpu;
+use mapscope::scene::Scene;
 
 /// Two palette indices far apart in Freedoom's palette (A green, B blue).
 pub const A: u8 = 112;
@@ -29,4 +36,35 @@ pub fn add_check_textures(w: &mut WadWriter) {
 /// put their viewer.
 pub fn player_start() -> Thing {
     Thing { x: 128 << 16, y: 32 << 16, angle: 90, kind: 1, flags: 7, ..Default::default() }
+}
+
+/// Map `map` of the PWAD `pwad` (named `name`) over freedoom2, read once per test binary.
+pub fn scene_over_freedoom2(name: &str, pwad: Vec<u8>, map: &str) -> Scene {
+    static IWAD: OnceLock<Vec<u8>> = OnceLock::new();
+    let bytes = IWAD.get_or_init(|| std::fs::read(super::freedoom2()).unwrap()).clone();
+    let iwad = Wad::from_bytes("freedoom2.wad", bytes).unwrap();
+    let stack = WadStack::new(vec![iwad, Wad::from_bytes(name, pwad).unwrap()]);
+    build_scene(&stack, map).unwrap()
+}
+
+/// The headless GPU the room tests of a binary share (made once).
+pub fn shared_gpu() -> &'static Gpu {
+    static GPU: OnceLock<Gpu> = OnceLock::new();
+    GPU.get_or_init(|| Gpu::headless().expect("a Vulkan or GL adapter"))
+}
+
+/// The corners of the room tests' 256 x 256 room (vertices 0-3, from the origin
+/// counter-clockwise) and of their 64 x 64 control room far away (4-7).
+pub fn room_and_control_vertices() -> Vec<Vertex> {
+    let v = Vertex::units;
+    vec![
+        v(0, 0),
+        v(256, 0),
+        v(256, 256),
+        v(0, 256),
+        v(1000, 1000),
+        v(1064, 1000),
+        v(1064, 1064),
+        v(1000, 1064),
+    ]
 }
