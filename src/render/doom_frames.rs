@@ -46,6 +46,8 @@ pub(super) struct DoomFrames {
     axes: Axes,
     near: f32,
     sky_texture: u32,
+    /// Vanilla's `finesine` (made once: R_SetupFrame's span steps read it every frame).
+    sine: Vec<i32>,
 }
 
 impl DoomFrames {
@@ -89,6 +91,7 @@ impl DoomFrames {
             axes: scene.axes,
             near: scene.near,
             sky_texture: scene.sky.as_ref().map(|s| s.texture).unwrap_or(0),
+            sine: finesine(),
         }
     }
 
@@ -99,10 +102,9 @@ impl DoomFrames {
         // R_SetupFrame's projection and span steps at this focal length.
         let fixed = |v: f64| (v * FRACUNIT as f64).round() as i32;
         let centerxfrac = fixed(self.focal);
-        let sine = finesine();
         let fine = (angle.wrapping_sub(ANG90) >> 19) as usize;
-        let basexscale = fixed_div(sine[fine + 2048], centerxfrac);
-        let baseyscale = -fixed_div(sine[fine], centerxfrac);
+        let basexscale = fixed_div(self.sine[fine + 2048], centerxfrac);
+        let baseyscale = -fixed_div(self.sine[fine], centerxfrac);
         v.set_up_walls([viewx, viewy, angle as i32], centerxfrac);
         cpu.mark("wall columns set-up");
         let (l, words) = (frame.state_layout, frame.state);

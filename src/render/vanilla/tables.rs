@@ -86,7 +86,10 @@ pub fn scalelight() -> Vec<u32> {
     out
 }
 
-/// Per-viewport tables: `xtoviewangle`, `yslope`, `distscale`.
+/// Per-viewport tables: `xtoviewangle`, `yslope`, `distscale`, computed for any focal length
+/// and centre. Frames use [`VanillaView`](super::VanillaView)'s, built as R_ExecuteSetViewSize
+/// builds them; these stay as the tests' independent check of those.
+#[cfg(test)]
 pub struct ViewTables {
     pub xtoviewangle: Vec<u32>,
     pub yslope: Vec<i32>,
@@ -96,6 +99,7 @@ pub struct ViewTables {
 /// Builds the viewport tables for `width` x `height` with horizontal focal length `focal`
 /// pixels (160 for vanilla's 320 columns at 90°) and the projection centre at `centerx`,
 /// `centery` (vanilla: 160, 100).
+#[cfg(test)]
 pub fn view_tables(width: u32, height: u32, focal: f64, centerx: i32, centery: i32) -> ViewTables {
     let tangent = finetangent();
     let sine = finesine();
