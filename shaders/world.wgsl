@@ -219,6 +219,9 @@ fn fs_wire(in: WorldOut) -> FragOut {
 // the resolve pass blends the lists back to front.
 @fragment
 fn fs_translucent(in: WorldOut) {
+    if hidden_by_canvas(in.clip) {
+        discard;
+    }
     // A shader that writes storage runs before the depth test, so test by hand against the
     // opaque depth (reverse Z: nearer is greater).
     if in.clip.z <= textureLoad(opaque_depth, vec2<i32>(in.clip.xy), 0) {

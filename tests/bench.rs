@@ -46,6 +46,7 @@ fn doom_tour_reports_frame_times_and_the_time_of_each_pass() {
     assert!(v["triangles"].as_u64().unwrap() > 1000);
     // None: walls, flats, masked middles and things are the CPU's canvas.
     assert_eq!(v["draw_calls"].as_u64(), Some(0), "{v}");
+    assert_eq!(v["cpu_canvas"], true, "{v}");
     // The tour walks through the map's things.
     assert_eq!(v["tour"]["waypoints"], 16);
     assert!(v["tour"]["length"].as_f64().unwrap() > 500.0);
@@ -82,4 +83,17 @@ fn other_formats_tour_their_level_and_print_a_table() {
     let drawn = v["solid_triangles"]["drawn_median"].as_u64().expect("drawn");
     assert!(drawn == in_view && in_view > 0, "{v}");
     assert!(in_view <= v["triangles"].as_u64().unwrap(), "{v}");
+    // Faithful frames draw the solid world on the CPU canvas: no GPU shading pass for it.
+    assert_eq!(v["cpu_canvas"], true, "{v}");
+    assert!(names(&v["cpu_ms"]).contains(&"CPU canvas"), "{v}");
+    let gpu = names(&v["gpu_ms"]);
+    assert!(!gpu.contains(&"solid surfaces") && !gpu.contains(&"depth pre-pass"), "{v}");
+
+    // --gpu-shading: the GPU's passes instead, for comparing the two.
+    let args = [lev.to_str().unwrap(), "--size", "160x100", "--frames", "6", "--json"];
+    let out = bench(&[&args[..], &["--gpu-shading"]].concat());
+    let v: Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["cpu_canvas"], false, "{v}");
+    assert!(!names(&v["cpu_ms"]).contains(&"CPU canvas"), "{v}");
+    assert!(names(&v["gpu_ms"]).contains(&"solid surfaces"), "{v}");
 }

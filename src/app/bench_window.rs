@@ -25,7 +25,14 @@ pub struct PresentedFrames {
 }
 
 /// Shows the tour of `scene` at the size of `view` for `frames` frames after the warm-up.
-pub fn run(scene: Scene, view: ViewSettings, frames: usize) -> Result<PresentedFrames> {
+/// Shows the bench tour of `scene` in a window, `frames` frames after a warm-up; `cpu_canvas`
+/// as `SceneRenderer::set_cpu_canvas`.
+pub fn run(
+    scene: Scene,
+    view: ViewSettings,
+    frames: usize,
+    cpu_canvas: bool,
+) -> Result<PresentedFrames> {
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
     let tour = Tour::new(&scene);
     let state = scene.animator.initial();
@@ -34,6 +41,7 @@ pub fn run(scene: Scene, view: ViewSettings, frames: usize) -> Result<PresentedF
         tour,
         state,
         view,
+        cpu_canvas,
         frames: frames.max(1),
         done: 0,
         last_present: None,
@@ -66,6 +74,7 @@ struct BenchWindow {
     tour: Tour,
     state: FrameState,
     view: ViewSettings,
+    cpu_canvas: bool,
     frames: usize,
     /// Frames presented so far, warm-up included.
     done: usize,
@@ -84,8 +93,9 @@ impl BenchWindow {
             .with_resizable(false);
         let WindowSurface { window, target, gpu } = window_surface::open(event_loop, attrs)?;
         let format = target.format();
-        let renderer =
+        let mut renderer =
             SceneRenderer::with_format(&gpu, &self.scene, render::scene_format_for(format))?;
+        renderer.set_cpu_canvas(self.cpu_canvas);
         let presenter = Presenter::new(&gpu.device, format);
         self.win = Some(Win { window, target, gpu, renderer, presenter });
         Ok(())

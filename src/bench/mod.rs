@@ -34,6 +34,9 @@ pub struct BenchReport {
     pub max_ms: f64,
     pub draw_calls: u32,
     pub triangles: usize,
+    /// Whether the frames' solid world was drawn on the CPU (Doom's faithful walk, Saturn
+    /// Quake's and Marathon's faithful canvas) rather than shaded by the GPU's passes.
+    pub cpu_canvas: bool,
     /// Solid triangles a frame (medians over the timed frames): in the view frustum, and
     /// drawn after the occlusion map. `None` for Doom, whose frames draw what vanilla's walk
     /// reaches instead.
@@ -116,6 +119,7 @@ impl BenchReport {
             "max_ms": self.max_ms,
             "draw_calls": self.draw_calls,
             "triangles": self.triangles,
+            "cpu_canvas": self.cpu_canvas,
             "solid_triangles": self.solid_triangles.map(|t| json!({
                 "in_view_median": t.in_view,
                 "drawn_median": t.drawn,
@@ -139,7 +143,7 @@ impl BenchReport {
             "{} ({}) at {}x{}, {} on {}\n\
              tour: {} waypoints, {:.0} units; {} frames after {} warm-up\n\
              fps {:.1}   median {:.2} ms   p95 {:.2}   min {:.2}   max {:.2}   mean {:.2}\n\
-             draw calls {}   triangles {}\n",
+             draw calls {}   triangles {}   solid world: {}\n",
             self.level,
             self.format,
             self.width,
@@ -158,6 +162,7 @@ impl BenchReport {
             self.mean_ms,
             self.draw_calls,
             self.triangles,
+            if self.cpu_canvas { "CPU canvas" } else { "GPU passes" },
         );
         if let Some(t) = &self.solid_triangles {
             out.push_str(&format!(
@@ -201,11 +206,13 @@ pub fn run(
     scene: &mut Scene,
     view: &ViewSettings,
     frames: usize,
+    cpu_canvas: bool,
 ) -> Result<BenchReport> {
     let frames = frames.max(1);
     let tour = Tour::new(scene);
     let doom = matches!(scene.shading, Shading::DoomColormap { .. });
     let mut renderer = SceneRenderer::new(gpu, scene)?;
+    renderer.set_cpu_canvas(cpu_canvas);
     let mut state = scene.animator.initial();
     let mut frame = |renderer: &mut SceneRenderer, i: usize| -> Result<Duration> {
         let t = Instant::now();
@@ -227,6 +234,7 @@ pub fn run(
         }
     }
     let draw_calls = renderer.draw_calls();
+    let cpu_canvas = renderer.used_cpu_canvas();
 
     renderer.set_profiling(gpu, true);
     let mut profiles = Vec::with_capacity(frames);
@@ -255,6 +263,7 @@ pub fn run(
         max_ms: ms(times[frames - 1]),
         draw_calls,
         triangles,
+        cpu_canvas,
         solid_triangles: SolidTriangles::median(&culled),
         tour_length: tour.length(),
         waypoints: tour.waypoints.len(),

@@ -150,6 +150,10 @@ pub struct BenchArgs {
     /// Also show the tour in a window, presented as the viewer presents, and time that.
     #[arg(long)]
     pub window: bool,
+    /// Saturn Quake and Marathon: shade faithful frames' solid world with the GPU's passes
+    /// instead of the CPU canvas (to compare the two).
+    #[arg(long)]
+    pub gpu_shading: bool,
 }
 
 #[derive(Args, Debug)]

@@ -6,13 +6,17 @@
 //! repeat takes part through [`FamilyFrames`]: it is prepared once per scene, told about each
 //! frame before culling ([`FamilyFrames::begin_frame`]) and answers with a [`FramePlan`]; it
 //! may draw the solid world on the CPU ([`Canvas`]) or record draws of its own in the solid
-//! stages. Doom is the one family that does today (`doom_frames.rs`: vanilla's BSP walk and
-//! CPU canvas, and smooth mode's bound textures); the others draw with the generic passes
-//! alone ([`GenericFrames`]), and a CPU canvas for another family plugs in here.
+//! stages. Doom does (`doom_frames.rs`: vanilla's BSP walk and CPU canvas, and smooth mode's
+//! bound textures), and so do Saturn Quake and Marathon, whose faithful frames' solid world a
+//! triangle rasteriser on the CPU draws (`soft`); the others draw with the generic passes
+//! alone ([`GenericFrames`]).
+
+use std::ops::Range;
 
 use super::doom_frames::DoomFrames;
 use super::packing::{PackedScene, StateLayout};
 use super::profiler::CpuSteps;
+use super::soft::{SoftFrames, SoftView};
 use super::world_pipelines::{PipelineKey, WorldPipelines};
 use super::{Gpu, ViewSettings};
 use crate::scene::{CameraPose, Scene, Shading, WorldVertex};
@@ -51,6 +55,17 @@ pub(super) enum SolidWorld {
     /// the view shows them): the GPU draws only what lies over it (overlays, translucent
     /// surfaces), tested against the canvas depths.
     Canvas,
+    /// The family draws the solid world on the CPU from the solid triangles the renderer's
+    /// culling keeps ([`FamilyFrames::draw_canvas`]); the GPU draws the masked surfaces,
+    /// sprites, overlays and translucent surfaces over it, tested against the canvas depths.
+    CulledCanvas,
+}
+
+impl SolidWorld {
+    /// Whether a CPU canvas holds the solid world.
+    pub(super) fn on_canvas(self) -> bool {
+        matches!(self, SolidWorld::Canvas | SolidWorld::CulledCanvas)
+    }
 }
 
 /// What a family does itself in one frame.
@@ -101,7 +116,16 @@ pub(super) trait FamilyFrames {
         FramePlan::default()
     }
 
-    /// This frame's canvas, when its plan is [`SolidWorld::Canvas`].
+    /// Draws this frame's solid world on the CPU canvas, when its plan is
+    /// [`SolidWorld::CulledCanvas`]: the solid triangles of `ranges` (positions in
+    /// [`FamilyInputs::solid`], in the GPU's drawing order), seen as `view` says.
+    fn draw_canvas(&mut self, _view: &SoftView, _ranges: &mut dyn Iterator<Item = Range<u32>>) {}
+
+    /// Lets frames draw on a CPU canvas where the family has one that the generic passes could
+    /// replace (the default), or not (to compare the two).
+    fn set_cpu_canvas(&mut self, _on: bool) {}
+
+    /// This frame's canvas, when its plan puts the solid world on one.
     fn canvas(&self) -> Option<Canvas<'_>> {
         None
     }
@@ -121,8 +145,8 @@ pub(super) trait FamilyFrames {
     }
 }
 
-/// Families whose frames the generic passes draw whole: Attack of the Saucerman, Saturn Quake,
-/// Marathon, Carmageddon 2 and unlit scenes.
+/// Families whose frames the generic passes draw whole: Attack of the Saucerman, Carmageddon 2
+/// and unlit scenes, and the smooth frames of Saturn Quake and Marathon.
 pub(super) struct GenericFrames;
 
 impl FamilyFrames for GenericFrames {}
@@ -142,6 +166,9 @@ pub(super) struct FamilyInputs<'a> {
 pub(super) fn family_frames(gpu: &Gpu, inputs: FamilyInputs) -> Box<dyn FamilyFrames> {
     match &inputs.scene.shading {
         Shading::DoomColormap { .. } => Box::new(DoomFrames::new(gpu, inputs)),
-        Shading::Family { .. } | Shading::Unlit => Box::new(GenericFrames),
+        Shading::Family { .. } | Shading::Unlit => match SoftFrames::new(&inputs) {
+            Some(soft) => Box::new(soft),
+            None => Box::new(GenericFrames),
+        },
     }
 }

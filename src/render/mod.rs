@@ -17,6 +17,7 @@ mod profiler;
 mod scene_renderer;
 mod shaders;
 mod smooth_textures;
+mod soft;
 mod translucent_pass;
 pub mod vanilla;
 mod view;

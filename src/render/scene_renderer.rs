@@ -18,6 +18,7 @@ use super::indexed_vertices::index_vertices;
 use super::occlusion::OcclusionMap;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
+use super::soft::SoftView;
 use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
 use super::world_batches::{batch_world, Group};
 use super::world_pipelines::{
@@ -311,7 +312,13 @@ impl SceneRenderer {
     /// Whether the last `render`'s solid world was a family's CPU canvas (Doom's faithful
     /// frames with vanilla's projection).
     pub fn used_cpu_canvas(&self) -> bool {
-        self.plan.solid == SolidWorld::Canvas
+        self.plan.solid.on_canvas()
+    }
+
+    /// Lets faithful frames of Saturn Quake and Marathon draw their solid world on the CPU
+    /// canvas (the default), or not: the GPU's passes then shade it, for comparing the two.
+    pub fn set_cpu_canvas(&mut self, on: bool) {
+        self.family.set_cpu_canvas(on);
     }
 
     /// The image of the last `render`, at the view's size.
@@ -337,9 +344,12 @@ impl SceneRenderer {
         let input =
             FrameInput { camera, view, state: &self.state_words, state_layout: &self.state_layout };
         self.plan = self.family.begin_frame(gpu, &input, &mut cpu);
-        let canvas = self.plan.solid == SolidWorld::Canvas;
+        // Doom's walk drew the whole opaque scene itself; a canvas drawn from the culled
+        // triangles holds only the solid world.
+        let walk_canvas = self.plan.solid == SolidWorld::Canvas;
+        let canvas = self.plan.solid.on_canvas();
         let uniform = self.frame_uniform(camera, view, focal);
-        if !canvas {
+        if !walk_canvas {
             let view_proj = Mat4::from_cols_array_2d(&uniform.view_proj);
             let mut map = None;
             let pause = &mut self.occlusion_pause;
@@ -360,7 +370,17 @@ impl SceneRenderer {
             }
             cpu.mark("frustum culling");
         }
-        self.upload_state(gpu);
+        if self.plan.solid == SolidWorld::CulledCanvas {
+            let soft_view =
+                soft_view(&uniform, view, self.near, &self.state_words, &self.state_layout);
+            let cull = &self.solid_cull;
+            let mut ranges =
+                (0..self.solid_groups.len()).flat_map(|i| cull.ranges(i).iter().cloned());
+            self.family.draw_canvas(&soft_view, &mut ranges);
+            cpu.mark("CPU canvas");
+        }
+        let over_canvas = canvas && self.draws_over_canvas(view);
+        self.upload_state(gpu, over_canvas);
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         cpu.mark("state upload");
         if self.bind_group.is_none() {
@@ -386,7 +406,7 @@ impl SceneRenderer {
         // The canvas has the masked surfaces and the sprites too.
         let rest = [SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays];
         let on_canvas = |s| matches!(s, SceneStage::Masked | SceneStage::Sprites);
-        let rest = rest.into_iter().filter(|&s| !(canvas && on_canvas(s)));
+        let rest = rest.into_iter().filter(|&s| !(walk_canvas && on_canvas(s)));
         let stages: Vec<SceneStage> = solid.iter().copied().chain(rest).collect();
         // Taken out while the passes borrow the renderer; put back below.
         let mut timer = self.timer.take();
@@ -628,11 +648,24 @@ impl SceneRenderer {
         true
     }
 
-    /// Writes the animation state and this frame's canvas depths into the state buffer, and
-    /// the canvas colours into the scene's colour target.
-    fn upload_state(&mut self, gpu: &Gpu) {
+    /// Whether the GPU draws anything over this frame's canvas (masked surfaces, sprites,
+    /// markers, wireframe or translucent surfaces), which then needs the canvas depths.
+    fn draws_over_canvas(&self, view: &ViewSettings) -> bool {
+        let culled = self.plan.solid == SolidWorld::CulledCanvas;
+        let masked = (0..self.masked_groups.len()).any(|i| !self.masked_cull.ranges(i).is_empty());
+        let sprites = view.show_sprites && self.sprite_count > 0;
+        (culled && (masked || sprites))
+            || (view.show_markers && self.marker_count > 0)
+            || view.wireframe
+            || self.translucent.is_some()
+    }
+
+    /// Writes the animation state into the state buffer and this frame's canvas colours into
+    /// the scene's colour target, with the canvas depths after the state when `depths` (the
+    /// GPU draws over the canvas: 4 bytes a pixel copied twice otherwise for nothing).
+    fn upload_state(&mut self, gpu: &Gpu, depths: bool) {
         let canvas = self.family.canvas();
-        let depths = canvas.as_ref().map(|c| c.depths).unwrap_or(&[]);
+        let depths = canvas.as_ref().filter(|_| depths).map(|c| c.depths).unwrap_or(&[]);
         let size = ((self.state_words.len() + depths.len()) * 4) as u64;
         if size > self.state.size() {
             self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
@@ -648,8 +681,10 @@ impl SceneRenderer {
         if canvas.colors.len() != (t.width * t.height) as usize {
             return;
         }
-        let at = (self.state_words.len() * 4) as u64;
-        gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(depths));
+        if !depths.is_empty() {
+            let at = (self.state_words.len() * 4) as u64;
+            gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(depths));
+        }
         gpu.queue.write_texture(
             t.color.as_image_copy(),
             bytemuck::cast_slice(canvas.colors),
@@ -716,7 +751,7 @@ impl SceneRenderer {
         p.near = self.near as f64;
         let view_m = camera.view_matrix();
         let proj = p.matrix();
-        let canvas = self.plan.solid == SolidWorld::Canvas;
+        let canvas = self.plan.solid.on_canvas();
         let mut flags = 0;
         if faithful {
             flags |= FLAG_FAITHFUL;
@@ -763,7 +798,7 @@ impl SceneRenderer {
     fn shade_mode(&self, view: &ViewSettings) -> u32 {
         match (view.mode, self.plan.solid) {
             (RenderMode::Smooth, _) => MODE_SMOOTH,
-            (RenderMode::Faithful, SolidWorld::Canvas) => MODE_CANVAS,
+            (RenderMode::Faithful, solid) if solid.on_canvas() => MODE_CANVAS,
             (RenderMode::Faithful, _) => MODE_FAITHFUL,
         }
     }
@@ -785,7 +820,7 @@ impl SceneRenderer {
                     .filter(|g| is_sky(g))
                     .map(|g| (PipelineKind::World, g.surface, g.contrast)),
             ),
-            SolidWorld::Canvas => {}
+            SolidWorld::Canvas | SolidWorld::CulledCanvas => {}
         }
         if self.plan.solid != SolidWorld::Canvas {
             keys.extend(self.masked_groups.iter().map(|g| (PipelineKind::World, g.surface, true)));
@@ -855,6 +890,29 @@ fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
         label: Some("scene"),
         entries: &entries,
     })
+}
+
+/// What a family's CPU canvas needs of a frame: the uniform's view and the state words.
+fn soft_view<'a>(
+    uniform: &FrameUniform,
+    view: &ViewSettings,
+    near: f32,
+    words: &'a [u32],
+    l: &StateLayout,
+) -> SoftView<'a> {
+    let part = |from: u32, to: usize| words.get(from as usize..to.min(words.len())).unwrap_or(&[]);
+    SoftView {
+        view_proj: Mat4::from_cols_array_2d(&uniform.view_proj),
+        width: uniform.screen[0] as u32,
+        height: uniform.screen[1] as u32,
+        near,
+        centre: uniform.center,
+        focal: uniform.screen[2],
+        show_sky: view.show_sky,
+        light: part(l.light, (l.light + l.light_count) as usize),
+        remap: part(l.remap, l.scroll as usize),
+        scroll: part(l.scroll, words.len()),
+    }
 }
 
 /// Whether a solid group holds sky surfaces.

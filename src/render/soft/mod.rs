@@ -1,0 +1,368 @@
+//! The solid world of faithful frames drawn on the CPU for the shading families whose rules
+//! fit a triangle rasteriser (Saturn Quake and Marathon), as Doom's faithful frames are
+//! (`vanilla`).
+//!
+//! On a software GPU (lavapipe) a full-screen frame costs a depth pre-pass and a shading pass
+//! whose fixed cost alone (a fragment shader returning a constant) is several milliseconds at
+//! 1280x720: the fragment stage runs eight pixels at a time through code compiled for any
+//! triangle. Here each frame's solid triangles in view (after the frustum and occlusion
+//! culling the GPU path uses too) are clipped and set up once, sorted nearest first, and drawn
+//! in interleaved bands of rows on every core with a depth test a pixel, so that most pixels
+//! are shaded once; the family's shading is the same arithmetic as its WGSL, so the picture
+//! matches the GPU's but for pixel centres on the exact edge of a texel or a triangle. The
+//! canvas then goes to the GPU as Doom's does, and masked surfaces, sprites, translucent
+//! surfaces and overlays are drawn over it there, tested against the canvas depths.
+
+mod marathon;
+mod raster;
+mod saturn;
+mod textures;
+
+use std::ops::Range;
+
+use glam::{Mat4, Vec3};
+
+use super::family::{Canvas, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SolidWorld};
+use super::profiler::CpuSteps;
+use super::{Gpu, RenderMode};
+use crate::scene::{Scene, Shading, ShadingFamily, WorldVertex};
+use marathon::MarathonShader;
+use raster::{ClipCorner, RasterTriangle, Span, Viewport};
+use saturn::SaturnShader;
+
+/// Rows of one band: bands are dealt to the threads in turn, so that each core gets some of
+/// the sky, some of the walls and some of the floor.
+const BAND_ROWS: usize = 8;
+/// Threads a canvas is drawn on at most.
+const MAX_THREADS: usize = 8;
+
+/// One frame's view and animation state, as the GPU's frame uniform and state buffer hold
+/// them.
+pub(super) struct SoftView<'a> {
+    pub view_proj: Mat4,
+    pub width: u32,
+    pub height: u32,
+    /// The near plane's distance (reverse depth is `near / distance`).
+    pub near: f32,
+    /// Projection centre x, y (pixels), yaw and pitch (radians).
+    pub centre: [f32; 4],
+    /// Focal length in pixels.
+    pub focal: f32,
+    pub show_sky: bool,
+    /// Light values by slot, the texture each texture shows, and the scroll slots' offsets
+    /// (two f32 bit patterns a slot), as `packing::pack_state` lays them out.
+    pub light: &'a [u32],
+    pub remap: &'a [u32],
+    pub scroll: &'a [u32],
+}
+
+/// Pixels a span tests and shades together: a group where the canvas is nearer everywhere
+/// (the walls of the next room behind this one's) costs one vector compare, and the shading
+/// arithmetic of a group runs a lane a pixel.
+pub(super) const GROUP: usize = 8;
+
+/// A group of pixels of one span, as a shader sees them: up to [`GROUP`] pixels from column
+/// `x` of row `y`, lane by lane their texel coordinates (perspective-correct, before
+/// scrolling), view distance, and whether the triangle wins the pixel.
+pub(super) struct Pixels {
+    pub x: usize,
+    pub y: usize,
+    pub u: [f32; GROUP],
+    pub v: [f32; GROUP],
+    pub dist: [f32; GROUP],
+    pub wins: [bool; GROUP],
+}
+
+/// A family's shading on the CPU: per-frame tables, a set-up per triangle, and the colours of
+/// a group of pixels (RGBA8 in the colour target's byte order).
+pub(super) trait SoftShader: Sync {
+    type Triangle: Send + Sync;
+
+    fn begin_frame(&mut self, view: &SoftView);
+
+    /// The shading of the triangle whose first (provoking) corner is `first`.
+    fn triangle(&self, first: &WorldVertex, view: &SoftView) -> Self::Triangle;
+
+    /// Writes the colour of each pixel of `p` that triangle `t` wins into `colors` (one a
+    /// pixel of the group: `colors.len()` lanes are real).
+    fn shade(&self, t: &Self::Triangle, p: &Pixels, colors: &mut [u32]);
+}
+
+/// Scroll slot `slot`'s texel offset (none for a slot past the end).
+fn scroll_offset(scroll: &[u32], slot: u32) -> [f32; 2] {
+    let at = slot as usize * 2;
+    match scroll.get(at..at + 2) {
+        Some(&[u, v]) => [f32::from_bits(u), f32::from_bits(v)],
+        _ => [0.0, 0.0],
+    }
+}
+
+/// `rgb` (red low) as an opaque pixel in the colour target's byte order.
+#[inline(always)]
+fn to_target(rgb: u32, bgra: bool) -> u32 {
+    let rgb = if bgra { (rgb & 0xFF00) | (rgb >> 16 & 0xFF) | (rgb & 0xFF) << 16 } else { rgb };
+    rgb | 0xFF00_0000
+}
+
+/// A triangle to draw this frame: its raster set-up, its shading, and its place in the order
+/// the GPU would draw it in (where two triangles' nearest corners tie, the later one is drawn
+/// first, as it would win a depth tie there).
+struct Drawn<T> {
+    raster: RasterTriangle,
+    shading: T,
+    sequence: u32,
+}
+
+/// A family's shader and this frame's triangles for it.
+struct Family<S: SoftShader> {
+    shader: S,
+    triangles: Vec<Drawn<S::Triangle>>,
+    order: Vec<u32>,
+}
+
+impl<S: SoftShader> Family<S> {
+    fn new(shader: S) -> Self {
+        Family { shader, triangles: Vec::new(), order: Vec::new() }
+    }
+
+    /// Sets up the triangles of `ranges` (positions in `vertices`, in drawing order) and
+    /// draws them into `canvas`.
+    fn draw(
+        &mut self,
+        vertices: &[WorldVertex],
+        ranges: &mut dyn Iterator<Item = Range<u32>>,
+        view: &SoftView,
+        canvas: &mut CanvasBuffers,
+    ) {
+        let vp =
+            Viewport { width: view.width as usize, height: view.height as usize, near: view.near };
+        self.shader.begin_frame(view);
+        self.triangles.clear();
+        let mut sequence = 0;
+        for r in ranges {
+            let Some(tris) = vertices.get(r.start as usize..r.end as usize) else { continue };
+            for t in tris.chunks_exact(3) {
+                sequence += 1;
+                let corner = |v: &WorldVertex| ClipCorner {
+                    clip: view.view_proj * Vec3::from(v.pos).extend(1.0),
+                    uv: v.uv,
+                };
+                if let Some(raster) =
+                    RasterTriangle::new(&[corner(&t[0]), corner(&t[1]), corner(&t[2])], &vp)
+                {
+                    let shading = self.shader.triangle(&t[0], view);
+                    self.triangles.push(Drawn { raster, shading, sequence });
+                }
+            }
+        }
+        // Nearest first, so that most pixels are shaded once.
+        let tris = &self.triangles;
+        self.order.clear();
+        self.order.extend(0..tris.len() as u32);
+        self.order.sort_unstable_by(|&a, &b| {
+            let (a, b) = (&tris[a as usize], &tris[b as usize]);
+            b.raster.nearest().total_cmp(&a.raster.nearest()).then(b.sequence.cmp(&a.sequence))
+        });
+        let (shader, order) = (&self.shader, &self.order);
+        canvas.draw_in_bands(vp.width, vp.height, |band| {
+            for &i in order {
+                let t = &tris[i as usize];
+                let rows = t.raster.rows();
+                let rows = rows.start.max(band.y0)..rows.end.min(band.y0 + band.rows);
+                for y in rows {
+                    if let Some(span) = t.raster.span(y, vp.width) {
+                        let at = (y - band.y0) * vp.width;
+                        let pixels = at + span.x0..at + span.x1;
+                        let (colors, depths) =
+                            (&mut band.colors[pixels.clone()], &mut band.depths[pixels]);
+                        draw_span(shader, t, &span, y, vp.near, colors, depths);
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// Draws one span of triangle `t`: each pixel whose reverse depth beats the canvas's gets the
+/// triangle's colour and depth. A tie keeps the pixel drawn first: triangles come nearest
+/// first, so only surfaces in one plane tie, and one buffer less to read and write a pixel
+/// matters more here than which of two coplanar surfaces shows.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn draw_span<S: SoftShader>(
+    shader: &S,
+    t: &Drawn<S::Triangle>,
+    span: &Span,
+    y: usize,
+    near: f32,
+    colors: &mut [u32],
+    depths: &mut [f32],
+) {
+    for (g, (colors, depths)) in colors.chunks_mut(GROUP).zip(depths.chunks_mut(GROUP)).enumerate()
+    {
+        let first = (g * GROUP) as f32;
+        let mut z = [0.0f32; GROUP];
+        for (j, z) in z.iter_mut().enumerate() {
+            *z = near * span.inv_w(first + j as f32);
+        }
+        let mut reach = false;
+        for (z, d) in z.iter().zip(depths.iter()) {
+            reach |= *z >= *d;
+        }
+        if !reach {
+            continue;
+        }
+        let mut p = Pixels {
+            x: span.x0 + g * GROUP,
+            y,
+            u: [0.0; GROUP],
+            v: [0.0; GROUP],
+            dist: [0.0; GROUP],
+            wins: [false; GROUP],
+        };
+        for j in 0..GROUP {
+            let k = first + j as f32;
+            p.dist[j] = 1.0 / span.inv_w(k);
+            (p.u[j], p.v[j]) = span.uv(k, p.dist[j]);
+        }
+        // Without branches, so that the lanes are tested together.
+        for (j, d) in depths.iter_mut().enumerate() {
+            let wins = z[j] > *d;
+            p.wins[j] = wins;
+            *d = if wins { z[j] } else { *d };
+        }
+        shader.shade(&t.shading, &p, colors);
+    }
+}
+
+/// Rows `y0..y0 + rows` of the canvas.
+struct Band<'a> {
+    y0: usize,
+    rows: usize,
+    colors: &'a mut [u32],
+    depths: &'a mut [f32],
+}
+
+/// The canvas: a colour and a reverse depth (0 where nothing was drawn) a pixel, row-major.
+struct CanvasBuffers {
+    colors: Vec<u32>,
+    depths: Vec<f32>,
+    clear: u32,
+    threads: usize,
+}
+
+impl CanvasBuffers {
+    /// Sizes the canvas to `w` x `h` and runs `draw` once per band of rows, the bands dealt
+    /// to the threads in turn; each band starts cleared.
+    fn draw_in_bands<F>(&mut self, w: usize, h: usize, draw: F)
+    where
+        F: Fn(&mut Band) + Sync,
+    {
+        self.colors.resize(w * h, self.clear);
+        self.depths.resize(w * h, 0.0);
+        let clear = self.clear;
+        let mut per_thread: Vec<Vec<Band>> = (0..self.threads).map(|_| Vec::new()).collect();
+        let size = BAND_ROWS * w.max(1);
+        let bands = self.colors.chunks_mut(size).zip(self.depths.chunks_mut(size));
+        for (i, (colors, depths)) in bands.enumerate() {
+            let rows = colors.len() / w.max(1);
+            per_thread[i % self.threads].push(Band { y0: i * BAND_ROWS, rows, colors, depths });
+        }
+        let run = |bands: &mut Vec<Band>| {
+            for band in bands {
+                band.colors.fill(clear);
+                band.depths.fill(0.0);
+                draw(band);
+            }
+        };
+        let Some((first, rest)) = per_thread.split_first_mut() else { return };
+        std::thread::scope(|scope| {
+            for bands in rest {
+                scope.spawn(|| run(bands));
+            }
+            run(first);
+        });
+    }
+}
+
+enum Shaders {
+    Saturn(Family<SaturnShader>),
+    Marathon(Family<MarathonShader>),
+}
+
+/// The frames of a family drawn on the CPU canvas: faithful frames' solid world; smooth
+/// frames are the GPU's.
+pub(super) struct SoftFrames {
+    shaders: Shaders,
+    /// The solid triangles, as the renderer's culling ranges count them.
+    vertices: Vec<WorldVertex>,
+    canvas: CanvasBuffers,
+    /// Whether this frame's solid world is on the canvas.
+    on_canvas: bool,
+    /// Whether faithful frames may use the canvas (see `SceneRenderer::set_cpu_canvas`).
+    enabled: bool,
+}
+
+impl SoftFrames {
+    /// The CPU canvas of `inputs.scene`, when its family draws on one.
+    pub(super) fn new(inputs: &FamilyInputs) -> Option<SoftFrames> {
+        let shaders = match soft_family(inputs.scene)? {
+            ShadingFamily::Saturn => {
+                Shaders::Saturn(Family::new(SaturnShader::new(&inputs.packed, inputs.bgra)))
+            }
+            ShadingFamily::Marathon => {
+                Shaders::Marathon(Family::new(MarathonShader::new(&inputs.packed, inputs.bgra)))
+            }
+            _ => return None,
+        };
+        let [r, g, b] = inputs.scene.clear.rgb.map(u32::from);
+        Some(SoftFrames {
+            shaders,
+            vertices: inputs.solid.to_vec(),
+            canvas: CanvasBuffers {
+                colors: Vec::new(),
+                depths: Vec::new(),
+                clear: to_target(r | g << 8 | b << 16, inputs.bgra),
+                threads: std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .clamp(1, MAX_THREADS),
+            },
+            on_canvas: false,
+            enabled: true,
+        })
+    }
+}
+
+/// The families whose faithful frames the CPU canvas draws.
+pub(super) fn soft_family(scene: &Scene) -> Option<ShadingFamily> {
+    match &scene.shading {
+        Shading::Family {
+            family: f @ (ShadingFamily::Saturn | ShadingFamily::Marathon), ..
+        } => Some(*f),
+        _ => None,
+    }
+}
+
+impl FamilyFrames for SoftFrames {
+    fn begin_frame(&mut self, _gpu: &Gpu, frame: &FrameInput, _cpu: &mut CpuSteps) -> FramePlan {
+        self.on_canvas = self.enabled && frame.view.mode == RenderMode::Faithful;
+        let solid = if self.on_canvas { SolidWorld::CulledCanvas } else { SolidWorld::Shaded };
+        FramePlan { solid, occlusion: true }
+    }
+
+    fn draw_canvas(&mut self, view: &SoftView, ranges: &mut dyn Iterator<Item = Range<u32>>) {
+        match &mut self.shaders {
+            Shaders::Saturn(f) => f.draw(&self.vertices, ranges, view, &mut self.canvas),
+            Shaders::Marathon(f) => f.draw(&self.vertices, ranges, view, &mut self.canvas),
+        }
+    }
+
+    fn set_cpu_canvas(&mut self, on: bool) {
+        self.enabled = on;
+    }
+
+    fn canvas(&self) -> Option<Canvas<'_>> {
+        self.on_canvas
+            .then_some(Canvas { colors: &self.canvas.colors, depths: &self.canvas.depths })
+    }
+}

@@ -1,0 +1,149 @@
+//! Saturn Quake's faithful shading on the CPU, pixel for pixel as shaders/saturn.wgsl shades
+//! it: the texel's rgb555 colour plus the VDP1 Gouraud offsets of the quad's four corners
+//! (bilinear in the quad, rounded to whole 5-bit steps, clamped), or the sky as a background
+//! scroll following the view direction.
+
+use crate::render::packing::PackedScene;
+use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
+
+use super::textures::{floor_i32, SoftTextures, TextureAt};
+use super::{scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP};
+
+/// Light indices the offset table holds (shaders/saturn.wgsl `sat_offset_word`).
+const OFFSET_WORDS: usize = 18;
+/// Bits of `WorldVertex::surface`: u and v mirrored.
+const FLIP_H: u32 = 1 << 20;
+const FLIP_V: u32 = 1 << 21;
+/// Texels a quad spans, in u and in v.
+const TEXTURE_SIZE: f32 = 64.0;
+/// Sky texels per full turn of view angle.
+const SKY_TEXELS_PER_TURN: f32 = 512.0;
+
+pub struct SaturnShader {
+    textures: SoftTextures,
+    /// Each light index's (r, g, b) offsets in 5-bit steps, -16..=15.
+    offsets: [[f32; 3]; OFFSET_WORDS],
+    bgra: bool,
+    /// This frame's sky texel column of each pixel column and row of each pixel row.
+    sky_columns: Vec<i32>,
+    sky_rows: Vec<i32>,
+}
+
+/// One triangle's shading: its texture (after animation), scroll and corner offsets.
+pub struct SaturnTriangle {
+    texture: TextureAt,
+    scroll: [f32; 2],
+    sky: bool,
+    /// The corners' offsets as the VDP1 steps them: per channel, the top edge's start and
+    /// change across (corners 0 → 1) and the bottom edge's (corners 3 → 2).
+    top: [[f32; 2]; 3],
+    bottom: [[f32; 2]; 3],
+    flip_h: bool,
+    flip_v: bool,
+}
+
+impl SaturnShader {
+    pub fn new(packed: &PackedScene, bgra: bool) -> SaturnShader {
+        let at = packed.layout.colormap as usize;
+        let offsets = std::array::from_fn(|i| {
+            let w = packed.meta.get(at + i).copied().unwrap_or(0x10_1010);
+            std::array::from_fn(|k| ((w >> (8 * k)) & 255) as f32 - 16.0)
+        });
+        SaturnShader {
+            textures: SoftTextures::new(packed),
+            offsets,
+            bgra,
+            sky_columns: Vec::new(),
+            sky_rows: Vec::new(),
+        }
+    }
+}
+
+impl SoftShader for SaturnShader {
+    type Triangle = SaturnTriangle;
+
+    /// The sky's texel for each column and row: azimuth and elevation of the pixel centre's
+    /// direction (shaders/saturn.wgsl `sat_sky`).
+    fn begin_frame(&mut self, view: &SoftView) {
+        let turn = std::f32::consts::TAU;
+        let [cx, cy, yaw, pitch] = view.centre;
+        let texel = |angle: f32| (angle / turn * SKY_TEXELS_PER_TURN).floor() as i32;
+        self.sky_columns.clear();
+        self.sky_columns.extend(
+            (0..view.width).map(|x| texel(yaw - ((x as f32 + 0.5 - cx) / view.focal).atan())),
+        );
+        self.sky_rows.clear();
+        self.sky_rows.extend(
+            (0..view.height).map(|y| texel(-(pitch - ((y as f32 + 0.5 - cy) / view.focal).atan()))),
+        );
+    }
+
+    fn triangle(&self, v: &WorldVertex, view: &SoftView) -> SaturnTriangle {
+        let corner = |k: u32| self.offsets[((v.surface >> (5 * k)) & 31).min(17) as usize];
+        let [c0, c1, c2, c3] = [corner(0), corner(1), corner(2), corner(3)];
+        let kind = v.flags & vertex_flags::KIND_MASK;
+        SaturnTriangle {
+            texture: self.textures.at(view.remap, v.texture),
+            scroll: scroll_offset(view.scroll, v.flags >> vertex_flags::SCROLL_SHIFT),
+            sky: view.show_sky && kind == SurfaceKind::Sky as u32,
+            top: std::array::from_fn(|k| [c0[k], c1[k] - c0[k]]),
+            bottom: std::array::from_fn(|k| [c3[k], c2[k] - c3[k]]),
+            flip_h: v.surface & FLIP_H != 0,
+            flip_v: v.surface & FLIP_V != 0,
+        }
+    }
+
+    #[inline(always)]
+    fn shade(&self, t: &SaturnTriangle, p: &Pixels, colors: &mut [u32]) {
+        if t.sky {
+            let sy = self.sky_rows[p.y];
+            for (j, c) in colors.iter_mut().enumerate() {
+                if p.wins[j] {
+                    let sx = self.sky_columns[p.x + j];
+                    *c = to_target(rgb(self.textures.texel(&t.texture, sx, sy) as u32), self.bgra);
+                }
+            }
+            return;
+        }
+        // Lane by lane: texel coordinates and the Gouraud offsets.
+        let (mut tx, mut ty) = ([0i32; GROUP], [0i32; GROUP]);
+        let mut offsets = [[0i32; GROUP]; 3];
+        for j in 0..GROUP {
+            let (u, v) = (p.u[j] + t.scroll[0], p.v[j] + t.scroll[1]);
+            tx[j] = floor_i32(u);
+            ty[j] = floor_i32(v);
+            let px = (u / TEXTURE_SIZE).clamp(0.0, 1.0);
+            let py = (v / TEXTURE_SIZE).clamp(0.0, 1.0);
+            let px = if t.flip_h { 1.0 - px } else { px };
+            let py = if t.flip_v { 1.0 - py } else { py };
+            for ((offset, top), bottom) in offsets.iter_mut().zip(&t.top).zip(&t.bottom) {
+                let top = top[0] + top[1] * px;
+                let bottom = bottom[0] + bottom[1] * px;
+                // Whole 5-bit steps, rounded half up.
+                offset[j] = floor_i32(top + (bottom - top) * py + 0.5);
+            }
+        }
+        for (j, c) in colors.iter_mut().enumerate() {
+            if p.wins[j] {
+                let texel = self.textures.texel(&t.texture, tx[j], ty[j]) as i32;
+                let mut lit = 0;
+                for (k, offset) in offsets.iter().enumerate() {
+                    let five = ((texel >> (5 * k)) & 31) + offset[j];
+                    lit |= expand(five.clamp(0, 31) as u32) << (8 * k);
+                }
+                *c = to_target(lit, self.bgra);
+            }
+        }
+    }
+}
+
+/// An rgb555 texel's colour (red low).
+fn rgb(c: u32) -> u32 {
+    expand(c & 31) | expand((c >> 5) & 31) << 8 | expand((c >> 10) & 31) << 16
+}
+
+/// A 5-bit channel as the palette's 8 bits: `(v << 3) | (v >> 2)`.
+#[inline(always)]
+fn expand(five: u32) -> u32 {
+    (five << 3) | (five >> 2)
+}

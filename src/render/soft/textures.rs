@@ -1,0 +1,134 @@
+//! The scene's textures as the CPU canvas reads them: the packed 16-bit texels and their
+//! descriptors, wrapped as shaders/common.wgsl wraps them.
+
+use crate::render::packing::PackedScene;
+
+/// Words of one texture descriptor in the scene metadata (render/packing.rs).
+const INFO_WORDS: usize = 8;
+
+/// A texture's descriptor: where its texels start (counted in 16-bit texels), its size and
+/// the palette base its indices are read with.
+#[derive(Clone, Copy, Debug)]
+pub struct TextureAt {
+    first: usize,
+    width: u32,
+    height: u32,
+    /// Both sides powers of two: coordinates wrap with a mask.
+    pow2: bool,
+    pub palette: u32,
+}
+
+impl TextureAt {
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+}
+
+impl Default for TextureAt {
+    fn default() -> Self {
+        TextureAt { first: 0, width: 1, height: 1, pow2: true, palette: 0 }
+    }
+}
+
+/// Every texture's 16-bit texels (a palette index and the transparency bit, or Saturn's
+/// rgb555 colour) and descriptors.
+pub struct SoftTextures {
+    texels: Vec<u16>,
+    infos: Vec<TextureAt>,
+}
+
+impl SoftTextures {
+    pub fn new(packed: &PackedScene) -> SoftTextures {
+        let texels = packed.texels.iter().flat_map(|&w| [w as u16, (w >> 16) as u16]).collect();
+        let at = packed.layout.texinfo as usize;
+        let count = packed.layout.texture_count as usize;
+        let infos = (0..count)
+            .map(|t| {
+                let word = |k: usize| packed.meta.get(at + t * INFO_WORDS + k).copied();
+                let (width, height) = (word(1).unwrap_or(1).max(1), word(2).unwrap_or(1).max(1));
+                TextureAt {
+                    first: word(0).unwrap_or(0) as usize * 2,
+                    width,
+                    height,
+                    pow2: width.is_power_of_two() && height.is_power_of_two(),
+                    palette: word(6).unwrap_or(0),
+                }
+            })
+            .collect();
+        SoftTextures { texels, infos }
+    }
+
+    /// Texture `texture` after this frame's animation (`remap`, the state's remap words).
+    pub fn at(&self, remap: &[u32], texture: u32) -> TextureAt {
+        let t = remap.get(texture as usize).copied().unwrap_or(texture);
+        self.infos.get(t as usize).copied().unwrap_or_default()
+    }
+
+    /// The 16-bit texel (`x`, `y`) of `t`, wrapped into the texture; 0 outside the texels.
+    #[inline(always)]
+    pub fn texel(&self, t: &TextureAt, x: i32, y: i32) -> u16 {
+        let (w, h) = (t.width, t.height);
+        let (tx, ty) = if t.pow2 {
+            (x as u32 & (w - 1), y as u32 & (h - 1))
+        } else {
+            (x.rem_euclid(w as i32) as u32, y.rem_euclid(h as i32) as u32)
+        };
+        self.texels.get(t.first + (ty * w + tx) as usize).copied().unwrap_or(0)
+    }
+}
+
+/// 1.5 * 2^23: a float in [2^23, 2^24) has no fraction bits, so adding this rounds to a
+/// whole number held in the low mantissa bits.
+const ROUNDER: f32 = 12_582_912.0;
+
+/// `x.floor()` as an integer, exact for |x| < 2^22 (texel coordinates, light steps) and some
+/// integer beyond. Float arithmetic and a bit cast only: a lane-by-lane loop of these
+/// compiles to vector instructions, where `as i32` (saturating, with a NaN check) and
+/// `f32::floor` (a libm call on x86-64's baseline) run a lane at a time.
+#[inline(always)]
+pub fn floor_i32(x: f32) -> i32 {
+    let sum = x + ROUNDER;
+    let nearest = (sum.to_bits() as i32).wrapping_sub(ROUNDER.to_bits() as i32);
+    nearest - ((sum - ROUNDER) > x) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_matches_the_library_floor() {
+        for x in
+            [-2.5f32, -1.0, -0.0001, 0.0, 0.5, 1.5, 2.5, 0.9999, 1.0, 7.5, -4e6, 4e6, 4194303.5]
+        {
+            assert_eq!(floor_i32(x), x.floor() as i32, "{x}");
+        }
+        let mut x = -3000.0f32;
+        while x < 3000.0 {
+            assert_eq!(floor_i32(x), x.floor() as i32, "{x}");
+            x += 0.013;
+        }
+        // Beyond its range: some number, never a panic.
+        for x in [f32::NAN, f32::INFINITY, -1e30] {
+            let _ = floor_i32(x);
+        }
+    }
+
+    #[test]
+    fn texels_wrap_both_ways_as_the_shaders_wrap_them() {
+        let mut t = SoftTextures { texels: (0..12).collect(), infos: Vec::new() };
+        // 4 x 3: not a power of two.
+        let odd = TextureAt { first: 0, width: 4, height: 3, pow2: false, palette: 0 };
+        assert_eq!(t.texel(&odd, 1, 1), 5);
+        assert_eq!(t.texel(&odd, -1, -1), 11);
+        assert_eq!(t.texel(&odd, 5, 4), 5);
+        t.texels = (0..8).collect();
+        let pow2 = TextureAt { first: 0, width: 4, height: 2, pow2: true, palette: 0 };
+        assert_eq!(t.texel(&pow2, -1, -1), 7);
+        assert_eq!(t.texel(&pow2, 4, 2), 0);
+    }
+}
