@@ -23,6 +23,7 @@ pub mod pk3;
 pub mod png_lump;
 pub mod script_tokens;
 pub mod sprite_memory;
+pub mod slopes;
 pub mod sprites;
 pub mod texture_memory;
 pub mod textures;
