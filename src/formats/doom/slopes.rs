@@ -37,6 +37,9 @@ pub const CEILING: usize = 1;
 const SLOPE_THINGS: [u16; 12] =
     [1500, 1501, 1502, 1503, 1504, 1505, 9500, 9501, 9502, 9503, 9510, 9511];
 
+/// Most a sloped plane rises or falls from 0 (twice what a vanilla height can be).
+pub const MAX_HEIGHT: f64 = 65536.0;
+
 /// A plane `a x + b y + c z + d = 0` in map units, `c` not 0 (it is not vertical).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plane {
@@ -47,9 +50,16 @@ pub struct Plane {
 }
 
 impl Plane {
-    /// Height of the plane above map point (`x`, `y`).
+    /// Height of the plane above map point (`x`, `y`), kept within +-[`MAX_HEIGHT`]: a
+    /// nearly vertical plane from a hostile map would otherwise put vertices out of `f32`'s
+    /// range.
     pub fn z_at(&self, x: f64, y: f64) -> f64 {
-        -(self.a * x + self.b * y + self.d) / self.c
+        let z = -(self.a * x + self.b * y + self.d) / self.c;
+        if z.is_nan() {
+            0.0
+        } else {
+            z.clamp(-MAX_HEIGHT, MAX_HEIGHT)
+        }
     }
 
     /// A UDMF plane equation as GZDoom reads it: the normal made unit length, `d` as given.
@@ -94,6 +104,22 @@ pub struct SlopeCounts {
     pub vertex_heights: usize,
 }
 
+impl SlopeCounts {
+    /// "4 Plane_Align lines, 2 UDMF plane equations": the sources that made any.
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = [
+            (self.equations, "UDMF plane equations"),
+            (self.plane_align, "Plane_Align lines"),
+            (self.vertex_heights, "vertex-height triangles"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        parts.join(", ")
+    }
+}
+
 /// The sloped planes of a map's sectors: `[floor, ceiling]` per sector, `None` where the plane
 /// is level at the sector's height.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -105,7 +131,8 @@ pub struct SectorSlopes {
 impl SectorSlopes {
     /// Reads every slope `map` defines (see the module notes); what is ignored becomes notes.
     pub fn read(map: &MapData, notes: &mut Vec<String>) -> SectorSlopes {
-        let mut s = SectorSlopes { planes: vec![[None; 2]; map.sectors.len()], ..Default::default() };
+        let mut s =
+            SectorSlopes { planes: vec![[None; 2]; map.sectors.len()], ..Default::default() };
         s.read_equations(map, notes);
         s.read_plane_align(map, notes);
         s.read_vertex_heights(map, notes);
@@ -206,8 +233,7 @@ impl SectorSlopes {
         let lines = sector_lines(map);
         let mut degenerate = 0;
         for ld in map.linedefs.iter().filter(|l| l.special == PLANE_ALIGN) {
-            let (Some(front), Some(back)) = (map.line_sector(ld, 0), map.line_sector(ld, 1))
-            else {
+            let (Some(front), Some(back)) = (map.line_sector(ld, 0), map.line_sector(ld, 1)) else {
                 continue;
             };
             for which in [FLOOR, CEILING] {
@@ -371,6 +397,9 @@ mod tests {
         assert_eq!(Plane::from_udmf(1.0, 0.0, 0.0, 5.0), None);
         assert_eq!(Plane::from_udmf(0.0, 0.0, 0.0, 5.0), None);
         assert_eq!(Plane::from_udmf(0.0, 0.0, 1.0, f64::NAN), None);
+        // Nearly vertical: heights stay finite and bounded.
+        let steep = Plane::from_udmf(1.0, 0.0, 1e-5, 1e300).unwrap();
+        assert_eq!(steep.z_at(1e9, 0.0), -MAX_HEIGHT);
     }
 
     #[test]
@@ -409,7 +438,10 @@ mod tests {
                 assert!(close(f.z_at(x, y), z), "({x}, {y}): {}", f.z_at(x, y));
             }
         }
-        assert_eq!((s.plane(0, FLOOR), s.plane(0, CEILING), s.plane(1, CEILING)), (None, None, None));
+        assert_eq!(
+            (s.plane(0, FLOOR), s.plane(0, CEILING), s.plane(1, CEILING)),
+            (None, None, None)
+        );
         assert_eq!(s.counts.plane_align, 1);
         assert_eq!(s.sloped_planes(), 1);
         // arg1 1: A's ceiling from B's ceiling (96) at the line to its own (128) at x = 0.
