@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use image::RgbaImage;
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::formats::doom::{build_scene, WadStack};
-use mapscope::render::{render_headless, RenderMode, ViewSettings};
-use mapscope::scene::{vertex_flags, Scene, Shading, SurfaceKind};
+use mapscope::render::{render_headless, RenderMode, SceneRenderer, ViewSettings};
+use mapscope::scene::{vertex_flags, CameraPose, Scene, SurfaceKind};
 use support::doom_test_room::{add_check_textures, scene_over_freedoom2, shared_gpu};
 use support::freedoom2;
 
@@ -175,8 +175,21 @@ fn floor_runs(img: &RgbaImage, x: u32) -> usize {
         .count()
 }
 
-fn shading_has_vanilla_map(scene: &Scene) -> bool {
-    matches!(&scene.shading, Shading::DoomColormap { map: Some(_), .. })
+/// Whether a faithful frame at vanilla's projection from `camera` is the CPU canvas's
+/// (vanilla's walk and spans) rather than the GPU's.
+fn drawn_by_canvas(scene: &mut Scene, camera: &CameraPose) -> bool {
+    let gpu = shared_gpu();
+    let mut renderer = SceneRenderer::new(gpu, scene).unwrap();
+    let state = scene.animator.initial();
+    renderer.set_state(&state);
+    let view = ViewSettings { show_sprites: false, ..Default::default() };
+    renderer.render(gpu, camera, &view);
+    renderer.used_cpu_canvas()
+}
+
+/// The scene's spawn camera turned to face the other way.
+fn turned(scene: &Scene) -> CameraPose {
+    CameraPose { yaw: scene.spawn.yaw + std::f64::consts::PI, ..scene.spawn }
 }
 
 #[test]
@@ -187,7 +200,8 @@ fn plane_equations_tilt_floor_and_ceiling() {
     // The player stands on the slope: floor 32 at x = 128, eye 41 above it.
     let eye = tilted_scene.spawn.pos;
     assert!((eye.y - 73.0).abs() < 1e-3, "eye height {eye}");
-    assert!(!shading_has_vanilla_map(&tilted_scene), "a sloped map has no vanilla frame");
+    let spawn = tilted_scene.spawn;
+    assert!(!drawn_by_canvas(&mut tilted_scene, &spawn), "a frame on a slope is the GPU's");
     let note = tilted_scene.facts.notes.iter().find(|n| n.starts_with("slopes (")).unwrap();
     assert!(note.contains("1 UDMF plane equations") && note.contains("COLORMAP"), "{note}");
     let kept = tilted_scene.facts.notes.iter().find(|n| n.starts_with("UDMF properties kept"));
@@ -225,7 +239,8 @@ fn vertex_height_lifts_a_triangle() {
     };
     let level = rendered(&tri(""), "tri-level");
     let mut lifted_scene = scene(&tri("zfloor = 64.0;"));
-    assert!(!shading_has_vanilla_map(&lifted_scene));
+    let spawn = lifted_scene.spawn;
+    assert!(!drawn_by_canvas(&mut lifted_scene, &spawn));
     lifted_scene.name = "lifted".into();
     let lifted = renders(&mut lifted_scene);
     for (i, (view, _, _)) in VIEWS.iter().enumerate() {
@@ -261,7 +276,8 @@ fn plane_align_turns_a_step_into_a_ramp() {
     };
     let step = rendered(&split(""), "step");
     let mut ramp_scene = scene(&split("special = 181; arg0 = 2;"));
-    assert!(!shading_has_vanilla_map(&ramp_scene));
+    let spawn = ramp_scene.spawn;
+    assert!(!drawn_by_canvas(&mut ramp_scene, &spawn), "the ramp is in view");
     let note = ramp_scene.facts.notes.iter().find(|n| n.starts_with("slopes (")).unwrap();
     assert!(note.contains("1 Plane_Align lines"), "{note}");
     // No riser: the north floor starts at the south floor's height on the line.
@@ -289,9 +305,48 @@ fn plane_align_turns_a_step_into_a_ramp() {
 }
 
 #[test]
+fn frames_away_from_slopes_stay_vanilla() {
+    // The ramp room, the viewer in the south part facing south, away from the aligned line
+    // and the ramp: the walk reaches no sloped sector, so the frame is the canvas's and the
+    // same as the level step's; facing north it is the GPU's.
+    let split = |special: &str, light: i32| {
+        textmap(
+            &[(0, 0, ""), (256, 0, ""), (256, 128, ""), (256, 256, ""), (0, 256, ""), (0, 128, "")],
+            &[
+                (0, 5, 0, None, ""),
+                (5, 4, 1, None, ""),
+                (4, 3, 1, None, ""),
+                (3, 2, 1, None, ""),
+                (2, 1, 0, None, ""),
+                (1, 0, 0, None, ""),
+                (5, 2, 0, Some(1), special),
+            ],
+            &[(0, 128, ""), (32, 128, "")],
+        )
+        .replace("lightlevel = 255", &format!("lightlevel = {light}"))
+    };
+    // Light 144, so that light diminishing (which the canvas and the GPU compute apart)
+    // shows in every column.
+    let mut ramp = scene(&split("special = 181; arg0 = 2;", 144));
+    let mut step = scene(&split("", 144));
+    let south = turned(&ramp);
+    assert!(drawn_by_canvas(&mut ramp, &south), "facing away from the ramp");
+    let spawn = ramp.spawn;
+    assert!(!drawn_by_canvas(&mut ramp, &spawn), "facing the ramp");
+    let view = ViewSettings { show_sprites: false, ..Default::default() };
+    let a = render_headless(shared_gpu(), &mut ramp, &south, &view, 0).unwrap();
+    let b = render_headless(shared_gpu(), &mut step, &south, &view, 0).unwrap();
+    assert!(a == b, "the south view changed with the ramp behind the viewer");
+    // The ramp's own note says which frames are which.
+    let note = ramp.facts.notes.iter().find(|n| n.starts_with("slopes (")).unwrap();
+    assert!(note.contains("faithful frames that reach a sloped sector"), "{note}");
+}
+
+#[test]
 fn level_udmf_maps_keep_the_vanilla_canvas() {
-    let s = scene(&room("", ""));
-    assert!(shading_has_vanilla_map(&s));
+    let mut s = scene(&room("", ""));
+    let spawn = s.spawn;
+    assert!(drawn_by_canvas(&mut s, &spawn));
     assert!(!s.facts.notes.iter().any(|n| n.starts_with("slopes (")), "{:?}", s.facts.notes);
 }
 
@@ -307,7 +362,6 @@ fn vgpdm02_crates_tilt_into_the_lava() {
     // down to the lava's floor (-24) along their lava sides.
     let stack = WadStack::open(&[freedoom2(), realmap("vgpdm02.wad")]).unwrap();
     let scene = build_scene(&stack, "VGPDM02").unwrap();
-    assert!(!shading_has_vanilla_map(&scene));
     let note = scene.facts.notes.iter().find(|n| n.starts_with("slopes (")).unwrap();
     assert!(note.contains("3 sloped floors") && note.contains("4 Plane_Align"), "{note}");
     for crate_sector in [37u32, 38, 39] {

@@ -522,21 +522,22 @@ pub fn build_level_scene(
     vanilla_map.texture_memory =
         scene_texture_memory(&texdir, stack, &walls, b.textures.len(), &mut b.notes);
     vanilla_map.things = sprite_memory.finish(vanilla_map.sectors.len());
-    // Vanilla's walk and spans know only level planes: a map with slopes has no vanilla
-    // frame, so its faithful frames are the GPU's (vanilla's COLORMAP light by depth over
-    // ordinary rasterisation), as every faithful frame off vanilla's projection is.
-    let vanilla = if level.slopes.is_empty() {
-        Some(vanilla_map)
-    } else {
+    // Vanilla's walk and spans know only level planes: a frame that reaches a sloped sector
+    // is the GPU's (vanilla's COLORMAP light by depth over ordinary rasterisation), as every
+    // faithful frame off vanilla's projection is; the others stay vanilla's.
+    for (i, sector) in vanilla_map.sectors.iter_mut().enumerate() {
+        sector.sloped = [FLOOR, CEILING].iter().any(|&w| level.slopes.plane(i, w).is_some());
+    }
+    if !level.slopes.is_empty() {
         b.notes.push(format!(
             "slopes ({} sloped floors and ceilings, made by {}) have no vanilla equivalent: \
-             faithful mode draws this map with vanilla's COLORMAP light tables over ordinary \
-             rasterisation (the GPU), not vanilla's wall columns and flat spans",
+             faithful frames that reach a sloped sector are drawn with vanilla's COLORMAP \
+             light tables over ordinary rasterisation (the GPU), the others with vanilla's \
+             wall columns and flat spans",
             level.slopes.sloped_planes(),
             level.slopes.counts.describe()
         ));
-        None
-    };
+    }
     let lights = LightSim::new(map);
     let facts = LevelFacts {
         details: vec![
@@ -581,7 +582,7 @@ pub fn build_level_scene(
         format: "Doom".into(),
         axes: Axes::ZUpRightHanded,
         palette,
-        shading: Shading::DoomColormap { colormap, segs: vanilla_segs, map: vanilla },
+        shading: Shading::DoomColormap { colormap, segs: vanilla_segs, map: Some(vanilla_map) },
         clear: ClearColor::default(),
         near: 1.0,
         textures: b.textures,
@@ -1492,7 +1493,7 @@ mod tests {
     }
 
     #[test]
-    fn hexen_plane_align_builds_a_ramp_without_a_vanilla_frame() {
+    fn hexen_plane_align_builds_a_ramp() {
         // Line 3 (x = 128, room A in front, floor 0; room B behind, floor 16) aligns B's
         // floor to A's: 0 at the line, 16 at x = 256, and its lower wall goes.
         let mut level = testwad::two_room_level();
@@ -1519,7 +1520,9 @@ mod tests {
         });
         // Only the upper wall (ceilings 128 and 96) remains on the shared line.
         assert!(lower.clone().count() == 2 && lower.flatten().all(|v| v.pos[1] >= 96.0));
-        assert!(matches!(scene.shading, Shading::DoomColormap { map: None, .. }));
+        // B's sector is marked for the frames that reach it; A's is not.
+        let Shading::DoomColormap { map: Some(vmap), .. } = &scene.shading else { panic!() };
+        assert!(vmap.sectors[1].sloped && !vmap.sectors[0].sloped);
         assert!(scene.facts.notes.iter().any(|n| n.contains("1 Plane_Align lines")));
         // The imp in room B (at x = 192) stands on the ramp.
         let imp = scene.sprites.iter().find(|s| s.label == "3001").unwrap();
