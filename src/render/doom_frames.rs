@@ -9,7 +9,8 @@
 //! - Smooth: the walls and flats are drawn in runs of one bound texture
 //!   ([`SmoothTextures`]); from a level camera only the runs' triangles of the subsectors the
 //!   walk reached ([`WalkCull`]).
-//! - Any other faithful frame (another field of view, a pitched camera) is the generic
+//! - Any other faithful frame (another field of view, a pitched camera, or a walk that
+//!   reached a ZDoom slope, which vanilla's walk and spans cannot draw) is the generic
 //!   passes', with Doom's shader lighting by depth.
 
 use std::ops::Range;
@@ -209,6 +210,7 @@ impl FamilyFrames for DoomFrames {
         let smooth = view.mode == RenderMode::Smooth;
         self.cull_ranges = None;
         let mut canvas = false;
+        let mut slopes = false;
         if let Some(v) = &mut self.vanilla {
             // The canvas draws the sky as vanilla does; a view without it is not vanilla's.
             // Smooth frames walk to draw only what the walk reached.
@@ -222,14 +224,17 @@ impl FamilyFrames for DoomFrames {
             let scroll = words.get(l.scroll as usize..).unwrap_or(&[]);
             v.walk(exact, [x, y, z, angle as i32], light, scroll);
             v.set_sprites(view.show_sprites);
-            canvas = faithful && v.walked();
             if v.walked() {
                 cpu.mark("vanilla walk");
             }
+            // A walk that reached a ZDoom slope is not exact: the canvas cannot draw the
+            // frame nor the walk cull it, so it is the generic passes' (all of it).
+            slopes = v.reached_slopes();
+            canvas = faithful && v.walked() && !slopes;
         }
         if canvas {
             self.draw_canvas(camera, frame, cpu);
-        } else if smooth {
+        } else if smooth && !slopes {
             self.cull_by_walk(gpu);
         }
         if smooth {

@@ -27,6 +27,7 @@ use super::lights::LightSim;
 use super::map::{line_flags, MapData, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
+use super::slopes::{SectorSlopes, CEILING, FLOOR};
 use super::sprite_memory::SpriteMemory;
 use super::sprites::SpriteDirectory;
 use super::texture_memory::scene_texture_memory;
@@ -92,22 +93,48 @@ pub struct DoomLevel {
     pub polygons: SubsectorPolygons,
     /// Player 1 start (the last one in THINGS, whose mobj the player gets in vanilla).
     pub player_start: Option<PlayerStart>,
+    /// Sloped floors and ceilings (ZDoom's; none in a vanilla map).
+    pub slopes: SectorSlopes,
 }
 
 impl DoomLevel {
     pub fn load(stack: &WadStack, name: &str) -> Result<DoomLevel> {
-        let map = MapData::load(stack, name)?;
+        let mut map = MapData::load(stack, name)?;
         let polygons = SubsectorPolygons::compute(&map);
-        let player_start = player_start(&map);
-        Ok(DoomLevel { map, polygons, player_start })
+        let mut notes = Vec::new();
+        let slopes = SectorSlopes::read(&map, &mut notes);
+        map.notes.extend(notes);
+        // The player stands on the slope under the start.
+        let player_start = player_start(&map).map(|mut p| {
+            if let Some(s) = p.sector {
+                p.floor = slopes.height(s, FLOOR, p.floor, DVec2::new(p.x, p.y));
+            }
+            p
+        });
+        Ok(DoomLevel { map, polygons, player_start, slopes })
     }
 
-    /// Native bounds: (min, max) of x, y over vertices and z over sector floors/ceilings.
+    /// Native bounds: (min, max) of x, y over vertices and z over sector floors/ceilings
+    /// (sloped ones at their lines' ends).
     pub fn bounds(&self) -> ([f64; 3], [f64; 3]) {
         let b = self.map.bounds();
-        let zmin = self.map.sectors.iter().map(|s| s.floor).min().unwrap_or(0);
-        let zmax = self.map.sectors.iter().map(|s| s.ceiling).max().unwrap_or(0);
-        ([b[0] as f64, b[1] as f64, zmin as f64], [b[2] as f64, b[3] as f64, zmax as f64])
+        let zmin = self.map.sectors.iter().map(|s| s.floor).min().unwrap_or(0) as f64;
+        let zmax = self.map.sectors.iter().map(|s| s.ceiling).max().unwrap_or(0) as f64;
+        let (mut zmin, mut zmax) = (zmin, zmax);
+        for ld in &self.map.linedefs {
+            for s in [0, 1].into_iter().filter_map(|side| self.map.line_sector(ld, side)) {
+                for v in [ld.v1, ld.v2].into_iter().filter_map(|v| self.map.vertex(v)) {
+                    let p = v.to_dvec2();
+                    if let Some(f) = self.slopes.plane(s, FLOOR) {
+                        zmin = zmin.min(f.z_at(p.x, p.y));
+                    }
+                    if let Some(c) = self.slopes.plane(s, CEILING) {
+                        zmax = zmax.max(c.z_at(p.x, p.y));
+                    }
+                }
+            }
+        }
+        ([b[0] as f64, b[1] as f64, zmin], [b[2] as f64, b[3] as f64, zmax])
     }
 
     /// The sector under map point (x, y).
@@ -213,6 +240,7 @@ pub fn build_level_scene(
         budget_noted: false,
         props: &props,
         boom: &boom,
+        slopes: &level.slopes,
         lights: LightSlots::new(map.sectors.len()),
         scrolls: ScrollSlots::default(),
         skies: Vec::new(),
@@ -311,15 +339,21 @@ pub fn build_level_scene(
     for th in &map.things {
         let (x, y) = (fixed_units(th.x), fixed_units(th.y));
         let sector = map.subsector_sector(point_in_subsector(map, x, y));
-        let (floor, ceiling) =
-            sector.map(|s| (map.sectors[s].floor, map.sectors[s].ceiling)).unwrap_or((0, 0));
+        // On a sloped floor or under a sloped ceiling, the plane's height at the thing.
+        let (floor, ceiling) = sector
+            .map(|s| {
+                let (f, c) = (map.sectors[s].floor as f64, map.sectors[s].ceiling as f64);
+                let at = DVec2::new(x, y);
+                (level.slopes.height(s, FLOOR, f, at), level.slopes.height(s, CEILING, c, at))
+            })
+            .unwrap_or((0.0, 0.0));
         let at = |z: f64| viewer(DVec2::new(x, y), z);
         match spawn_decision(th.kind, th.flags, opts.skill) {
             Spawn::PlayerStart(n) => {
-                markers.push(Marker { pos: at(floor as f64), label: format!("player {n} start") })
+                markers.push(Marker { pos: at(floor), label: format!("player {n} start") })
             }
             Spawn::DeathmatchStart => {
-                markers.push(Marker { pos: at(floor as f64), label: "deathmatch start".into() })
+                markers.push(Marker { pos: at(floor), label: "deathmatch start".into() })
             }
             Spawn::Skipped | Spawn::Ignored => {}
             Spawn::Unknown => {
@@ -329,7 +363,7 @@ pub fn build_level_scene(
             Spawn::Thing(t) => {
                 spawned += 1;
                 if !t.visible {
-                    markers.push(Marker { pos: at(floor as f64), label: t.name.to_string() });
+                    markers.push(Marker { pos: at(floor), label: t.name.to_string() });
                     continue;
                 }
                 let Some(frame) = sprite_dir.frame(t.sprite, t.frame) else {
@@ -352,7 +386,7 @@ pub fn build_level_scene(
                     missing_frames
                         .insert(format!("{}{} (some rotations)", t.sprite, t.frame as char));
                 }
-                let z = if t.hangs { ceiling as f64 - t.height as f64 } else { floor as f64 };
+                let z = if t.hangs { ceiling - t.height as f64 } else { floor };
                 let bam = (spawn_angle_degrees(th.angle) / 45.0) as u32 * 0x2000_0000;
                 sprite_memory.add_thing(VThing {
                     x: th.x,
@@ -488,6 +522,22 @@ pub fn build_level_scene(
     vanilla_map.texture_memory =
         scene_texture_memory(&texdir, stack, &walls, b.textures.len(), &mut b.notes);
     vanilla_map.things = sprite_memory.finish(vanilla_map.sectors.len());
+    // Vanilla's walk and spans know only level planes: a frame that reaches a sloped sector
+    // is the GPU's (vanilla's COLORMAP light by depth over ordinary rasterisation), as every
+    // faithful frame off vanilla's projection is; the others stay vanilla's.
+    for (i, sector) in vanilla_map.sectors.iter_mut().enumerate() {
+        sector.sloped = [FLOOR, CEILING].iter().any(|&w| level.slopes.plane(i, w).is_some());
+    }
+    if !level.slopes.is_empty() {
+        b.notes.push(format!(
+            "slopes ({} sloped floors and ceilings, made by {}) have no vanilla equivalent: \
+             faithful frames that reach a sloped sector are drawn with vanilla's COLORMAP \
+             light tables over ordinary rasterisation (the GPU), the others with vanilla's \
+             wall columns and flat spans",
+            level.slopes.sloped_planes(),
+            level.slopes.counts.describe()
+        ));
+    }
     let lights = LightSim::new(map);
     let facts = LevelFacts {
         details: vec![
@@ -599,6 +649,8 @@ struct Builder<'a> {
     props: &'a UdmfProps,
     /// The map's Boom light transfers and scrollers.
     boom: &'a BoomEffects,
+    /// The sectors' sloped floors and ceilings.
+    slopes: &'a SectorSlopes,
     lights: LightSlots,
     scrolls: ScrollSlots,
     /// The level's sky, then the skies MBF's 271/272 lines transfer.
@@ -698,10 +750,11 @@ fn flat_xform(p: &FlatPlacement) -> FlatXform {
     }
 }
 
-/// One wall quad's vertical placement: z range and the texel row at z = 0.
+/// One wall quad's vertical placement: z range at each end (v1, v2; they differ where a
+/// plane is sloped) and the texel row at z = 0.
 struct WallPart {
-    top: f64,
-    bottom: f64,
+    top: [f64; 2],
+    bottom: [f64; 2],
     /// v = (anchor - z) * y_scale: the height of texture row 0 (y offsets included).
     anchor: f64,
     y_scale: f64,
@@ -938,7 +991,7 @@ impl Builder<'_> {
         let mut fallback = false;
         let back = if ld.has_flag(line_flags::TWO_SIDED) {
             match map.line_sector(ld, side ^ 1) {
-                Some(s) => Some(&sectors[s]),
+                Some(s) => Some((s, &sectors[s])),
                 None => {
                     fallback = true;
                     None
@@ -971,18 +1024,24 @@ impl Builder<'_> {
         };
         let contrast = if side_props.no_fake_contrast { 0 } else { contrast };
         let light = self.lights.slot(front_i as u32, side_props.light);
+        // Anchors (pegging) use the sectors' own heights, as ZDoom pegs to them on slopes
+        // too; the wall's edges follow the planes at each end of the seg.
         let (ff, fc) = (front.floor as f64, front.ceiling as f64);
+        let plane_ends = |s: usize, which: usize, level: f64| {
+            [a, bpt].map(|p| self.slopes.height(s, which, level, p))
+        };
+        let (ffe, fce) = (plane_ends(front_i, FLOOR, ff), plane_ends(front_i, CEILING, fc));
         let lower_unpegged = ld.has_flag(line_flags::LOWER_UNPEGGED);
         let upper_unpegged = ld.has_flag(line_flags::UPPER_UNPEGGED);
         let flags = |kind, masked| vertex_flags::pack(kind, masked, contrast, scroll);
 
-        let Some(back) = back else {
+        let Some((back_i, back)) = back else {
             if let Some((tex, h)) = self.wall_texture(&sd.middle) {
                 // One-sided: top of the texture at the ceiling, or with lower-unpegged its
                 // bottom at the floor.
                 let p = place(MID);
                 let anchor = if lower_unpegged { ff + p.height(h) } else { fc } + p.y_shift;
-                let part = WallPart { top: fc, bottom: ff, anchor, y_scale: p.y_scale };
+                let part = WallPart { top: fce, bottom: ffe, anchor, y_scale: p.y_scale };
                 let u = p.u(len);
                 self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
                 tiers[0] = tier(tex, anchor, &p);
@@ -991,15 +1050,18 @@ impl Builder<'_> {
         };
 
         let (bf, bc) = (back.floor as f64, back.ceiling as f64);
+        let (bfe, bce) = (plane_ends(back_i, FLOOR, bf), plane_ends(back_i, CEILING, bc));
         // Sky hack: both ceilings sky, so the upper wall is not drawn and the front's sky
         // shows down to the back ceiling; `worldtop` becomes the back ceiling.
         let sky_hack = is_sky(&front.ceiling_flat) && is_sky(&back.ceiling_flat);
         let worldtop = if sky_hack { bc } else { fc };
-        if sky_hack && fc > bc {
+        let worldtop_e = if sky_hack { bce } else { fce };
+        if sky_hack && below(bce, fce) {
             // The front sector's sky (its ceiling plane covers the gap in vanilla's walk).
             let sky = self.sky_of(front_i as u32);
             let flags = vertex_flags::pack(SurfaceKind::Sky, false, sky.kind, 0);
-            let part = WallPart { top: fc, bottom: bc.max(ff), anchor: 0.0, y_scale: 0.0 };
+            let part =
+                WallPart { top: fce, bottom: each(bce, ffe, f64::max), anchor: 0.0, y_scale: 0.0 };
             let first = self.world.len();
             self.wall_quad(a, bpt, &part, (0.0, 0.0), sky.texture, light, flags);
             // The sky's offsets, where a wall has its texel coordinates.
@@ -1007,26 +1069,27 @@ impl Builder<'_> {
                 v.uv = sky.uv;
             }
         }
-        if bc < worldtop {
+        if below(bce, worldtop_e) {
             if let Some((tex, h)) = self.wall_texture(&sd.upper) {
                 // Upper: unpegged puts the texture top at the front ceiling; pegged puts its
                 // bottom at the back ceiling (so it moves with a rising door).
                 let p = place(TOP);
                 let anchor = if upper_unpegged { worldtop } else { bc + p.height(h) } + p.y_shift;
-                let part =
-                    WallPart { top: worldtop, bottom: bc.max(ff), anchor, y_scale: p.y_scale };
+                let bottom = each(bce, ffe, f64::max);
+                let part = WallPart { top: worldtop_e, bottom, anchor, y_scale: p.y_scale };
                 let u = p.u(len);
                 self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
                 tiers[0] = tier(tex, anchor, &p);
             }
         }
-        if bf > ff {
+        if below(ffe, bfe) {
             if let Some((tex, _)) = self.wall_texture(&sd.lower) {
                 // Lower: unpegged places the texture as if its top were at `worldtop`;
                 // pegged puts its top at the back floor.
                 let p = place(BOTTOM);
                 let anchor = if lower_unpegged { worldtop } else { bf } + p.y_shift;
-                let part = WallPart { top: bf.min(fc), bottom: ff, anchor, y_scale: p.y_scale };
+                let top = each(bfe, fce, f64::min);
+                let part = WallPart { top, bottom: ffe, anchor, y_scale: p.y_scale };
                 let u = p.u(len);
                 self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
                 tiers[1] = tier(tex, anchor, &p);
@@ -1042,8 +1105,8 @@ impl Builder<'_> {
             let h = p.height(h);
             let anchor = if lower_unpegged { open_bottom + h } else { open_top } + p.y_shift;
             let part = WallPart {
-                top: open_top.min(anchor),
-                bottom: open_bottom.max(anchor - h),
+                top: each(each(fce, bce, f64::min), [anchor; 2], f64::min),
+                bottom: each(each(ffe, bfe, f64::max), [anchor - h; 2], f64::max),
                 anchor,
                 y_scale: p.y_scale,
             };
@@ -1070,9 +1133,6 @@ impl Builder<'_> {
         light: u32,
         flags: u32,
     ) {
-        if part.top <= part.bottom {
-            return;
-        }
         let vert = |p: DVec2, z: f64, uu: f64| WorldVertex {
             pos: viewer(p, z).to_array(),
             uv: [uu as f32, ((part.anchor - z) * part.y_scale) as f32],
@@ -1082,12 +1142,9 @@ impl Builder<'_> {
             surface: self.surface,
             shade: [0; 4],
         };
-        // Seen from the front, v1 (a) is on the left.
-        let bl = vert(a, part.bottom, u.0);
-        let br = vert(b, part.bottom, u.1);
-        let tr = vert(b, part.top, u.1);
-        let tl = vert(a, part.top, u.0);
-        self.world.extend_from_slice(&[bl, br, tr, bl, tr, tl]);
+        for (p, z, uu) in wall_corners(a, b, part, u) {
+            self.world.push(vert(p, z, uu));
+        }
     }
 
     /// The sky surface of sector `sector`'s F_SKY1 planes.
@@ -1115,6 +1172,7 @@ impl Builder<'_> {
             ),
         ];
         for (z, name, up, light, placement, scroll) in planes {
+            let which = if up { FLOOR } else { CEILING };
             // F_SKY1 on any plane shows the sky (R_DrawPlanes checks every plane).
             let (kind, texture) = if is_sky(name) {
                 (SurfaceKind::Sky, sky.texture)
@@ -1129,7 +1187,8 @@ impl Builder<'_> {
                 vertex_flags::pack(kind, false, 0, scroll)
             };
             let vert = |p: DVec2| WorldVertex {
-                pos: viewer(p, z).to_array(),
+                // A sloped plane's height at each corner (the level height otherwise).
+                pos: viewer(p, self.slopes.height(index, which, z, p)).to_array(),
                 // Vanilla's flat grid, column x & 63 and row (-y) & 63, under the UDMF
                 // placement (udmf_props: rotated about the origin, panned, scaled).
                 uv: if kind == SurfaceKind::Sky {
@@ -1149,6 +1208,42 @@ impl Builder<'_> {
             }
         }
     }
+}
+
+/// The corners (map point, height, texel u) of a wall part's triangles, counter-clockwise
+/// seen from its front, where v1 (`a`) is on the left: a quad (a trapezoid where planes are
+/// sloped), the triangle on the open side where its top and bottom cross along the seg, or
+/// nothing where it is closed.
+fn wall_corners(a: DVec2, b: DVec2, part: &WallPart, u: (f64, f64)) -> Vec<(DVec2, f64, f64)> {
+    let [h0, h1] = [0, 1].map(|e| part.top[e] - part.bottom[e]);
+    let bl = (a, part.bottom[0], u.0);
+    let br = (b, part.bottom[1], u.1);
+    let tr = (b, part.top[1], u.1);
+    let tl = (a, part.top[0], u.0);
+    if h0 > 0.0 && h1 > 0.0 {
+        return vec![bl, br, tr, bl, tr, tl];
+    }
+    if h0 <= 0.0 && h1 <= 0.0 {
+        return Vec::new();
+    }
+    let t = h0 / (h0 - h1);
+    let z = part.bottom[0] + (part.bottom[1] - part.bottom[0]) * t;
+    let tip = (a.lerp(b, t), z, u.0 + (u.1 - u.0) * t);
+    if h0 > 0.0 {
+        vec![bl, tip, tl]
+    } else {
+        vec![tip, br, tr]
+    }
+}
+
+/// `f` of the two ends' values.
+fn each(a: [f64; 2], b: [f64; 2], f: impl Fn(f64, f64) -> f64) -> [f64; 2] {
+    [f(a[0], b[0]), f(a[1], b[1])]
+}
+
+/// Whether `a` is below `b` at either end (the wall between them shows somewhere).
+fn below(a: [f64; 2], b: [f64; 2]) -> bool {
+    a[0] < b[0] || a[1] < b[1]
 }
 
 fn is_sky(flat: &str) -> bool {
@@ -1395,6 +1490,70 @@ mod tests {
         // No properties: vanilla's placement exactly.
         let p = Placement::new(10.0, 3.0, 4.0, &PartTexture::default());
         assert_eq!((p.u(5.0), p.y_shift, p.tier_x_offset), ((13.0, 18.0), 4.0, 0));
+    }
+
+    #[test]
+    fn hexen_plane_align_builds_a_ramp() {
+        // Line 3 (x = 128, room A in front, floor 0; room B behind, floor 16) aligns B's
+        // floor to A's: 0 at the line, 16 at x = 256, and its lower wall goes.
+        let mut level = testwad::two_room_level();
+        level.map.format = crate::formats::doom::map::MapFormat::Hexen;
+        level.map.linedefs[3].special = super::super::slopes::PLANE_ALIGN;
+        level.map.linedefs[3].args = [2, 0, 0, 0, 0];
+        // Hexen's single-player bit, so that the imp spawns.
+        level.map.things.iter_mut().for_each(|t| t.flags |= 0x100);
+        let stack = testwad::stack_with(&level);
+        let scene = build_scene(&stack, "MAP01").unwrap();
+        let floors: Vec<&WorldVertex> = scene
+            .world
+            .chunks(3)
+            .filter(|t| kind(&t[0]) == SurfaceKind::Flat as u32 && normal(t).y > 0.0)
+            .flatten()
+            .filter(|v| v.pos[0] > 128.0 - 1e-3)
+            .collect();
+        assert!(!floors.is_empty());
+        for v in floors {
+            assert!((v.pos[1] - (v.pos[0] - 128.0) / 8.0).abs() < 1e-4, "{:?}", v.pos);
+        }
+        let lower = scene.world.chunks(3).filter(|t| {
+            kind(&t[0]) == SurfaceKind::Wall as u32 && t.iter().all(|v| v.pos[0] == 128.0)
+        });
+        // Only the upper wall (ceilings 128 and 96) remains on the shared line.
+        assert!(lower.clone().count() == 2 && lower.flatten().all(|v| v.pos[1] >= 96.0));
+        // B's sector is marked for the frames that reach it; A's is not.
+        let Shading::DoomColormap { map: Some(vmap), .. } = &scene.shading else { panic!() };
+        assert!(vmap.sectors[1].sloped && !vmap.sectors[0].sloped);
+        assert!(scene.facts.notes.iter().any(|n| n.contains("1 Plane_Align lines")));
+        // The imp in room B (at x = 192) stands on the ramp.
+        let imp = scene.sprites.iter().find(|s| s.label == "3001").unwrap();
+        assert_eq!(imp.pos, Vec3::new(192.0, 8.0, -64.0));
+    }
+
+    #[test]
+    fn sloped_walls_become_trapezoids_and_triangles() {
+        let heights = |c: &[(DVec2, f64, f64)]| c.iter().map(|c| c.1).collect::<Vec<_>>();
+        let (a, b) = (DVec2::ZERO, DVec2::new(100.0, 0.0));
+        // Both ends open: the quad, trapezoid-shaped.
+        let part = WallPart { top: [64.0, 96.0], bottom: [0.0, 16.0], anchor: 0.0, y_scale: 1.0 };
+        let c = wall_corners(a, b, &part, (0.0, 100.0));
+        assert_eq!(heights(&c), [0.0, 16.0, 96.0, 0.0, 96.0, 64.0]);
+        // Closed at v2 (a ramp's lower wall meeting the floor): one triangle, 0 high there.
+        let part = WallPart { top: [32.0, 0.0], bottom: [0.0, 0.0], anchor: 0.0, y_scale: 1.0 };
+        let c = wall_corners(a, b, &part, (0.0, 100.0));
+        assert_eq!(c.iter().map(|c| c.0.x).collect::<Vec<_>>(), [0.0, 100.0, 0.0]);
+        assert_eq!(heights(&c), [0.0, 0.0, 32.0]);
+        // Top and bottom crossing midway: only the open side's triangle, its tip halfway with
+        // the texture's u halfway too.
+        let part = WallPart { top: [64.0, 0.0], bottom: [0.0, 64.0], anchor: 0.0, y_scale: 1.0 };
+        let c = wall_corners(a, b, &part, (10.0, 110.0));
+        assert_eq!(c.iter().map(|c| c.0.x).collect::<Vec<_>>(), [0.0, 50.0, 0.0]);
+        assert_eq!((c[1].1, c[1].2), (32.0, 60.0));
+        let part = WallPart { top: [0.0, 64.0], bottom: [64.0, 0.0], anchor: 0.0, y_scale: 1.0 };
+        let c = wall_corners(a, b, &part, (10.0, 110.0));
+        assert_eq!(c.iter().map(|c| c.0.x).collect::<Vec<_>>(), [50.0, 100.0, 100.0]);
+        // Closed at both ends: nothing.
+        let part = WallPart { top: [0.0, 5.0], bottom: [0.0, 5.0], anchor: 0.0, y_scale: 1.0 };
+        assert!(wall_corners(a, b, &part, (0.0, 1.0)).is_empty());
     }
 
     #[test]

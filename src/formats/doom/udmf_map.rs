@@ -289,7 +289,7 @@ pub fn udmf_records(file: &str, name: &str, doc: &UdmfDocument) -> Result<MapDat
 }
 
 /// One note naming the properties the map sets that mapscope keeps but does not draw yet
-/// (alpha, slopes, colours, ...; the drawn ones are `udmf_props`'), with
+/// (alpha, colours, ...; the drawn ones are `udmf_props`' and `slopes`'), with
 /// how many records set each, so that nothing is dropped silently.
 fn note_undrawn(extra: &UdmfExtra, notes: &mut Vec<String>) {
     let kinds = [

@@ -61,11 +61,25 @@ pub const DRAWN_SECTOR_KEYS: [&str; 14] = [
     "rotationceiling",
 ];
 
+/// Slope keys (drawn by `slopes`): sector plane equations and vertex heights.
+pub const DRAWN_SLOPE_SECTOR_KEYS: [&str; 8] = [
+    "floorplane_a",
+    "floorplane_b",
+    "floorplane_c",
+    "floorplane_d",
+    "ceilingplane_a",
+    "ceilingplane_b",
+    "ceilingplane_c",
+    "ceilingplane_d",
+];
+pub const DRAWN_VERTEX_KEYS: [&str; 2] = ["zfloor", "zceiling"];
+
 /// Whether `key` of a record of `kind` is drawn.
 pub fn is_drawn(kind: &str, key: &str) -> bool {
     match kind {
         "sidedef" => DRAWN_SIDEDEF_KEYS.contains(&key),
-        "sector" => DRAWN_SECTOR_KEYS.contains(&key),
+        "sector" => DRAWN_SECTOR_KEYS.contains(&key) || DRAWN_SLOPE_SECTOR_KEYS.contains(&key),
+        "vertex" => DRAWN_VERTEX_KEYS.contains(&key),
         _ => false,
     }
 }
