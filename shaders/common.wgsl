@@ -16,8 +16,8 @@ struct Frame {
     // light, remap, scroll, light count (word offsets into `state`)
     state_offs: vec4<u32>,
     // FLAG_* bits, the CPU canvas's depths (word offset into `state`, one f32 a pixel; only
-    // with FLAG_CANVAS), sprite views (word offset into `sprites`), 0 (each sky surface names
-    // its own sky texture)
+    // with FLAG_CANVAS), sprite views (word offset into `sprites`), the CPU canvas's palette
+    // indices (word offset into `state`, four a word; 0 for none)
     draw: vec4<u32>,
     // clear palette index, fragments a pixel list holds, 0, 0
     misc: vec4<u32>,

@@ -69,7 +69,13 @@ fn fs_resolve(@builtin(position) clip: vec4<f32>) -> @location(0) vec4<f32> {
         }
     }
     var color = textureLoad(opaque_color, xy, 0);
-    let key = textureLoad(opaque_keys, xy, 0).x;
+    var key = textureLoad(opaque_keys, xy, 0).x;
+    // Where the GPU drew nothing opaque over a CPU canvas, the canvas's palette index.
+    if key == 0u && frame.draw.w != 0u && canvas_mode() {
+        if bitcast<f32>(state[frame.draw.y + p]) > 0.0 {
+            key = ((state[frame.draw.w + p / 4u] >> ((p & 3u) * 8u)) & 255u) + 1u;
+        }
+    }
     var index = select(frame.misc.x, key - 1u, key != 0u);
     for (var i = 0u; i < n; i++) {
         let e = (p * frame.misc.y + order[i]) * 3u;

@@ -1,7 +1,7 @@
-//! Saturn Quake's and Marathon's faithful frames draw their solid world on the CPU canvas
-//! (render/soft): the picture must be the one the GPU's passes draw, masked surfaces and
-//! sprites over it included, from every side of the level and pitched; smooth frames stay on
-//! the GPU.
+//! Saturn Quake's, Marathon's and Attack of the Saucerman's faithful frames draw their solid
+//! world on the CPU canvas (render/soft): the picture must be the one the GPU's passes draw,
+//! masked surfaces, sprites and translucent surfaces over it included, from every side of the
+//! level and pitched; smooth frames stay on the GPU.
 
 mod support;
 
@@ -83,6 +83,15 @@ fn marathon_canvas_frames_match_the_gpu_passes() {
     // M2Map.sceA with the Shapes file beside it: shapes through the shading tables, objects
     // drawn by the GPU over the canvas.
     canvas_matches_gpu("marathon_m2", &open("marathon/M2Map.sceA"), 0.995);
+}
+
+#[test]
+fn saucerman_canvas_frames_match_the_gpu_passes() {
+    // TESTA: fogged tiles through LUT1, billboards over the canvas, and translucent
+    // surfaces blended through LUT2 with the palette index the canvas keeps a pixel. The
+    // floor's far rows at the horizon are triangles a pixel high or less, whose coverage
+    // and fog steps differ there in a few pixels of a row.
+    canvas_matches_gpu("saucer_testa", &open("saucer/Saucerdata.pak"), 0.99);
 }
 
 #[test]

@@ -249,13 +249,13 @@ impl FamilyFrames for DoomFrames {
             (false, false) => SolidWorld::Shaded,
         };
         // The walk culls Doom's smooth frames; elsewhere Doom's open spaces hide little.
-        self.plan = FramePlan { solid, occlusion: false };
+        self.plan = FramePlan { solid, occlusion: false, keys: false };
         self.plan
     }
 
     fn canvas(&self) -> Option<Canvas<'_>> {
         let v = self.vanilla.as_ref().filter(|_| self.plan.solid == SolidWorld::Canvas)?;
-        v.canvas().map(|c| Canvas { colors: &c.colors, depths: &c.depths })
+        v.canvas().map(|c| Canvas { colors: &c.colors, depths: &c.depths, keys: &[] })
     }
 
     fn pipeline_keys(&self, mode: u32, keys: &mut Vec<PipelineKey>) {

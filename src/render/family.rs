@@ -7,7 +7,7 @@
 //! frame before culling ([`FamilyFrames::begin_frame`]) and answers with a [`FramePlan`]; it
 //! may draw the solid world on the CPU ([`Canvas`]) or record draws of its own in the solid
 //! stages. Doom does (`doom_frames.rs`: vanilla's BSP walk and CPU canvas, and smooth mode's
-//! bound textures), and so do Saturn Quake and Marathon, whose faithful frames' solid world a
+//! bound textures), and so do Saturn Quake, Marathon and Attack of the Saucerman, whose faithful frames' solid world a
 //! triangle rasteriser on the CPU draws (`soft`); the others draw with the generic passes
 //! alone ([`GenericFrames`]).
 
@@ -75,11 +75,13 @@ pub(super) struct FramePlan {
     /// Whether the renderer may drop solid triangles its occlusion map shows hidden (a
     /// family that culls by its own rules says no).
     pub occlusion: bool,
+    /// Whether the canvas keeps each pixel's palette index ([`Canvas::keys`]).
+    pub keys: bool,
 }
 
 impl Default for FramePlan {
     fn default() -> Self {
-        FramePlan { solid: SolidWorld::Shaded, occlusion: true }
+        FramePlan { solid: SolidWorld::Shaded, occlusion: true, keys: false }
     }
 }
 
@@ -89,6 +91,9 @@ impl Default for FramePlan {
 pub struct Canvas<'a> {
     pub colors: &'a [u32],
     pub depths: &'a [f32],
+    /// Each pixel's palette index, for a family whose translucent surfaces the GPU blends by
+    /// index (Attack of the Saucerman); empty for the others.
+    pub keys: &'a [u8],
 }
 
 /// What the renderer tells a family about the frame it is about to draw.
@@ -145,8 +150,8 @@ pub(super) trait FamilyFrames {
     }
 }
 
-/// Families whose frames the generic passes draw whole: Attack of the Saucerman, Carmageddon 2
-/// and unlit scenes, and the smooth frames of Saturn Quake and Marathon.
+/// Families whose frames the generic passes draw whole: Carmageddon 2 and unlit scenes, and the
+/// smooth frames of Saturn Quake, Marathon and Attack of the Saucerman.
 pub(super) struct GenericFrames;
 
 impl FamilyFrames for GenericFrames {}

@@ -666,7 +666,10 @@ impl SceneRenderer {
     fn upload_state(&mut self, gpu: &Gpu, depths: bool) {
         let canvas = self.family.canvas();
         let depths = canvas.as_ref().filter(|_| depths).map(|c| c.depths).unwrap_or(&[]);
-        let size = ((self.state_words.len() + depths.len()) * 4) as u64;
+        // The palette indices only for translucent surfaces to blend with, after the depths.
+        let keys = canvas.as_ref().filter(|_| self.translucent.is_some() && !depths.is_empty());
+        let keys = keys.map(|c| c.keys).unwrap_or(&[]);
+        let size = ((self.state_words.len() + depths.len() + keys.len().div_ceil(4)) * 4) as u64;
         if size > self.state.size() {
             self.state = gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("frame state"),
@@ -684,6 +687,15 @@ impl SceneRenderer {
         if !depths.is_empty() {
             let at = (self.state_words.len() * 4) as u64;
             gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(depths));
+            // Four indices a word; the copy must be whole words.
+            let at = at + depths.len() as u64 * 4;
+            let whole = keys.len() / 4 * 4;
+            gpu.queue.write_buffer(&self.state, at, &keys[..whole]);
+            if whole < keys.len() {
+                let mut tail = [0u8; 4];
+                tail[..keys.len() - whole].copy_from_slice(&keys[whole..]);
+                gpu.queue.write_buffer(&self.state, at + whole as u64, &tail);
+            }
         }
         gpu.queue.write_texture(
             t.color.as_image_copy(),
@@ -762,8 +774,11 @@ impl SceneRenderer {
         if view.show_sky {
             flags |= FLAG_SKY;
         }
-        // The canvas depths follow the animation state in the state buffer.
+        // The canvas depths follow the animation state in the state buffer, and its palette
+        // indices (four a word) the depths, where translucent surfaces blend with them.
         let depths = if canvas { self.state_words.len() as u32 } else { 0 };
+        let keys = self.plan.keys && self.translucent.is_some();
+        let keys = if keys { depths + (p.width * p.height) as u32 } else { 0 };
         let right = camera.right();
         FrameUniform {
             view_proj: (proj * view_m).to_cols_array_2d(),
@@ -789,7 +804,7 @@ impl SceneRenderer {
                 self.state_layout.scroll,
                 self.state_layout.light_count,
             ],
-            draw: [flags, depths, self.sprite_views, 0],
+            draw: [flags, depths, self.sprite_views, keys],
             misc: [self.clear_index, translucent_pass::LAYERS, 0, 0],
         }
     }

@@ -126,7 +126,7 @@ impl SoftShader for MarathonShader {
     }
 
     #[inline(always)]
-    fn shade(&self, t: &MarathonTriangle, p: &Pixels, colors: &mut [u32]) {
+    fn shade(&self, t: &MarathonTriangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
         if t.landscape || t.transfer != 0 || !self.shapes {
             for (j, c) in colors.iter_mut().enumerate() {
                 if p.wins[j] {

@@ -1,6 +1,6 @@
 //! The solid world of faithful frames drawn on the CPU for the shading families whose rules
-//! fit a triangle rasteriser (Saturn Quake and Marathon), as Doom's faithful frames are
-//! (`vanilla`).
+//! fit a triangle rasteriser (Saturn Quake, Marathon and Attack of the Saucerman), as Doom's
+//! faithful frames are (`vanilla`).
 //!
 //! On a software GPU (lavapipe) a full-screen frame costs a depth pre-pass and a shading pass
 //! whose fixed cost alone (a fragment shader returning a constant) is several milliseconds at
@@ -16,6 +16,7 @@
 mod marathon;
 mod raster;
 mod saturn;
+mod saucer;
 mod textures;
 
 use std::ops::Range;
@@ -29,6 +30,7 @@ use crate::scene::{Scene, Shading, ShadingFamily, WorldVertex};
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
+use saucer::SaucerShader;
 
 /// Rows of one band: bands are dealt to the threads in turn, so that each core gets some of
 /// the sky, some of the walls and some of the floor.
@@ -77,6 +79,9 @@ pub(super) struct Pixels {
 /// a group of pixels (RGBA8 in the colour target's byte order).
 pub(super) trait SoftShader: Sync {
     type Triangle: Send + Sync;
+    /// Whether the canvas keeps each pixel's palette index (`keys`), which the GPU's
+    /// translucent surfaces blend with.
+    const KEYS: bool = false;
 
     fn begin_frame(&mut self, view: &SoftView);
 
@@ -84,8 +89,9 @@ pub(super) trait SoftShader: Sync {
     fn triangle(&self, first: &WorldVertex, view: &SoftView) -> Self::Triangle;
 
     /// Writes the colour of each pixel of `p` that triangle `t` wins into `colors` (one a
-    /// pixel of the group: `colors.len()` lanes are real).
-    fn shade(&self, t: &Self::Triangle, p: &Pixels, colors: &mut [u32]);
+    /// pixel of the group: `colors.len()` lanes are real), and with [`Self::KEYS`] its
+    /// palette index into `keys` (empty otherwise).
+    fn shade(&self, t: &Self::Triangle, p: &Pixels, colors: &mut [u32], keys: &mut [u8]);
 }
 
 /// Scroll slot `slot`'s texel offset (none for a slot past the end).
@@ -164,7 +170,7 @@ impl<S: SoftShader> Family<S> {
             b.raster.nearest().total_cmp(&a.raster.nearest()).then(b.sequence.cmp(&a.sequence))
         });
         let (shader, order) = (&self.shader, &self.order);
-        canvas.draw_in_bands(vp.width, vp.height, |band| {
+        canvas.draw_in_bands(vp.width, vp.height, S::KEYS, |band| {
             for &i in order {
                 let t = &tris[i as usize];
                 let rows = t.raster.rows();
@@ -173,9 +179,10 @@ impl<S: SoftShader> Family<S> {
                     if let Some(span) = t.raster.span(y, vp.width) {
                         let at = (y - band.y0) * vp.width;
                         let pixels = at + span.x0..at + span.x1;
-                        let (colors, depths) =
-                            (&mut band.colors[pixels.clone()], &mut band.depths[pixels]);
-                        draw_span(shader, t, &span, y, vp.near, colors, depths);
+                        let colors = &mut band.colors[pixels.clone()];
+                        let depths = &mut band.depths[pixels.clone()];
+                        let keys = band.keys.get_mut(pixels).unwrap_or_default();
+                        draw_span(shader, t, &span, y, vp.near, colors, depths, keys);
                     }
                 }
             }
@@ -197,6 +204,7 @@ fn draw_span<S: SoftShader>(
     near: f32,
     colors: &mut [u32],
     depths: &mut [f32],
+    keys: &mut [u8],
 ) {
     for (g, (colors, depths)) in colors.chunks_mut(GROUP).zip(depths.chunks_mut(GROUP)).enumerate()
     {
@@ -231,7 +239,8 @@ fn draw_span<S: SoftShader>(
             p.wins[j] = wins;
             *d = if wins { z[j] } else { *d };
         }
-        shader.shade(&t.shading, &p, colors);
+        let lanes = g * GROUP..g * GROUP + colors.len();
+        shader.shade(&t.shading, &p, colors, keys.get_mut(lanes).unwrap_or_default());
     }
 }
 
@@ -241,12 +250,16 @@ struct Band<'a> {
     rows: usize,
     colors: &'a mut [u32],
     depths: &'a mut [f32],
+    /// Empty where the canvas keeps no palette indices.
+    keys: &'a mut [u8],
 }
 
-/// The canvas: a colour and a reverse depth (0 where nothing was drawn) a pixel, row-major.
+/// The canvas: a colour, a reverse depth (0 where nothing was drawn) and, for a family whose
+/// translucent surfaces blend by palette index, that index a pixel, row-major.
 struct CanvasBuffers {
     colors: Vec<u32>,
     depths: Vec<f32>,
+    keys: Vec<u8>,
     clear: u32,
     threads: usize,
 }
@@ -254,24 +267,29 @@ struct CanvasBuffers {
 impl CanvasBuffers {
     /// Sizes the canvas to `w` x `h` and runs `draw` once per band of rows, the bands dealt
     /// to the threads in turn; each band starts cleared.
-    fn draw_in_bands<F>(&mut self, w: usize, h: usize, draw: F)
+    fn draw_in_bands<F>(&mut self, w: usize, h: usize, keys: bool, draw: F)
     where
         F: Fn(&mut Band) + Sync,
     {
         self.colors.resize(w * h, self.clear);
         self.depths.resize(w * h, 0.0);
+        self.keys.resize(if keys { w * h } else { 0 }, 0);
         let clear = self.clear;
         let mut per_thread: Vec<Vec<Band>> = (0..self.threads).map(|_| Vec::new()).collect();
         let size = BAND_ROWS * w.max(1);
+        let mut keys = self.keys.chunks_mut(size);
         let bands = self.colors.chunks_mut(size).zip(self.depths.chunks_mut(size));
         for (i, (colors, depths)) in bands.enumerate() {
             let rows = colors.len() / w.max(1);
-            per_thread[i % self.threads].push(Band { y0: i * BAND_ROWS, rows, colors, depths });
+            let keys = keys.next().unwrap_or_default();
+            let band = Band { y0: i * BAND_ROWS, rows, colors, depths, keys };
+            per_thread[i % self.threads].push(band);
         }
         let run = |bands: &mut Vec<Band>| {
             for band in bands {
                 band.colors.fill(clear);
                 band.depths.fill(0.0);
+                band.keys.fill(0);
                 draw(band);
             }
         };
@@ -288,6 +306,7 @@ impl CanvasBuffers {
 enum Shaders {
     Saturn(Family<SaturnShader>),
     Marathon(Family<MarathonShader>),
+    Saucer(Family<SaucerShader>),
 }
 
 /// The frames of a family drawn on the CPU canvas: faithful frames' solid world; smooth
@@ -313,6 +332,9 @@ impl SoftFrames {
             ShadingFamily::Marathon => {
                 Shaders::Marathon(Family::new(MarathonShader::new(&inputs.packed, inputs.bgra)))
             }
+            ShadingFamily::Saucer => {
+                Shaders::Saucer(Family::new(SaucerShader::new(&inputs.packed, inputs.bgra)))
+            }
             _ => return None,
         };
         let [r, g, b] = inputs.scene.clear.rgb.map(u32::from);
@@ -322,6 +344,7 @@ impl SoftFrames {
             canvas: CanvasBuffers {
                 colors: Vec::new(),
                 depths: Vec::new(),
+                keys: Vec::new(),
                 clear: to_target(r | g << 8 | b << 16, inputs.bgra),
                 threads: std::thread::available_parallelism()
                     .map_or(1, |n| n.get())
@@ -337,7 +360,8 @@ impl SoftFrames {
 pub(super) fn soft_family(scene: &Scene) -> Option<ShadingFamily> {
     match &scene.shading {
         Shading::Family {
-            family: f @ (ShadingFamily::Saturn | ShadingFamily::Marathon), ..
+            family: f @ (ShadingFamily::Saturn | ShadingFamily::Marathon | ShadingFamily::Saucer),
+            ..
         } => Some(*f),
         _ => None,
     }
@@ -347,13 +371,15 @@ impl FamilyFrames for SoftFrames {
     fn begin_frame(&mut self, _gpu: &Gpu, frame: &FrameInput, _cpu: &mut CpuSteps) -> FramePlan {
         self.on_canvas = self.enabled && frame.view.mode == RenderMode::Faithful;
         let solid = if self.on_canvas { SolidWorld::CulledCanvas } else { SolidWorld::Shaded };
-        FramePlan { solid, occlusion: true }
+        let keys = self.on_canvas && matches!(self.shaders, Shaders::Saucer(_));
+        FramePlan { solid, occlusion: true, keys }
     }
 
     fn draw_canvas(&mut self, view: &SoftView, ranges: &mut dyn Iterator<Item = Range<u32>>) {
         match &mut self.shaders {
             Shaders::Saturn(f) => f.draw(&self.vertices, ranges, view, &mut self.canvas),
             Shaders::Marathon(f) => f.draw(&self.vertices, ranges, view, &mut self.canvas),
+            Shaders::Saucer(f) => f.draw(&self.vertices, ranges, view, &mut self.canvas),
         }
     }
 
@@ -362,7 +388,7 @@ impl FamilyFrames for SoftFrames {
     }
 
     fn canvas(&self) -> Option<Canvas<'_>> {
-        self.on_canvas
-            .then_some(Canvas { colors: &self.canvas.colors, depths: &self.canvas.depths })
+        let c = &self.canvas;
+        self.on_canvas.then_some(Canvas { colors: &c.colors, depths: &c.depths, keys: &c.keys })
     }
 }

@@ -94,7 +94,7 @@ impl SoftShader for SaturnShader {
     }
 
     #[inline(always)]
-    fn shade(&self, t: &SaturnTriangle, p: &Pixels, colors: &mut [u32]) {
+    fn shade(&self, t: &SaturnTriangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
         if t.sky {
             let sy = self.sky_rows[p.y];
             for (j, c) in colors.iter_mut().enumerate() {

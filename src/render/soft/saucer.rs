@@ -1,0 +1,114 @@
+//! Attack of the Saucerman's faithful shading on the CPU, pixel for pixel as
+//! shaders/saucer.wgsl shades it: the texel's palette index through LUT1 (the tile's lighting
+//! part and the fog level of the pixel's depth), tabulated with the palette by
+//! render/lit_tables.rs. Each pixel also keeps its palette index, which translucent surfaces
+//! blend with through LUT2 on the GPU.
+
+use crate::render::packing::PackedScene;
+use crate::scene::WorldVertex;
+
+use super::textures::{floor_i32, SoftTextures, TextureAt};
+use super::{scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP};
+
+/// Fog levels of LUT1, and the words of one lighting part (levels x 256 colours).
+const FOG_LEVELS: i32 = 64;
+const PART_WORDS: usize = 64 * 256;
+const PARTS: usize = 16;
+
+pub struct SaucerShader {
+    textures: SoftTextures,
+    /// LUT1 joined with the palette: per part, fog level and colour, the lit colour (in the
+    /// target's order) and its palette index.
+    lit: Vec<(u32, u8)>,
+    fog_near: f32,
+    fog_far: f32,
+}
+
+/// One triangle's shading.
+pub struct SaucerTriangle {
+    texture: TextureAt,
+    scroll: [f32; 2],
+    /// Its LUT1 lighting part's first word in `lit`.
+    part: usize,
+}
+
+impl SaucerShader {
+    pub fn new(packed: &PackedScene, bgra: bool) -> SaucerShader {
+        let [_, near, far, lut1, ..] = packed.layout.family;
+        let word = |i: usize| packed.meta.get(lut1 as usize + i).copied().unwrap_or(0);
+        let lit = (0..PARTS * PART_WORDS)
+            .map(|i| (to_target(word(i) & 0x00FF_FFFF, bgra), (word(i) >> 24) as u8))
+            .collect();
+        SaucerShader {
+            textures: SoftTextures::new(packed),
+            lit,
+            fog_near: near as f32,
+            fog_far: far as f32,
+        }
+    }
+}
+
+impl SoftShader for SaucerShader {
+    type Triangle = SaucerTriangle;
+    const KEYS: bool = true;
+
+    fn begin_frame(&mut self, _view: &SoftView) {}
+
+    fn triangle(&self, v: &WorldVertex, view: &SoftView) -> SaucerTriangle {
+        let slot = (v.light as usize).min(view.light.len().saturating_sub(1));
+        let part = view.light.get(slot).copied().unwrap_or(0) as usize & (PARTS - 1);
+        SaucerTriangle {
+            texture: self.textures.at(view.remap, v.texture),
+            scroll: scroll_offset(view.scroll, v.flags >> crate::scene::vertex_flags::SCROLL_SHIFT),
+            part: part * PART_WORDS,
+        }
+    }
+
+    #[inline(always)]
+    fn shade(&self, t: &SaucerTriangle, p: &Pixels, colors: &mut [u32], keys: &mut [u8]) {
+        let (mut tx, mut ty, mut level) = ([0i32; GROUP], [0i32; GROUP], [0usize; GROUP]);
+        for j in 0..GROUP {
+            tx[j] = floor_i32(p.u[j] + t.scroll[0]);
+            ty[j] = floor_i32(p.v[j] + t.scroll[1]);
+            level[j] = t.part + fog_level(self.fog_near, self.fog_far, p.dist[j]) * 256;
+        }
+        for (j, (c, k)) in colors.iter_mut().zip(keys.iter_mut()).enumerate() {
+            if p.wins[j] {
+                // The texel's index with the texture's palette base, as LUT1 reads it.
+                let texel = self.textures.texel(&t.texture, tx[j], ty[j]) as u32 & 255;
+                let colour = (texel + t.texture.palette) as usize & 255;
+                let (rgb, index) = self.lit.get(level[j] + colour).copied().unwrap_or((0, 0));
+                *c = rgb;
+                *k = index;
+            }
+        }
+    }
+}
+
+/// The fog level of view depth `depth`: 64 levels linear from `near` to `far`, clamped
+/// (shaders/saucer.wgsl `saucer_fog_level`).
+#[inline(always)]
+fn fog_level(near: f32, far: f32, depth: f32) -> usize {
+    if far <= near {
+        return if depth >= far { 63 } else { 0 };
+    }
+    // Clamped first so that the floor stays in its range.
+    let level = ((depth - near) * 64.0 / (far - near)).clamp(-1.0, FOG_LEVELS as f32);
+    floor_i32(level).clamp(0, FOG_LEVELS - 1) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fog_levels_run_linearly_from_near_to_far_and_clamp() {
+        assert_eq!(fog_level(100.0, 740.0, 0.0), 0);
+        assert_eq!(fog_level(100.0, 740.0, 109.9), 0);
+        assert_eq!(fog_level(100.0, 740.0, 110.0), 1);
+        assert_eq!(fog_level(100.0, 740.0, 739.0), 63);
+        assert_eq!(fog_level(100.0, 740.0, 1e9), 63);
+        // No fog range: all or nothing at the far distance.
+        assert_eq!((fog_level(500.0, 500.0, 499.0), fog_level(500.0, 500.0, 500.0)), (0, 63));
+    }
+}
