@@ -135,20 +135,21 @@ impl SoftShader for MarathonShader {
             }
             return;
         }
-        // Lane by lane: texel coordinates and shading table.
-        let (mut tx, mut ty, mut table) = ([0i32; GROUP], [0i32; GROUP], [0usize; GROUP]);
+        // Lane by lane: texel coordinates and shading table (32-bit lanes: four a vector).
+        let (mut tx, mut ty, mut table) = ([0i32; GROUP], [0i32; GROUP], [0u32; GROUP]);
+        let entries = self.entries as u32;
         let (w, h) = (t.texture.width() as f32 / WORLD_ONE, t.texture.height() as f32 / WORLD_ONE);
         for j in 0..GROUP {
             tx[j] = floor_i32((p.u[j] + t.scroll[0]) * w);
             ty[j] = floor_i32((p.v[j] + t.scroll[1]) * h);
-            table[j] = table_index(t.light, p.dist[j]) * self.entries;
+            table[j] = table_index(t.light, p.dist[j]) * entries;
         }
         let last = self.entries - 1;
         for (j, c) in colors.iter_mut().enumerate() {
             if p.wins[j] {
                 let texel = self.textures.texel(&t.texture, tx[j], ty[j]) as usize & 255;
                 let index = (texel + t.texture.palette as usize).min(last);
-                *c = self.lit.get(table[j] + index).copied().unwrap_or(0);
+                *c = self.lit.get(table[j] as usize + index).copied().unwrap_or(0);
             }
         }
     }
@@ -191,7 +192,7 @@ impl MarathonShader {
             };
             return to_target(channel(0) | channel(1) | channel(2), self.bgra);
         }
-        let table = if t.landscape { 255 } else { table_index(light, dist) };
+        let table = if t.landscape { 255 } else { table_index(light, dist) as usize };
         self.lit[table * self.entries + (index as usize).min(self.entries - 1)]
     }
 }
@@ -199,12 +200,12 @@ impl MarathonShader {
 /// The shading table the engine picks: the brighter of surface light and headlight plus half
 /// the other, in 1/256 steps (the headlight fades over the first 4 world units of depth).
 #[inline(always)]
-fn table_index(ambient: i32, depth: f32) -> usize {
+fn table_index(ambient: i32, depth: f32) -> u32 {
     // Past 4096 units the headlight is gone: the clamp keeps `floor_i32` in its range.
     let headlight = (32768 - floor_i32((depth * 8.0).clamp(0.0, 65536.0))).clamp(0, 65536);
     let total =
         if ambient > headlight { ambient + (headlight >> 1) } else { headlight + (ambient >> 1) };
-    (total >> 8).clamp(0, 255) as usize
+    (total >> 8).clamp(0, 255) as u32
 }
 
 /// shaders/marathon.wgsl `m_hash`.

@@ -29,7 +29,7 @@ pub struct SaucerTriangle {
     texture: TextureAt,
     scroll: [f32; 2],
     /// Its LUT1 lighting part's first word in `lit`.
-    part: usize,
+    part: u32,
 }
 
 impl SaucerShader {
@@ -60,13 +60,14 @@ impl SoftShader for SaucerShader {
         SaucerTriangle {
             texture: self.textures.at(view.remap, v.texture),
             scroll: scroll_offset(view.scroll, v.flags >> crate::scene::vertex_flags::SCROLL_SHIFT),
-            part: part * PART_WORDS,
+            part: (part * PART_WORDS) as u32,
         }
     }
 
     #[inline(always)]
     fn shade(&self, t: &SaucerTriangle, p: &Pixels, colors: &mut [u32], keys: &mut [u8]) {
-        let (mut tx, mut ty, mut level) = ([0i32; GROUP], [0i32; GROUP], [0usize; GROUP]);
+        // 32-bit lanes: four a vector.
+        let (mut tx, mut ty, mut level) = ([0i32; GROUP], [0i32; GROUP], [0u32; GROUP]);
         for j in 0..GROUP {
             tx[j] = floor_i32(p.u[j] + t.scroll[0]);
             ty[j] = floor_i32(p.v[j] + t.scroll[1]);
@@ -77,7 +78,8 @@ impl SoftShader for SaucerShader {
                 // The texel's index with the texture's palette base, as LUT1 reads it.
                 let texel = self.textures.texel(&t.texture, tx[j], ty[j]) as u32 & 255;
                 let colour = (texel + t.texture.palette) as usize & 255;
-                let (rgb, index) = self.lit.get(level[j] + colour).copied().unwrap_or((0, 0));
+                let at = level[j] as usize + colour;
+                let (rgb, index) = self.lit.get(at).copied().unwrap_or((0, 0));
                 *c = rgb;
                 *k = index;
             }
@@ -88,13 +90,13 @@ impl SoftShader for SaucerShader {
 /// The fog level of view depth `depth`: 64 levels linear from `near` to `far`, clamped
 /// (shaders/saucer.wgsl `saucer_fog_level`).
 #[inline(always)]
-fn fog_level(near: f32, far: f32, depth: f32) -> usize {
+fn fog_level(near: f32, far: f32, depth: f32) -> u32 {
     if far <= near {
         return if depth >= far { 63 } else { 0 };
     }
     // Clamped first so that the floor stays in its range.
     let level = ((depth - near) * 64.0 / (far - near)).clamp(-1.0, FOG_LEVELS as f32);
-    floor_i32(level).clamp(0, FOG_LEVELS - 1) as usize
+    floor_i32(level).clamp(0, FOG_LEVELS - 1) as u32
 }
 
 #[cfg(test)]
