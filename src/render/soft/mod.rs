@@ -7,12 +7,13 @@
 //! 1280x720: the fragment stage runs eight pixels at a time through code compiled for any
 //! triangle. Here each frame's solid triangles in view (after the frustum and occlusion
 //! culling the GPU path uses too) are clipped and set up once, sorted nearest first, and drawn
-//! in interleaved bands of rows on every core with a depth test a pixel, so that most pixels
-//! are shaded once; the family's shading is the same arithmetic as its WGSL, so the picture
+//! in interleaved bands of rows on every core (`bands`), a span's pixels depth-tested eight at a
+//! time before any is shaded, so that most pixels are shaded once; the family's shading is the same arithmetic as its WGSL, so the picture
 //! matches the GPU's but for pixel centres on the exact edge of a texel or a triangle. The
 //! canvas then goes to the GPU as Doom's does, and masked surfaces, sprites, translucent
 //! surfaces and overlays are drawn over it there, tested against the canvas depths.
 
+mod bands;
 mod marathon;
 mod raster;
 mod saturn;
@@ -27,16 +28,11 @@ use super::family::{Canvas, FamilyFrames, FamilyInputs, FrameInput, FramePlan, S
 use super::profiler::CpuSteps;
 use super::{Gpu, RenderMode};
 use crate::scene::{Scene, Shading, ShadingFamily, WorldVertex};
+use bands::CanvasBuffers;
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
 use saucer::SaucerShader;
-
-/// Rows of one band: bands are dealt to the threads in turn, so that each core gets some of
-/// the sky, some of the walls and some of the floor.
-const BAND_ROWS: usize = 8;
-/// Threads a canvas is drawn on at most.
-const MAX_THREADS: usize = 8;
 
 /// One frame's view and animation state, as the GPU's frame uniform and state buffer hold
 /// them.
@@ -244,65 +240,6 @@ fn draw_span<S: SoftShader>(
     }
 }
 
-/// Rows `y0..y0 + rows` of the canvas.
-struct Band<'a> {
-    y0: usize,
-    rows: usize,
-    colors: &'a mut [u32],
-    depths: &'a mut [f32],
-    /// Empty where the canvas keeps no palette indices.
-    keys: &'a mut [u8],
-}
-
-/// The canvas: a colour, a reverse depth (0 where nothing was drawn) and, for a family whose
-/// translucent surfaces blend by palette index, that index a pixel, row-major.
-struct CanvasBuffers {
-    colors: Vec<u32>,
-    depths: Vec<f32>,
-    keys: Vec<u8>,
-    clear: u32,
-    threads: usize,
-}
-
-impl CanvasBuffers {
-    /// Sizes the canvas to `w` x `h` and runs `draw` once per band of rows, the bands dealt
-    /// to the threads in turn; each band starts cleared.
-    fn draw_in_bands<F>(&mut self, w: usize, h: usize, keys: bool, draw: F)
-    where
-        F: Fn(&mut Band) + Sync,
-    {
-        self.colors.resize(w * h, self.clear);
-        self.depths.resize(w * h, 0.0);
-        self.keys.resize(if keys { w * h } else { 0 }, 0);
-        let clear = self.clear;
-        let mut per_thread: Vec<Vec<Band>> = (0..self.threads).map(|_| Vec::new()).collect();
-        let size = BAND_ROWS * w.max(1);
-        let mut keys = self.keys.chunks_mut(size);
-        let bands = self.colors.chunks_mut(size).zip(self.depths.chunks_mut(size));
-        for (i, (colors, depths)) in bands.enumerate() {
-            let rows = colors.len() / w.max(1);
-            let keys = keys.next().unwrap_or_default();
-            let band = Band { y0: i * BAND_ROWS, rows, colors, depths, keys };
-            per_thread[i % self.threads].push(band);
-        }
-        let run = |bands: &mut Vec<Band>| {
-            for band in bands {
-                band.colors.fill(clear);
-                band.depths.fill(0.0);
-                band.keys.fill(0);
-                draw(band);
-            }
-        };
-        let Some((first, rest)) = per_thread.split_first_mut() else { return };
-        std::thread::scope(|scope| {
-            for bands in rest {
-                scope.spawn(|| run(bands));
-            }
-            run(first);
-        });
-    }
-}
-
 enum Shaders {
     Saturn(Family<SaturnShader>),
     Marathon(Family<MarathonShader>),
@@ -346,9 +283,7 @@ impl SoftFrames {
                 depths: Vec::new(),
                 keys: Vec::new(),
                 clear: to_target(r | g << 8 | b << 16, inputs.bgra),
-                threads: std::thread::available_parallelism()
-                    .map_or(1, |n| n.get())
-                    .clamp(1, MAX_THREADS),
+                threads: bands::threads(),
             },
             on_canvas: false,
             enabled: true,
