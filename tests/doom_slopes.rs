@@ -255,27 +255,28 @@ fn vertex_height_lifts_a_triangle() {
     assert!(quad == flat, "zfloor changed a four-sided sector");
 }
 
+/// The room split at y = 128: south (floor 0) in front of the dividing line, north (floor 32)
+/// behind it, its front sidedef's lower texture the step's riser; `special` on that line.
+fn split_room(special: &str) -> String {
+    textmap(
+        &[(0, 0, ""), (256, 0, ""), (256, 128, ""), (256, 256, ""), (0, 256, ""), (0, 128, "")],
+        &[
+            (0, 5, 0, None, ""),
+            (5, 4, 1, None, ""),
+            (4, 3, 1, None, ""),
+            (3, 2, 1, None, ""),
+            (2, 1, 0, None, ""),
+            (1, 0, 0, None, ""),
+            (5, 2, 0, Some(1), special),
+        ],
+        &[(0, 128, ""), (32, 128, "")],
+    )
+}
+
 #[test]
 fn plane_align_turns_a_step_into_a_ramp() {
-    // The room split at y = 128: south (floor 0) in front of the dividing line, north
-    // (floor 32) behind it, its front sidedef's lower texture the step's riser.
-    let split = |special: &str| {
-        textmap(
-            &[(0, 0, ""), (256, 0, ""), (256, 128, ""), (256, 256, ""), (0, 256, ""), (0, 128, "")],
-            &[
-                (0, 5, 0, None, ""),
-                (5, 4, 1, None, ""),
-                (4, 3, 1, None, ""),
-                (3, 2, 1, None, ""),
-                (2, 1, 0, None, ""),
-                (1, 0, 0, None, ""),
-                (5, 2, 0, Some(1), special),
-            ],
-            &[(0, 128, ""), (32, 128, "")],
-        )
-    };
-    let step = rendered(&split(""), "step");
-    let mut ramp_scene = scene(&split("special = 181; arg0 = 2;"));
+    let step = rendered(&split_room(""), "step");
+    let mut ramp_scene = scene(&split_room("special = 181; arg0 = 2;"));
     let spawn = ramp_scene.spawn;
     assert!(!drawn_by_canvas(&mut ramp_scene, &spawn), "the ramp is in view");
     let note = ramp_scene.facts.notes.iter().find(|n| n.starts_with("slopes (")).unwrap();
@@ -310,20 +311,7 @@ fn frames_away_from_slopes_stay_vanilla() {
     // and the ramp: the walk reaches no sloped sector, so the frame is the canvas's and the
     // same as the level step's; facing north it is the GPU's.
     let split = |special: &str, light: i32| {
-        textmap(
-            &[(0, 0, ""), (256, 0, ""), (256, 128, ""), (256, 256, ""), (0, 256, ""), (0, 128, "")],
-            &[
-                (0, 5, 0, None, ""),
-                (5, 4, 1, None, ""),
-                (4, 3, 1, None, ""),
-                (3, 2, 1, None, ""),
-                (2, 1, 0, None, ""),
-                (1, 0, 0, None, ""),
-                (5, 2, 0, Some(1), special),
-            ],
-            &[(0, 128, ""), (32, 128, "")],
-        )
-        .replace("lightlevel = 255", &format!("lightlevel = {light}"))
+        split_room(special).replace("lightlevel = 255", &format!("lightlevel = {light}"))
     };
     // Light 144, so that light diminishing (which the canvas and the GPU compute apart)
     // shows in every column.
