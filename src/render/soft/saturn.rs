@@ -123,15 +123,24 @@ impl SoftShader for SaturnShader {
                 offset[j] = floor_i32(top + (bottom - top) * py + 0.5);
             }
         }
+        // The texels a lane at a time (every lane: coordinates wrap, so any is safe to read),
+        // then the offsets added lane by lane.
+        let mut texels = [0u32; GROUP];
+        for (j, texel) in texels.iter_mut().enumerate() {
+            *texel = self.textures.texel(&t.texture, tx[j], ty[j]) as u32;
+        }
+        let mut lit = [0u32; GROUP];
+        for (j, lit) in lit.iter_mut().enumerate() {
+            let mut rgb = 0;
+            for (k, offset) in offsets.iter().enumerate() {
+                let five = ((texels[j] >> (5 * k)) & 31) as i32 + offset[j];
+                rgb |= expand(five.clamp(0, 31) as u32) << (8 * k);
+            }
+            *lit = to_target(rgb, self.bgra);
+        }
         for (j, c) in colors.iter_mut().enumerate() {
             if p.wins[j] {
-                let texel = self.textures.texel(&t.texture, tx[j], ty[j]) as i32;
-                let mut lit = 0;
-                for (k, offset) in offsets.iter().enumerate() {
-                    let five = ((texel >> (5 * k)) & 31) + offset[j];
-                    lit |= expand(five.clamp(0, 31) as u32) << (8 * k);
-                }
-                *c = to_target(lit, self.bgra);
+                *c = lit[j];
             }
         }
     }
