@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use crate::loader::OpenOptions;
 use crate::render::ViewSettings;
 use crate::scene::NativePose;
 
@@ -31,6 +32,12 @@ pub struct ShotMeta {
     pub wireframe: bool,
     /// Markers drawn (shots without the key: false).
     pub markers: bool,
+    /// How the level was opened: Doom's vanilla rules, Marathon's Shapes file and Carmageddon
+    /// 2's palette as given (empty: the default one beside the level), so that `--from-shot`
+    /// opens it the same way.
+    pub vanilla: bool,
+    pub shapes: String,
+    pub palette: String,
 }
 
 impl Default for ShotMeta {
@@ -48,6 +55,9 @@ impl Default for ShotMeta {
             sky: true,
             wireframe: false,
             markers: false,
+            vanilla: false,
+            shapes: String::new(),
+            palette: String::new(),
         }
     }
 }
@@ -55,15 +65,19 @@ impl Default for ShotMeta {
 const PREFIX: &str = "mapscope.";
 
 impl ShotMeta {
-    /// The metadata of a frame of `map` from `files` (joined with `;`) seen from `pose` with
-    /// `view`'s settings at animation tic `tic`.
+    /// The metadata of a frame of `map` from `files` (joined with `;`, opened with `load`)
+    /// seen from `pose` with `view`'s settings at animation tic `tic`.
     pub fn for_view(
         files: &[std::path::PathBuf],
+        load: &OpenOptions,
         map: &str,
         pose: NativePose,
         view: &ViewSettings,
         tic: u32,
     ) -> ShotMeta {
+        let path = |p: &Option<std::path::PathBuf>| {
+            p.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
+        };
         let file = files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(";");
         ShotMeta {
             file,
@@ -78,6 +92,9 @@ impl ShotMeta {
             sky: view.show_sky,
             wireframe: view.wireframe,
             markers: view.show_markers,
+            vanilla: load.vanilla,
+            shapes: path(&load.shapes),
+            palette: path(&load.palette),
         }
     }
 
@@ -96,6 +113,9 @@ impl ShotMeta {
             ("sky".into(), format!("{}", self.sky)),
             ("wireframe".into(), format!("{}", self.wireframe)),
             ("markers".into(), format!("{}", self.markers)),
+            ("vanilla".into(), format!("{}", self.vanilla)),
+            ("shapes".into(), self.shapes.clone()),
+            ("palette".into(), self.palette.clone()),
         ]
     }
 
@@ -131,6 +151,9 @@ impl ShotMeta {
                 "sky" => meta.sky = v != "false",
                 "wireframe" => meta.wireframe = v == "true",
                 "markers" => meta.markers = v == "true",
+                "vanilla" => meta.vanilla = v == "true",
+                "shapes" => meta.shapes = v.to_string(),
+                "palette" => meta.palette = v.to_string(),
                 _ => {}
             }
         }
@@ -209,6 +232,9 @@ mod tests {
             sky: true,
             wireframe: true,
             markers: true,
+            vanilla: true,
+            shapes: "Марафон/Shapes".into(),
+            palette: "DRRENDER.PAL".into(),
         };
         save_png(&path, &image::RgbaImage::new(4, 3), Some(&meta)).unwrap();
         assert_eq!(ShotMeta::read(&path).unwrap(), meta);

@@ -5,6 +5,8 @@
 //! figures and writes render and diff images to target/doom-reference/ for a person to look
 //! at.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
 use mapscope::compare::{compare_images, diff_image, load_png, CompareOptions};
@@ -301,4 +303,39 @@ fn vanilla_rules_ignore_boom_lines_as_chocolate_doom_does() {
     assert_eq!(share(true), 1.0, "vanilla rules");
     let boom = share(false);
     assert!(boom < 0.99, "with Boom's 261 drawn the ceiling should differ: {boom}");
+}
+
+#[test]
+fn a_shot_taken_with_vanilla_rules_reopens_with_them() {
+    // The MAP20 view whose ceiling Boom's 261 lights: rendered with --vanilla, the shot
+    // remembers it, and `render --from-shot` draws the same frame, not Boom's.
+    let caps = captures();
+    let c = caps
+        .iter()
+        .find(|c| c.png.ends_with("freedoom2_map20_boom_ceiling.png"))
+        .expect("the MAP20 view");
+    let dir = std::env::temp_dir().join(format!("mapscope-vanilla-shot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wad = Path::new(DOOM_DIR).join(&c.wad);
+    let render = |extra: &[&str], out: &Path| {
+        let camera = format!("{},{},{}", c.x, c.y, c.z);
+        let angle = c.angle.to_string();
+        let tic = c.tic.to_string();
+        let mut args = vec!["render", wad.to_str().unwrap(), "--map", &c.map, "--camera", &camera];
+        args.extend(["--angle", &angle, "--tic", &tic, "--no-things", "-o", out.to_str().unwrap()]);
+        args.extend(extra);
+        support::success(&support::mapscope(&args), "render");
+        image::open(out).unwrap().to_rgba8()
+    };
+    let (vanilla_png, boom_png, again_png) =
+        (dir.join("vanilla.png"), dir.join("boom.png"), dir.join("again.png"));
+    let vanilla = render(&["--vanilla"], &vanilla_png);
+    let boom = render(&[], &boom_png);
+    assert!(vanilla != boom, "Boom's 261 should change the ceiling");
+    assert!(mapscope::shot::ShotMeta::read(&vanilla_png).unwrap().vanilla);
+    let args =
+        ["render", "--from-shot", vanilla_png.to_str().unwrap(), "-o", again_png.to_str().unwrap()];
+    support::success(&support::mapscope(args), "render --from-shot");
+    assert!(image::open(&again_png).unwrap().to_rgba8() == vanilla, "reopened without --vanilla");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -484,8 +484,8 @@ impl App {
         let result = (|| -> Result<PathBuf> {
             let image = w.renderer.read_image(&w.gpu)?;
             let pose = self.fly.pose.native(self.scene.axes);
-            let meta =
-                ShotMeta::for_view(&self.files, &self.scene.name, pose, &self.view, self.tic());
+            let (files, options, view) = (&self.files, &self.options, &self.view);
+            let meta = ShotMeta::for_view(files, options, &self.scene.name, pose, view, self.tic());
             let name = format!("mapscope-{}-{}.png", sanitize(&self.scene.name), timestamp());
             let path = self.shot_dir.join(name);
             shot::save_png(&path, &image, Some(&meta))?;

@@ -18,7 +18,7 @@ use crate::shot::{self, ShotMeta};
 pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
     let mut size = a.size.clone();
     if let Some(shot) = &a.from_shot {
-        super::from_shot::apply(shot, &mut a.files, &mut a.camera, &mut a.view)?;
+        super::from_shot::apply(shot, &mut a.files, &mut a.load, &mut a.camera, &mut a.view)?;
         if size.is_none() {
             let (w, h) = image::image_dimensions(shot)
                 .with_context(|| format!("{}: reading the image size", shot.display()))?;
@@ -33,7 +33,8 @@ pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
     let gpu = Gpu::headless()?;
     let image = render::render_headless(&gpu, &mut scene, &camera, &view, a.camera.tic)?;
     let pose = camera.native(scene.axes);
-    let meta = ShotMeta::for_view(&a.files, &scene.name, pose, &view, a.camera.tic);
+    let load = a.load.options();
+    let meta = ShotMeta::for_view(&a.files, &load, &scene.name, pose, &view, a.camera.tic);
     shot::save_png(&a.output, &image, Some(&meta))?;
     outln!("{}", a.output.display());
     Ok(ExitCode::SUCCESS)
@@ -245,7 +246,7 @@ pub fn list(a: ListArgs) -> Result<ExitCode> {
 
 pub fn view(mut a: OpenArgs) -> Result<ExitCode> {
     if let Some(shot) = &a.from_shot {
-        super::from_shot::apply(shot, &mut a.files, &mut a.camera, &mut a.view)?;
+        super::from_shot::apply(shot, &mut a.files, &mut a.load, &mut a.camera, &mut a.view)?;
     }
     let files = if a.files.is_empty() { vec![crate::demo::demo_wad_path()?] } else { a.files };
     let extra = crate::app::ViewerOptions {

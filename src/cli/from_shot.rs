@@ -5,15 +5,17 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{CameraArgs, ViewArgs};
+use super::{CameraArgs, LoadArgs, ViewArgs};
 use crate::shot::ShotMeta;
 
 /// Fills `files` (when empty), the map, camera, angle, pitch (unless given, or `--look-at`
 /// is), the tic (when 0), the field of view and mode (always: the shot's) and the toggles
-/// (things or sky off, wireframe on, when the shot had them so) from `shot`.
+/// (things or sky off, wireframe on, when the shot had them so) from `shot`, and how the level
+/// was opened (vanilla rules on, the Shapes file and palette unless given).
 pub fn apply(
     shot: &Path,
     files: &mut Vec<PathBuf>,
+    load: &mut LoadArgs,
     camera: &mut CameraArgs,
     view: &mut ViewArgs,
 ) -> Result<ShotMeta> {
@@ -49,6 +51,13 @@ pub fn apply(
     view.no_sky |= !meta.sky;
     view.wireframe |= meta.wireframe;
     view.markers |= meta.markers;
+    load.vanilla |= meta.vanilla;
+    if load.shapes.is_none() && !meta.shapes.is_empty() {
+        load.shapes = Some(locate(Path::new(&meta.shapes), shot));
+    }
+    if load.palette.is_none() && !meta.palette.is_empty() {
+        load.palette = Some(locate(Path::new(&meta.palette), shot));
+    }
     Ok(meta)
 }
 
