@@ -13,17 +13,18 @@ use glam::{DVec2, DVec3, Vec3};
 use crate::formats::Result;
 use crate::scene::vanilla_doom::{FlatXform, VThing};
 use crate::scene::{
-    vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene, Shading, Sky,
-    Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, VanillaTier, WorldVertex,
+    thing_frame_word, vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene,
+    Shading, Sky, Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, VanillaTier,
+    WorldVertex,
 };
 
-use super::animation::{active_anims, DerivedLight, DoomAnimator, SceneCycle};
+use super::animation::{active_anims, AnimatedThing, DerivedLight, DoomAnimator, SceneCycle};
 use super::boom::{BoomEffects, Velocity};
 use super::boom_build::{self, transferred_sky, SkySurface};
 use super::boom_views::BoomViews;
 use super::bsp::{point_in_subsector, SubsectorPolygons};
 use super::flats::{flat_texture, SKY_FLAT};
-use super::lights::LightSim;
+use super::lights::{LightSim, PRandom};
 use super::map::{line_flags, MapData, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
@@ -33,7 +34,8 @@ use super::sprites::SpriteDirectory;
 use super::texture_memory::scene_texture_memory;
 use super::textures::{placeholder, PatchCache, TextureDirectory};
 use super::things::{
-    removed_by_nomonsters, spawn_angle_degrees, spawn_decision, Spawn, DEFAULT_SKILL,
+    removed_by_nomonsters, spawn_angle_degrees, spawn_decision, spawn_player, spawn_thing, Spawn,
+    DEFAULT_SKILL,
 };
 use super::udmf_props::{FlatPlacement, LightRule, PartTexture, UdmfProps, BOTTOM, MID, TOP};
 use super::wad::{LumpNum, WadStack};
@@ -336,6 +338,11 @@ pub fn build_level_scene(
     let mut spawned = 0u64;
     let mut missing_frames = BTreeSet::new();
     let mut unknown = BTreeSet::new();
+    // P_Random as P_LoadThings leaves it (G_InitNew clears it to 0), and the things whose
+    // frame changes, with the frame word of each state of their cycle.
+    let mut random = PRandom::default();
+    let mut spawn_words = Vec::new();
+    let mut animated = Vec::new();
     for th in &map.things {
         let (x, y) = (fixed_units(th.x), fixed_units(th.y));
         let sector = map.subsector_sector(point_in_subsector(map, x, y));
@@ -350,6 +357,7 @@ pub fn build_level_scene(
         let at = |z: f64| viewer(DVec2::new(x, y), z);
         match spawn_decision(th.kind, th.flags, opts.skill) {
             Spawn::PlayerStart(n) => {
+                spawn_player(n, &mut random);
                 markers.push(Marker { pos: at(floor), label: format!("player {n} start") })
             }
             Spawn::DeathmatchStart => {
@@ -362,6 +370,7 @@ pub fn build_level_scene(
             Spawn::Thing(t) if opts.no_monsters && removed_by_nomonsters(t.doomednum) => {}
             Spawn::Thing(t) => {
                 spawned += 1;
+                let first_tics = spawn_thing(t, &mut random);
                 if !t.visible {
                     markers.push(Marker { pos: at(floor), label: t.name.to_string() });
                     continue;
@@ -386,6 +395,36 @@ pub fn build_level_scene(
                     missing_frames
                         .insert(format!("{}{} (some rotations)", t.sprite, t.frame as char));
                 }
+                // The frames of the type's cycle, each as its sprite frame in vanilla's
+                // things (a frame the sprites lack shows the spawn frame).
+                let spawn_word = thing_frame_word(thing_frame, t.fullbright);
+                if t.cycle.len() > 1 {
+                    let words = t
+                        .cycle
+                        .iter()
+                        .map(|state| match sprite_dir.frame(t.sprite, state.frame) {
+                            Some(f) => {
+                                let i = sprite_memory.frame(stack, f, |lump| {
+                                    let texture = b.sprite_texture(lump);
+                                    b.textures.get(texture as usize).cloned()
+                                });
+                                thing_frame_word(i, state.bright)
+                            }
+                            None => {
+                                missing_frames
+                                    .insert(format!("{}{}", t.sprite, state.frame as char));
+                                spawn_word
+                            }
+                        })
+                        .collect();
+                    animated.push(AnimatedThing {
+                        thing: spawn_words.len() as u32,
+                        cycle: t.cycle,
+                        words,
+                        first_tics,
+                    });
+                }
+                spawn_words.push(spawn_word);
                 let z = if t.hangs { ceiling - t.height as f64 } else { floor };
                 let bam = (spawn_angle_degrees(th.angle) / 45.0) as u32 * 0x2000_0000;
                 sprite_memory.add_thing(VThing {
@@ -538,7 +577,7 @@ pub fn build_level_scene(
             level.slopes.counts.describe()
         ));
     }
-    let lights = LightSim::new(map);
+    let lights = LightSim::with_random(map, random);
     let facts = LevelFacts {
         details: vec![
             ("map format".into(), map.format.to_string()),
@@ -569,7 +608,8 @@ pub fn build_level_scene(
         ));
     }
     let animator = DoomAnimator::new(cycles, lights, b.textures.len(), b.scrolls.velocities)
-        .with_derived_lights(b.lights.derived.clone());
+        .with_derived_lights(b.lights.derived.clone())
+        .with_things(spawn_words, animated);
 
     // Light slots are sector numbers or derived from one, so each triangle's light slot
     // names its sector.
