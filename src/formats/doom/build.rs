@@ -578,6 +578,7 @@ pub fn build_level_scene(
         ));
     }
     let lights = LightSim::with_random(map, random);
+    let things_animated = animated.len() as u64;
     let facts = LevelFacts {
         details: vec![
             ("map format".into(), map.format.to_string()),
@@ -593,6 +594,7 @@ pub fn build_level_scene(
             ("nodes".into(), map.bsp.nodes.len() as u64),
             ("things".into(), map.things.len() as u64),
             ("things_spawned".into(), spawned),
+            ("things_animated".into(), things_animated),
             ("degenerate_subsectors".into(), level.polygons.degenerate as u64),
             ("light_thinkers".into(), lights.thinker_count() as u64),
             ("scrolling_lines".into(), scroll_lines as u64),

@@ -29,8 +29,9 @@ pub struct ThingType {
     /// thing with positive tics at a random point of its first state.
     pub spawn_tics: i16,
     /// The spawn state and the states after it, looping back to the first (empty for a type
-    /// that keeps its spawn frame, as one with tics -1 does; monsters are left at their spawn
-    /// frame too, see [`spawn_thing`]).
+    /// that keeps its spawn frame, as one with tics -1 does). Monsters are left at their spawn
+    /// frame: their standing states call `A_Look`, and a monster that sees the player wakes
+    /// and draws `P_Random` every tic it chases, which a level at rest does not simulate.
     pub cycle: &'static [StateFrame],
     pub name: &'static str,
 }
