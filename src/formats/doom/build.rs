@@ -1426,6 +1426,45 @@ mod tests {
     }
 
     #[test]
+    fn light_specials_draw_p_random_after_the_things_spawning() {
+        // Sector 0 strobes (special 2, unsynchronised: count (P_Random() & 7) + 1 at spawn),
+        // so the tic it first goes dark tells where P_LoadThings left P_Random.
+        let dark_at = |things: Vec<crate::formats::doom::map::Thing>, no_monsters: bool| {
+            let mut level = testwad::two_room_level();
+            level.map.sectors[0].special = 2;
+            level.map.things = things;
+            let stack = testwad::stack_with(&level);
+            let opts = BuildOptions { no_monsters, ..Default::default() };
+            let mut scene = build_scene_with(&stack, "MAP01", &opts).unwrap();
+            let mut st = FrameState::default();
+            (1..10).find(|&tic| {
+                scene.animator.state_at(tic, &mut st);
+                st.light[0] != 160
+            })
+        };
+        let thing = |kind: u16, flags: u16| crate::formats::doom::map::Thing {
+            x: 64 << 16,
+            y: 64 << 16,
+            kind,
+            flags,
+            ..Default::default()
+        };
+        // No things: index 0, draws rndtable[1] = 8 -> count 1.
+        assert_eq!(dark_at(vec![], false), Some(1));
+        // Player 1 (lastlook), a red torch (lastlook and its first tics), a stimpack
+        // (lastlook): index 4, rndtable[5] = 241 -> count 2. Player 2's start, a thing of
+        // another skill and a multiplayer one draw nothing.
+        let mut things = vec![thing(1, 7), thing(46, 7), thing(2011, 7)];
+        things.extend([thing(2, 7), thing(2011, 1), thing(2011, 0x17)]);
+        assert_eq!(dark_at(things.clone(), true), Some(2));
+        // An imp draws lastlook and its first tics too, unless -nomonsters keeps it out:
+        // index 6, rndtable[7] = 107 -> count 4.
+        things.push(thing(3001, 7));
+        assert_eq!(dark_at(things.clone(), true), Some(2));
+        assert_eq!(dark_at(things, false), Some(4));
+    }
+
+    #[test]
     fn animated_flat_brings_its_whole_cycle() {
         let mut level = testwad::two_room_level();
         level.map.sectors[1].floor_flat = "NUKAGE2".into();
