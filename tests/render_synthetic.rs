@@ -108,7 +108,12 @@ fn scene(shading: Shading) -> Scene {
         markers: vec![],
         spawn: CameraPose { pos: DVec3::new(0.0, 41.0, 0.0), yaw: 0.0, pitch: 0.0 },
         animator: Box::new(StaticAnimator {
-            state: FrameState { light: vec![255], texture_remap: vec![], scroll: vec![] },
+            state: FrameState {
+                light: vec![255],
+                texture_remap: vec![],
+                scroll: vec![],
+                thing_frames: vec![],
+            },
         }),
         facts: LevelFacts::default(),
     }
@@ -164,7 +169,12 @@ fn doom_light_darkens_with_distance_in_faithful_mode() {
     let mut s = scene(Shading::DoomColormap { colormap, segs: vec![], map: None });
     s.sprites.clear();
     s.animator = Box::new(StaticAnimator {
-        state: FrameState { light: vec![160], texture_remap: vec![], scroll: vec![] },
+        state: FrameState {
+            light: vec![160],
+            texture_remap: vec![],
+            scroll: vec![],
+            thing_frames: vec![],
+        },
     });
     let img = render(&mut s, &ViewSettings::default());
     let near = img.get_pixel(160, 199).0[0];

@@ -222,6 +222,8 @@ impl FamilyFrames for DoomFrames {
             let words = frame.state;
             let light = &words[l.light as usize..(l.light + l.light_count) as usize];
             let scroll = words.get(l.scroll as usize..).unwrap_or(&[]);
+            let things = (l.things as usize)..(l.things + l.thing_count) as usize;
+            v.set_thing_frames(words.get(things).unwrap_or(&[]));
             v.walk(exact, [x, y, z, angle as i32], light, scroll);
             v.set_sprites(view.show_sprites);
             if v.walked() {

@@ -166,6 +166,9 @@ fn pack_sprites(sprites: &[Sprite]) -> (Vec<u32>, u32) {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StateLayout {
     pub light: u32,
+    /// Doom's things' frames (`thing_count` words), between the light values and the remap.
+    pub things: u32,
+    pub thing_count: u32,
     pub remap: u32,
     pub scroll: u32,
     pub light_count: u32,
@@ -180,6 +183,9 @@ pub fn pack_state(state: &FrameState, texture_count: u32, out: &mut Vec<u32>) ->
         out.push(255);
     }
     let light_count = out.len() as u32;
+    let things = out.len() as u32;
+    out.extend(state.thing_frames.iter().copied());
+    let thing_count = state.thing_frames.len() as u32;
     let remap = out.len() as u32;
     for t in 0..texture_count {
         let to = state.texture_remap.get(t as usize).copied().unwrap_or(t);
@@ -190,7 +196,7 @@ pub fn pack_state(state: &FrameState, texture_count: u32, out: &mut Vec<u32>) ->
     for s in state.scroll.iter().skip(1) {
         out.extend([s[0].to_bits(), s[1].to_bits()]);
     }
-    StateLayout { light, remap, scroll, light_count }
+    StateLayout { light, things, thing_count, remap, scroll, light_count }
 }
 
 #[cfg(test)]
@@ -203,10 +209,12 @@ mod tests {
             light: vec![10, 20],
             texture_remap: vec![1, 0, 99],
             scroll: vec![[0.0, 0.0], [3.0, 0.0]],
+            thing_frames: vec![7, 1 << 31],
         };
         let mut out = Vec::new();
         let l = pack_state(&state, 3, &mut out);
         assert_eq!(&out[l.light as usize..l.light as usize + 2], &[10, 20]);
+        assert_eq!(&out[l.things as usize..l.remap as usize], &[7, 1 << 31]);
         assert_eq!(&out[l.remap as usize..l.remap as usize + 3], &[1, 0, 2]);
         assert_eq!(f32::from_bits(out[l.scroll as usize + 2]), 3.0);
     }

@@ -22,6 +22,15 @@ pub struct FrameState {
     pub texture_remap: Vec<u32>,
     /// Texel offset per scroll slot (slot 0 is always zero).
     pub scroll: Vec<[f32; 2]>,
+    /// Doom: the frame each of vanilla's things shows, by thing (see
+    /// [`thing_frame_word`]); empty elsewhere.
+    pub thing_frames: Vec<u32>,
+}
+
+/// A thing's frame as the frame state holds it: the index of its sprite frame in vanilla's
+/// things, and whether the state is full-bright in the top bit.
+pub fn thing_frame_word(frame: u32, fullbright: bool) -> u32 {
+    (frame & 0x7FFF_FFFF) | (fullbright as u32) << 31
 }
 
 /// Nothing moves: the initial state at every tic.

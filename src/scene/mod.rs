@@ -9,7 +9,7 @@ mod camera;
 mod texture;
 pub mod vanilla_doom;
 
-pub use animation::{Animator, FrameState, StaticAnimator};
+pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
 pub use axes::Axes;
 pub use camera::{CameraPose, NativePose};
 pub use texture::{Texels, Texture};

@@ -18,6 +18,7 @@ use crate::scene::{Animator, FrameState};
 use super::boom::Velocity;
 use super::lights::LightSim;
 use super::textures::TextureDirectory;
+use super::things::{cycle_state, StateFrame};
 use super::udmf_props::LightRule;
 use super::wad::{Lump, WadStack};
 
@@ -200,7 +201,19 @@ pub struct DerivedLight {
     pub rule: LightRule,
 }
 
-/// Doom's [`Animator`]: texture cycles, scrolling walls and flats, and sector lights.
+/// A thing whose frame changes (vanilla things index `thing`): the frame word
+/// ([`crate::scene::thing_frame_word`]) of each state of its type's cycle, and how long its
+/// first state lasted ([`super::things::spawn_thing`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnimatedThing {
+    pub thing: u32,
+    pub cycle: &'static [StateFrame],
+    pub words: Vec<u32>,
+    pub first_tics: i32,
+}
+
+/// Doom's [`Animator`]: texture cycles, scrolling walls and flats, sector lights, and the
+/// things' frames.
 pub struct DoomAnimator {
     cycles: Vec<SceneCycle>,
     lights: LightSim,
@@ -209,6 +222,9 @@ pub struct DoomAnimator {
     scrolls: Vec<Velocity>,
     /// Slots `sectors..` of the light values.
     derived: Vec<DerivedLight>,
+    /// Every vanilla thing's spawn frame word, and the things whose frame changes.
+    thing_frames: Vec<u32>,
+    animated: Vec<AnimatedThing>,
 }
 
 /// Texels a scroll offset is wrapped to when it is not whole: a multiple of every
@@ -237,7 +253,23 @@ impl DoomAnimator {
         texture_count: usize,
         scrolls: Vec<Velocity>,
     ) -> DoomAnimator {
-        DoomAnimator { cycles, lights, texture_count, scrolls, derived: Vec::new() }
+        DoomAnimator {
+            cycles,
+            lights,
+            texture_count,
+            scrolls,
+            derived: Vec::new(),
+            thing_frames: Vec::new(),
+            animated: Vec::new(),
+        }
+    }
+
+    /// Sets the things' frames: `spawn` for every vanilla thing, `animated` for those that
+    /// cycle through states.
+    pub fn with_things(mut self, spawn: Vec<u32>, animated: Vec<AnimatedThing>) -> DoomAnimator {
+        self.thing_frames = spawn;
+        self.animated = animated;
+        self
     }
 
     /// Adds light slots after the sectors' (see [`DerivedLight`]).
@@ -264,6 +296,15 @@ impl DoomAnimator {
         out.scroll.push([0.0, 0.0]);
         // Each scroller thinker has run once a tic (tics 0..tic-1).
         out.scroll.extend(self.scrolls.iter().map(|&v| scroll_at(v, tic)));
+        out.thing_frames.clone_from(&self.thing_frames);
+        for a in &self.animated {
+            let state = cycle_state(a.cycle, a.first_tics, tic);
+            if let (Some(slot), Some(&word)) =
+                (out.thing_frames.get_mut(a.thing as usize), a.words.get(state))
+            {
+                *slot = word;
+            }
+        }
     }
 }
 
@@ -320,6 +361,29 @@ mod tests {
         assert_eq!(a.pic_at(6, 8), 5);
         assert_eq!(a.pic_at(5, 9), 5);
         assert_eq!(a.pic_at(7, 9), 7);
+    }
+
+    #[test]
+    fn animated_things_change_frame_word_by_tic() {
+        let level = testwad::two_room_level();
+        let torch = super::super::things::thing_type(46).unwrap().cycle;
+        let words: Vec<u32> =
+            (0..4).map(|f| crate::scene::thing_frame_word(10 + f, true)).collect();
+        let animated =
+            vec![AnimatedThing { thing: 1, cycle: torch, words: words.clone(), first_tics: 2 }];
+        let mut a = DoomAnimator::new(Vec::new(), LightSim::new(&level.map), 0, Vec::new())
+            .with_things(vec![3, words[0]], animated);
+        assert_eq!(a.initial().thing_frames, [3, words[0]]);
+        let mut out = FrameState::default();
+        // The first state lasts 2 tics, then B (frame 11) for 4.
+        a.state_at(1, &mut out);
+        assert_eq!(out.thing_frames, [3, words[0]]);
+        a.state_at(2, &mut out);
+        assert_eq!(out.thing_frames, [3, words[1]]);
+        a.state_at(6, &mut out);
+        assert_eq!(out.thing_frames[1], words[2]);
+        assert_eq!(out.thing_frames[1] & 0x7FFF_FFFF, 12);
+        assert_eq!(out.thing_frames[1] >> 31, 1);
     }
 
     #[test]

@@ -13,17 +13,18 @@ use glam::{DVec2, DVec3, Vec3};
 use crate::formats::Result;
 use crate::scene::vanilla_doom::{FlatXform, VThing};
 use crate::scene::{
-    vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene, Shading, Sky,
-    Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, VanillaTier, WorldVertex,
+    thing_frame_word, vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene,
+    Shading, Sky, Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, VanillaTier,
+    WorldVertex,
 };
 
-use super::animation::{active_anims, DerivedLight, DoomAnimator, SceneCycle};
+use super::animation::{active_anims, AnimatedThing, DerivedLight, DoomAnimator, SceneCycle};
 use super::boom::{BoomEffects, Velocity};
 use super::boom_build::{self, transferred_sky, SkySurface};
 use super::boom_views::BoomViews;
 use super::bsp::{point_in_subsector, SubsectorPolygons};
 use super::flats::{flat_texture, SKY_FLAT};
-use super::lights::LightSim;
+use super::lights::{LightSim, PRandom};
 use super::map::{line_flags, MapData, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
@@ -33,7 +34,8 @@ use super::sprites::SpriteDirectory;
 use super::texture_memory::scene_texture_memory;
 use super::textures::{placeholder, PatchCache, TextureDirectory};
 use super::things::{
-    removed_by_nomonsters, spawn_angle_degrees, spawn_decision, Spawn, DEFAULT_SKILL,
+    removed_by_nomonsters, spawn_angle_degrees, spawn_decision, spawn_player, spawn_thing, Spawn,
+    DEFAULT_SKILL,
 };
 use super::udmf_props::{FlatPlacement, LightRule, PartTexture, UdmfProps, BOTTOM, MID, TOP};
 use super::wad::{LumpNum, WadStack};
@@ -336,6 +338,11 @@ pub fn build_level_scene(
     let mut spawned = 0u64;
     let mut missing_frames = BTreeSet::new();
     let mut unknown = BTreeSet::new();
+    // P_Random as P_LoadThings leaves it (G_InitNew clears it to 0), and the things whose
+    // frame changes, with the frame word of each state of their cycle.
+    let mut random = PRandom::default();
+    let mut spawn_words = Vec::new();
+    let mut animated = Vec::new();
     for th in &map.things {
         let (x, y) = (fixed_units(th.x), fixed_units(th.y));
         let sector = map.subsector_sector(point_in_subsector(map, x, y));
@@ -350,6 +357,7 @@ pub fn build_level_scene(
         let at = |z: f64| viewer(DVec2::new(x, y), z);
         match spawn_decision(th.kind, th.flags, opts.skill) {
             Spawn::PlayerStart(n) => {
+                spawn_player(n, &mut random);
                 markers.push(Marker { pos: at(floor), label: format!("player {n} start") })
             }
             Spawn::DeathmatchStart => {
@@ -362,6 +370,7 @@ pub fn build_level_scene(
             Spawn::Thing(t) if opts.no_monsters && removed_by_nomonsters(t.doomednum) => {}
             Spawn::Thing(t) => {
                 spawned += 1;
+                let first_tics = spawn_thing(t, &mut random);
                 if !t.visible {
                     markers.push(Marker { pos: at(floor), label: t.name.to_string() });
                     continue;
@@ -386,6 +395,36 @@ pub fn build_level_scene(
                     missing_frames
                         .insert(format!("{}{} (some rotations)", t.sprite, t.frame as char));
                 }
+                // The frames of the type's cycle, each as its sprite frame in vanilla's
+                // things (a frame the sprites lack shows the spawn frame).
+                let spawn_word = thing_frame_word(thing_frame, t.fullbright);
+                if t.cycle.len() > 1 {
+                    let words = t
+                        .cycle
+                        .iter()
+                        .map(|state| match sprite_dir.frame(t.sprite, state.frame) {
+                            Some(f) => {
+                                let i = sprite_memory.frame(stack, f, |lump| {
+                                    let texture = b.sprite_texture(lump);
+                                    b.textures.get(texture as usize).cloned()
+                                });
+                                thing_frame_word(i, state.bright)
+                            }
+                            None => {
+                                missing_frames
+                                    .insert(format!("{}{}", t.sprite, state.frame as char));
+                                spawn_word
+                            }
+                        })
+                        .collect();
+                    animated.push(AnimatedThing {
+                        thing: spawn_words.len() as u32,
+                        cycle: t.cycle,
+                        words,
+                        first_tics,
+                    });
+                }
+                spawn_words.push(spawn_word);
                 let z = if t.hangs { ceiling - t.height as f64 } else { floor };
                 let bam = (spawn_angle_degrees(th.angle) / 45.0) as u32 * 0x2000_0000;
                 sprite_memory.add_thing(VThing {
@@ -538,7 +577,8 @@ pub fn build_level_scene(
             level.slopes.counts.describe()
         ));
     }
-    let lights = LightSim::new(map);
+    let lights = LightSim::with_random(map, random);
+    let things_animated = animated.len() as u64;
     let facts = LevelFacts {
         details: vec![
             ("map format".into(), map.format.to_string()),
@@ -554,6 +594,7 @@ pub fn build_level_scene(
             ("nodes".into(), map.bsp.nodes.len() as u64),
             ("things".into(), map.things.len() as u64),
             ("things_spawned".into(), spawned),
+            ("things_animated".into(), things_animated),
             ("degenerate_subsectors".into(), level.polygons.degenerate as u64),
             ("light_thinkers".into(), lights.thinker_count() as u64),
             ("scrolling_lines".into(), scroll_lines as u64),
@@ -569,7 +610,8 @@ pub fn build_level_scene(
         ));
     }
     let animator = DoomAnimator::new(cycles, lights, b.textures.len(), b.scrolls.velocities)
-        .with_derived_lights(b.lights.derived.clone());
+        .with_derived_lights(b.lights.derived.clone())
+        .with_things(spawn_words, animated);
 
     // Light slots are sector numbers or derived from one, so each triangle's light slot
     // names its sector.
@@ -1381,6 +1423,45 @@ mod tests {
         let mut st = FrameState::default();
         scene.animator.state_at(10, &mut st);
         assert_eq!(st.scroll, vec![[0.0, 0.0], [10.0, 0.0]]);
+    }
+
+    #[test]
+    fn light_specials_draw_p_random_after_the_things_spawning() {
+        // Sector 0 strobes (special 2, unsynchronised: count (P_Random() & 7) + 1 at spawn),
+        // so the tic it first goes dark tells where P_LoadThings left P_Random.
+        let dark_at = |things: Vec<crate::formats::doom::map::Thing>, no_monsters: bool| {
+            let mut level = testwad::two_room_level();
+            level.map.sectors[0].special = 2;
+            level.map.things = things;
+            let stack = testwad::stack_with(&level);
+            let opts = BuildOptions { no_monsters, ..Default::default() };
+            let mut scene = build_scene_with(&stack, "MAP01", &opts).unwrap();
+            let mut st = FrameState::default();
+            (1..10).find(|&tic| {
+                scene.animator.state_at(tic, &mut st);
+                st.light[0] != 160
+            })
+        };
+        let thing = |kind: u16, flags: u16| crate::formats::doom::map::Thing {
+            x: 64 << 16,
+            y: 64 << 16,
+            kind,
+            flags,
+            ..Default::default()
+        };
+        // No things: index 0, draws rndtable[1] = 8 -> count 1.
+        assert_eq!(dark_at(vec![], false), Some(1));
+        // Player 1 (lastlook), a red torch (lastlook and its first tics), a stimpack
+        // (lastlook): index 4, rndtable[5] = 241 -> count 2. Player 2's start, a thing of
+        // another skill and a multiplayer one draw nothing.
+        let mut things = vec![thing(1, 7), thing(46, 7), thing(2011, 7)];
+        things.extend([thing(2, 7), thing(2011, 1), thing(2011, 0x17)]);
+        assert_eq!(dark_at(things.clone(), true), Some(2));
+        // An imp draws lastlook and its first tics too, unless -nomonsters keeps it out:
+        // index 6, rndtable[7] = 107 -> count 4.
+        things.push(thing(3001, 7));
+        assert_eq!(dark_at(things.clone(), true), Some(2));
+        assert_eq!(dark_at(things, false), Some(4));
     }
 
     #[test]

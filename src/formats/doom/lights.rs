@@ -2,8 +2,10 @@
 //!
 //! `P_SpawnSpecials` walks the sectors in order and spawns one thinker per light special; each
 //! tic `P_RunThinkers` runs them in that order. Random ones draw from `P_Random`, whose index
-//! starts at 0 at level start. Only the light thinkers draw from it here (things are not
-//! simulated), which matches a level with its things removed.
+//! `G_InitNew` clears to 0 and which the things' spawning draws from first (`P_LoadThings`
+//! runs before `P_SpawnSpecials` in `P_SetupLevel`; see `things::spawn_thing`). Each tic only
+//! the light thinkers draw from it here: the things that spawn with `-nomonsters` (items,
+//! decorations, the player) change state without drawing, and monsters are not simulated.
 
 use super::map::{line_flags, MapData};
 
@@ -68,14 +70,19 @@ pub struct LightSim {
 
 impl LightSim {
     /// Spawns the light thinkers of `map` as `P_SpawnSpecials` (which itself draws random
-    /// numbers for flashes and unsynchronised strobes).
+    /// numbers for flashes and unsynchronised strobes), with `P_Random` at index 0.
     pub fn new(map: &MapData) -> LightSim {
+        LightSim::with_random(map, PRandom::default())
+    }
+
+    /// [`LightSim::new`] with `P_Random` where the things' spawning left it.
+    pub fn with_random(map: &MapData, random: PRandom) -> LightSim {
         let levels: Vec<i32> = map.sectors.iter().map(|s| s.light as i32).collect();
         let neighbours = neighbour_sectors(map);
         // P_FindMinSurroundingLight: lowest light among two-sided neighbours, at most `max`.
         let min_around =
             |s: usize, max: i32| neighbours[s].iter().map(|&n| levels[n]).fold(max, i32::min);
-        let mut random = PRandom::default();
+        let mut random = random;
         let mut thinkers = Vec::new();
         for (s, sector) in map.sectors.iter().enumerate() {
             let light = levels[s];
@@ -311,6 +318,16 @@ mod tests {
         // spawn-time light, 200 > 100, so its own level: no change visible) ...
         let l = s.levels_at(65)[1];
         assert_eq!(l, 100);
+        // Started where the things' spawning left P_Random (index 6), the strobe draws
+        // rndtable[7] = 107 -> count 4 and the flash rndtable[8] = 75 -> count 1.
+        let mut level = testwad::two_room_level();
+        level.map.sectors[0].special = 2;
+        level.map.sectors[1].special = 1;
+        (level.map.sectors[0].light, level.map.sectors[1].light) = (200, 100);
+        let mut s = LightSim::with_random(&level.map, PRandom { index: 6 });
+        assert_eq!(s.random.index, 8);
+        assert_eq!(s.levels_at(3)[0], 200);
+        assert_eq!(s.levels_at(4)[0], 100);
         // ... fire flicker stays within [min, max].
         let mut f = sim(17, 0, 200, 100);
         for tic in 0..200 {

@@ -110,7 +110,12 @@ pub fn build_scene(file: &LevFile, map_name: &str) -> Scene {
     let remap: Vec<u32> = (0..textures.len() as u32).collect();
     let animator = SkyAnimator {
         sky_texture: sky_base as u32,
-        base: FrameState { light: vec![0], texture_remap: remap, scroll: vec![[0.0, 0.0]] },
+        base: FrameState {
+            light: vec![0],
+            texture_remap: remap,
+            scroll: vec![[0.0, 0.0]],
+            thing_frames: Vec::new(),
+        },
     };
     Scene {
         name: map_name.to_string(),

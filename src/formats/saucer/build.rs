@@ -62,6 +62,7 @@ pub fn build_scene(level: &SaucerLevel) -> Scene {
         light: (0..PARTS).collect(),
         texture_remap: (0..texture_count as u32).collect(),
         scroll: vec![[0.0, 0.0]],
+        thing_frames: Vec::new(),
     };
     let (animator, dropped) = SaucerAnimator::new(initial, &level.map.animations, map_defs);
     if dropped > 0 {

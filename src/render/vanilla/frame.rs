@@ -62,6 +62,21 @@ impl VanillaFrame {
         self.sprites = shown;
     }
 
+    /// Sets each thing's frame from the frame state's words (index of its sprite frame, and
+    /// full-bright in the top bit; see `scene::thing_frame_word`): animated things change
+    /// frame from tic to tic. Things past the words keep theirs.
+    pub fn set_thing_frames(&mut self, words: &[u32]) {
+        let frames = self.map.things.frames.len() as u32;
+        for (thing, &word) in self.map.things.things.iter_mut().zip(words) {
+            let frame = word & 0x7FFF_FFFF;
+            // A word naming no frame (a state of another scene) leaves the thing as it is.
+            if frame < frames {
+                thing.frame = frame;
+                thing.fullbright = word >> 31 != 0;
+            }
+        }
+    }
+
     /// Sets the screen: a `width` x `height` view with vanilla's projection gets the walk's
     /// view, any other none.
     pub fn set_screen(&mut self, width: u32, height: u32, vanilla_projection: bool) {
