@@ -7,13 +7,12 @@
 //! 1280x720: the fragment stage runs eight pixels at a time through code compiled for any
 //! triangle. Here each frame's solid triangles in view (after the frustum and occlusion
 //! culling the GPU path uses too) are clipped and set up once, sorted nearest first, and drawn
-//! in interleaved bands of rows on every core (`bands`), a span's pixels depth-tested eight at a
+//! in interleaved bands of rows on every core (`canvas_bands`), a span's pixels depth-tested eight at a
 //! time before any is shaded, so that most pixels are shaded once; the family's shading is the same arithmetic as its WGSL, so the picture
 //! matches the GPU's but for pixel centres on the exact edge of a texel or a triangle. The
 //! canvas then goes to the GPU as Doom's does, and masked surfaces, sprites, translucent
 //! surfaces and overlays are drawn over it there, tested against the canvas depths.
 
-mod bands;
 mod marathon;
 mod raster;
 mod saturn;
@@ -24,11 +23,11 @@ use std::ops::Range;
 
 use glam::{Mat4, Vec3};
 
+use super::canvas_bands::{self, Bands};
 use super::family::{Canvas, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SolidWorld};
 use super::profiler::CpuSteps;
 use super::{Gpu, RenderMode};
 use crate::scene::{Scene, Shading, ShadingFamily, WorldVertex};
-use bands::CanvasBuffers;
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
@@ -134,7 +133,7 @@ impl<S: SoftShader> Family<S> {
         vertices: &[WorldVertex],
         ranges: &mut dyn Iterator<Item = Range<u32>>,
         view: &SoftView,
-        canvas: &mut CanvasBuffers,
+        canvas: &mut SoftCanvas,
     ) {
         let vp =
             Viewport { width: view.width as usize, height: view.height as usize, near: view.near };
@@ -166,18 +165,26 @@ impl<S: SoftShader> Family<S> {
             b.raster.nearest().total_cmp(&a.raster.nearest()).then(b.sequence.cmp(&a.sequence))
         });
         let (shader, order) = (&self.shader, &self.order);
-        canvas.draw_in_bands(vp.width, vp.height, S::KEYS, |band| {
+        let how = Bands {
+            rows: BAND_ROWS,
+            threads: canvas.threads,
+            clear: canvas.clear,
+            indices: S::KEYS,
+        };
+        let (colors, depths, indices) =
+            (&mut canvas.colors, &mut canvas.depths, &mut canvas.indices);
+        canvas_bands::draw_in_bands(colors, depths, indices, (vp.width, vp.height), how, |band| {
             for &i in order {
                 let t = &tris[i as usize];
-                let rows = t.raster.rows();
-                let rows = rows.start.max(band.y0)..rows.end.min(band.y0 + band.rows);
+                let (rows, band_rows) = (t.raster.rows(), band.rows());
+                let rows = rows.start.max(band_rows.start)..rows.end.min(band_rows.end);
                 for y in rows {
                     if let Some(span) = t.raster.span(y, vp.width) {
                         let at = (y - band.y0) * vp.width;
                         let pixels = at + span.x0..at + span.x1;
                         let colors = &mut band.colors[pixels.clone()];
                         let depths = &mut band.depths[pixels.clone()];
-                        let keys = band.keys.get_mut(pixels).unwrap_or_default();
+                        let keys = band.indices.get_mut(pixels).unwrap_or_default();
                         draw_span(shader, t, &span, y, vp.near, colors, depths, keys);
                     }
                 }
@@ -240,6 +247,20 @@ fn draw_span<S: SoftShader>(
     }
 }
 
+/// Rows of one band of the canvas (see `canvas_bands`).
+const BAND_ROWS: usize = 8;
+
+/// The canvas (a palette index a pixel for a family whose translucent surfaces blend by
+/// index), the scene's clear colour (in the target's order) and the threads it is drawn on.
+#[derive(Default)]
+struct SoftCanvas {
+    colors: Vec<u32>,
+    depths: Vec<f32>,
+    indices: Vec<u8>,
+    clear: u32,
+    threads: usize,
+}
+
 enum Shaders {
     Saturn(Family<SaturnShader>),
     Marathon(Family<MarathonShader>),
@@ -252,7 +273,7 @@ pub(super) struct SoftFrames {
     shaders: Shaders,
     /// The solid triangles, as the renderer's culling ranges count them.
     vertices: Vec<WorldVertex>,
-    canvas: CanvasBuffers,
+    canvas: SoftCanvas,
     /// Whether this frame's solid world is on the canvas.
     on_canvas: bool,
     /// Whether faithful frames may use the canvas (see `SceneRenderer::set_cpu_canvas`).
@@ -278,12 +299,10 @@ impl SoftFrames {
         Some(SoftFrames {
             shaders,
             vertices: inputs.solid.to_vec(),
-            canvas: CanvasBuffers {
-                colors: Vec::new(),
-                depths: Vec::new(),
-                keys: Vec::new(),
+            canvas: SoftCanvas {
                 clear: to_target(r | g << 8 | b << 16, inputs.bgra),
-                threads: bands::threads(),
+                threads: canvas_bands::threads(),
+                ..SoftCanvas::default()
             },
             on_canvas: false,
             enabled: true,
@@ -324,6 +343,6 @@ impl FamilyFrames for SoftFrames {
 
     fn canvas(&self) -> Option<Canvas<'_>> {
         let c = &self.canvas;
-        self.on_canvas.then_some(Canvas { colors: &c.colors, depths: &c.depths, keys: &c.keys })
+        self.on_canvas.then_some(Canvas { colors: &c.colors, depths: &c.depths, keys: &c.indices })
     }
 }

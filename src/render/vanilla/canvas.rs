@@ -10,10 +10,13 @@
 //! colour (RGBA8, copied into the scene's colour target) and each pixel's depth, which what
 //! the GPU draws over it tests against (`hidden_by_canvas` in shaders/common.wgsl).
 
+pub(super) use crate::render::canvas_bands::Band;
+
 use super::tables::{fixed_div, fixed_mul, zlight, ANG90, ANGLETOFINESHIFT, MAXLIGHTZ};
 use super::vissprites::SpriteLight;
 use super::wall_setup::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
 use super::{VanillaView, WalkResult};
+use crate::render::canvas_bands::{self, Bands};
 use crate::render::packing::MetaLayout;
 use crate::scene::vanilla_doom::{FlatXform, VSeg, VSky, VanillaMap};
 use crate::scene::{VanillaSeg, VanillaTier};
@@ -98,24 +101,7 @@ pub struct CanvasViewer {
     pub sky_texture: u32,
 }
 
-/// Threads a canvas is drawn on at most.
-const MAX_BANDS: usize = 8;
-
-/// Rows `y0..` of a canvas, `w` pixels wide.
-pub(super) struct Band<'a> {
-    pub(super) y0: usize,
-    pub(super) w: usize,
-    pub(super) colors: &'a mut [u32],
-    pub(super) depths: &'a mut [f32],
-    pub(super) indices: &'a mut [u8],
-}
-
 impl Band<'_> {
-    /// The band's rows: `y0..y1`.
-    pub(super) fn rows(&self) -> std::ops::Range<usize> {
-        self.y0..self.y0 + self.colors.len() / self.w.max(1)
-    }
-
     /// Pixel `p` shows palette index `i` through `row`.
     pub(super) fn put(&mut self, p: usize, row: &LitRow, i: u32) {
         let i = (i & 255) as usize;
@@ -205,7 +191,7 @@ impl CanvasScene {
             clear: order(r | g << 8 | b << 16 | 0xFF00_0000),
             zlight: zlight(),
             fuzz,
-            bands: std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_BANDS),
+            bands: canvas_bands::threads(),
         }
     }
 
@@ -225,50 +211,24 @@ impl CanvasScene {
     }
 
     /// Draws the frame into `out`, in bands of rows on as many threads as the machine has
-    /// cores (up to [`MAX_BANDS`]): each draws every column and span clipped to its rows,
+    /// cores, one band each: each draws every column and span clipped to its rows,
     /// then the things and masked middles (R_DrawMasked). Fuzz reads the rows above and below
     /// and steps one table position a pixel in drawing order, so a frame with fuzz draws its
     /// things and masked middles on one thread over the whole screen once the bands are done.
     pub fn draw(&self, f: &CanvasFrame, out: &mut Canvas) {
         let (w, h) = (f.walk.width as usize, f.walk.height as usize);
-        // Each band clears its own rows, on its own core.
-        out.colors.resize(w * h, self.clear);
-        out.depths.resize(w * h, 0.0);
         let fuzz = f.sprites && f.walk.vissprites.iter().any(|v| v.light == SpriteLight::Fuzz);
-        out.indices.resize(w * h, 0);
+        // Each band walks every column and span of the frame: one band a core.
         let rows = h.div_ceil(self.bands).max(1);
-        let bands = out
-            .colors
-            .chunks_mut(rows * w)
-            .zip(out.depths.chunks_mut(rows * w))
-            .zip(out.indices.chunks_mut(rows * w));
-        let mut bands: Vec<Band> = bands
-            .enumerate()
-            .map(|(i, ((colors, depths), indices))| Band {
-                y0: i * rows,
-                w,
-                colors,
-                depths,
-                indices,
-            })
-            .collect();
-        let draw = |band: &mut Band| {
-            band.colors.fill(self.clear);
-            band.depths.fill(0.0);
-            band.indices.fill(0);
+        let how = Bands { rows, threads: self.bands, clear: self.clear, indices: true };
+        let (colors, depths, indices) = (&mut out.colors, &mut out.depths, &mut out.indices);
+        canvas_bands::draw_in_bands(colors, depths, indices, (w, h), how, |band| {
             self.walls(f, band);
             self.flats(f, band);
             if !fuzz {
                 // No fuzz: the table position is not read.
                 self.draw_masked(f, band, &mut 0);
             }
-        };
-        let Some((first, rest)) = bands.split_first_mut() else { return };
-        std::thread::scope(|scope| {
-            for band in rest {
-                scope.spawn(move || draw(band));
-            }
-            draw(first);
         });
         if fuzz {
             let mut screen = Band {
