@@ -225,7 +225,9 @@ struct SurfaceIn {
 }
 
 // What a translucent fragment contributes: `mode == 0u` blends `color` by its alpha,
-// otherwise the palette index `index` blends through the family's `blend_index`.
+// `TRANSLUCENT_ADD` adds `color` times its alpha, otherwise the palette index `index` blends
+// through the family's `blend_index`.
+const TRANSLUCENT_ADD: u32 = 0xFFFFu;
 struct Translucent {
     index: u32,
     mode: u32,

@@ -147,14 +147,22 @@ fn shade_fragment(s: SurfaceIn) -> FragOut {
     return FragOut(shade(s), vec4<u32>(0u));
 }
 
-// Boom's translucent middle textures (260): 2/3 of the texture over 1/3 of what lies behind,
-// in true colour (Boom's default table is that blend matched to the palette). A frame the CPU
-// canvas drew has them already, blended through their tables.
+// The bits of a world vertex's second shade byte (scene::doom_shade).
+const SHADE_OWN_ALPHA: u32 = 1u;
+const SHADE_ADDITIVE: u32 = 2u;
+
+// Translucent middle textures in true colour: Boom's 260 as 2/3 of the texture over 1/3 of
+// what lies behind (Boom's default table is that blend matched to the palette); ZDoom's line
+// alpha (first shade byte) over the rest, or added to it. A frame the CPU canvas drew has
+// them already, blended through their tables.
 fn translucent(s: SurfaceIn) -> Translucent {
     if canvas_mode() {
         discard;
     }
-    return Translucent(0u, 0u, vec4<f32>(shade(s).rgb, 2.0 / 3.0));
+    let bits = u32(round(s.shade.y * 255.0));
+    let alpha = select(2.0 / 3.0, s.shade.x, (bits & SHADE_OWN_ALPHA) != 0u);
+    let mode = select(0u, TRANSLUCENT_ADD, (bits & SHADE_ADDITIVE) != 0u);
+    return Translucent(0u, mode, vec4<f32>(shade(s).rgb, alpha));
 }
 
 fn blend_index(src: u32, dst: u32, mode: u32) -> u32 {

@@ -84,6 +84,9 @@ fn fs_resolve(@builtin(position) clip: vec4<f32>) -> @location(0) vec4<f32> {
         if mode == 0u {
             let c = unpack_rgba8(frag_entries[e + 2u]);
             color = vec4<f32>(mix(color.rgb, c.rgb, c.a), 1.0);
+        } else if mode == TRANSLUCENT_ADD {
+            let c = unpack_rgba8(frag_entries[e + 2u]);
+            color = vec4<f32>(min(color.rgb + c.rgb * c.a, vec3<f32>(1.0)), 1.0);
         } else {
             index = blend_index(src, index, mode);
             color = vec4<f32>(palette_rgb(index), 1.0);

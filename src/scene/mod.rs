@@ -163,6 +163,19 @@ pub mod vertex_flags {
     }
 }
 
+/// What Doom's world vertices hold in [`WorldVertex::shade`] (read by `shaders/doom.wgsl`).
+pub mod doom_shade {
+    /// Byte 1's bits: byte 0 is the surface's own alpha (else Boom 260's 2/3); additive.
+    pub const OWN_ALPHA: u8 = 1;
+    pub const ADDITIVE: u8 = 2;
+
+    /// A translucent middle drawn at `alpha` (0..255), added to what is behind when
+    /// `additive` (ZDoom's line alpha and render style).
+    pub fn line_style(alpha: u8, additive: bool) -> [u8; 4] {
+        [alpha, OWN_ALPHA | if additive { ADDITIVE } else { 0 }, 0, 0]
+    }
+}
+
 /// One corner of a world triangle.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]

@@ -9,7 +9,8 @@ use crate::scene::vanilla_doom::VSky;
 use crate::scene::vertex_flags::{SKY_TRANSFERRED, SKY_TRANSFERRED_FLIPPED};
 
 use super::boom_views::{colormap_rows, default_tranmap, BoomViews, Part, Tranmap, TRANMAP_SIZE};
-use super::map::{MapData, Sector};
+use super::line_styles::{blend_table, InversePalette, LineStyle};
+use super::map::{line_flags, MapData, Sector};
 use super::wad::WadStack;
 
 /// How a sector's F_SKY1 planes (and sky walls) are drawn: the scene texture, the contrast
@@ -154,4 +155,65 @@ pub fn tranmaps(
         of_line.insert(line, index);
     }
     (tables, of_line)
+}
+
+/// Adds a translucency table for each alpha level and style ZDoom's line alpha uses (see
+/// `line_styles`) to `tables`, and each translucent line's to `of_line` (a Boom 260 table of
+/// the same line giving way), with a note saying how each mode draws them.
+pub fn line_style_tables(
+    map: &MapData,
+    styles: &BTreeMap<u32, LineStyle>,
+    palette: &[[u8; 3]],
+    (tables, of_line): (&mut Vec<Vec<u8>>, &mut BTreeMap<u32, u32>),
+    notes: &mut Vec<String>,
+) {
+    if styles.is_empty() {
+        return;
+    }
+    let inverse = InversePalette::new(palette);
+    let mut by_level: BTreeMap<(u32, bool), u32> = BTreeMap::new();
+    let (mut blended, mut added, mut hidden, mut one_sided) = (0, 0, 0, 0);
+    for (&line, &style) in styles {
+        let two_sided = map
+            .linedefs
+            .get(line as usize)
+            .is_some_and(|l| l.has_flag(line_flags::TWO_SIDED) && l.sides[1].is_some());
+        if !two_sided {
+            one_sided += 1;
+            continue;
+        }
+        if style.alpha == 0 {
+            hidden += 1;
+            continue;
+        }
+        if style.additive {
+            added += 1;
+        } else {
+            blended += 1;
+        }
+        let index = *by_level.entry((style.level(), style.additive)).or_insert_with(|| {
+            tables.push(blend_table(palette, &inverse, style));
+            tables.len() as u32 - 1
+        });
+        of_line.insert(line, index);
+    }
+    if blended + added > 0 {
+        notes.push(format!(
+            "{blended} translucent and {added} additive middle textures (ZDoom line alpha, \
+             render style, TranslucentLine): smooth mode blends by alpha; faithful mode blends \
+             through {} tables made as ZDoom's 8-bit renderer does (64 alpha levels, a 15-bit \
+             inverse palette), vanilla having no translucency; faithful frames the GPU draws \
+             blend by alpha",
+            by_level.len()
+        ));
+    }
+    if hidden > 0 {
+        notes.push(format!("{hidden} lines with alpha 0: their middle textures are not drawn"));
+    }
+    if one_sided > 0 {
+        notes.push(format!(
+            "{one_sided} one-sided lines have an alpha or render style: drawn opaque, as ZDoom \
+             draws one-sided walls"
+        ));
+    }
 }

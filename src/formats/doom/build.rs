@@ -13,9 +13,9 @@ use glam::{DVec2, DVec3, Vec3};
 use crate::formats::Result;
 use crate::scene::vanilla_doom::{FlatXform, VThing};
 use crate::scene::{
-    thing_frame_word, vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene,
-    Shading, Sky, Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg, VanillaTier,
-    WorldVertex,
+    doom_shade, thing_frame_word, vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker,
+    Parts, Scene, Shading, Sky, Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg,
+    VanillaTier, WorldVertex,
 };
 
 use super::animation::{active_anims, AnimatedThing, DerivedLight, DoomAnimator, SceneCycle};
@@ -25,6 +25,7 @@ use super::boom_views::BoomViews;
 use super::bsp::{point_in_subsector, SubsectorPolygons};
 use super::flats::{flat_texture, SKY_FLAT};
 use super::lights::{LightSim, PRandom};
+use super::line_styles::{read_line_styles, LineStyle};
 use super::map::{line_flags, MapData, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
@@ -221,7 +222,15 @@ pub fn build_level_scene(
     // Walls and flats are built at 242's heights as seen from between the control planes.
     let shown = boom_build::shown_sectors(map, &views);
     let region_colormaps = boom_build::region_colormaps(&views, stack, &mut colormap, &mut notes);
-    let (tranmaps, tranmap_of_line) = boom_build::tranmaps(&views, stack, &palette);
+    let (mut tranmaps, mut tranmap_of_line) = boom_build::tranmaps(&views, stack, &palette);
+    let line_styles = read_line_styles(map, &mut notes);
+    boom_build::line_style_tables(
+        map,
+        &line_styles,
+        &palette,
+        (&mut tranmaps, &mut tranmap_of_line),
+        &mut notes,
+    );
     for wad in stack.wads() {
         notes.extend(wad.notes().iter().cloned());
     }
@@ -248,6 +257,7 @@ pub fn build_level_scene(
         skies: Vec::new(),
         sector_sky: &views.sector_sky,
         translucent: &tranmap_of_line,
+        line_styles: &line_styles,
     };
 
     // Sky first so it has a stable, low index.
@@ -699,8 +709,10 @@ struct Builder<'a> {
     skies: Vec<SkySurface>,
     /// Sector -> its transferred sky (index into `skies` less one).
     sector_sky: &'a BTreeMap<u32, usize>,
-    /// Linedef -> its translucency table (Boom 260).
+    /// Linedef -> its translucency table (Boom 260, ZDoom's alpha).
     translucent: &'a BTreeMap<u32, u32>,
+    /// Linedef -> ZDoom's alpha and render style, where not opaque.
+    line_styles: &'a BTreeMap<u32, LineStyle>,
 }
 
 /// Scroll slots 1.. , one per distinct velocity (slot 0 never scrolls; the vertex flags hold
@@ -1137,7 +1149,10 @@ impl Builder<'_> {
                 tiers[1] = tier(tex, anchor, &p);
             }
         }
-        if let Some((tex, h)) = self.wall_texture(&sd.middle) {
+        // ZDoom's line alpha: 0 draws no middle at all.
+        let style = seg.linedef.and_then(|l| self.line_styles.get(&l)).copied();
+        let hidden = style.is_some_and(|s| s.alpha == 0);
+        if let Some((tex, h)) = self.wall_texture(&sd.middle).filter(|_| !hidden) {
             // Masked middle (R_RenderMaskedSegRange): lower-unpegged puts the bottom at the
             // higher floor, else the top at the lower ceiling; drawn once (no vertical
             // tiling), clipped to the opening.
@@ -1158,7 +1173,14 @@ impl Builder<'_> {
             if seg.linedef.is_some_and(|l| self.translucent.contains_key(&l)) {
                 flags |= vertex_flags::TRANSLUCENT;
             }
+            let first = self.world.len();
             self.wall_quad(a, bpt, &part, u, tex, light, flags);
+            // ZDoom's alpha and render style, for the GPU's blending (`doom.wgsl`).
+            if let Some(style) = style.filter(|s| s.blends()) {
+                for v in &mut self.world[first..] {
+                    v.shade = doom_shade::line_style(style.alpha, style.additive);
+                }
+            }
             tiers[2] = tier(tex, anchor, &p);
         }
         (false, tiers)

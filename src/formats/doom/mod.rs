@@ -13,6 +13,7 @@ pub mod build;
 pub mod flats;
 pub mod glbsp_nodes;
 pub mod lights;
+pub mod line_styles;
 pub mod map;
 pub mod node_builder;
 pub mod nodes;
