@@ -114,7 +114,29 @@ fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
     }
     let c = mix(mix(palette_rgb(t00.x), palette_rgb(t10.x), f.x),
                 mix(palette_rgb(t01.x), palette_rgb(t11.x), f.x), f.y);
-    return vec4<f32>(c * smooth_light(s), 1.0);
+    return vec4<f32>(sector_colored(s, c, smooth_light(s)), 1.0);
+}
+
+// ZDoom's sector colours in smooth mode (FAMILY_2: their (light, fade) pairs as 0xRRGGBB words,
+// FAMILY_3: how many; shade bytes 2 and 3: the surface's pair plus one). As GZDoom's software
+// colormaps do, the texel is tinted by the light colour at full brightness and goes to the
+// fade colour as it darkens (black fade: vanilla's darkening).
+fn sector_colored(s: SurfaceIn, c: vec3<f32>, light: f32) -> vec3<f32> {
+    if FAMILY_3 == 0u {
+        return c * light;
+    }
+    let n = u32(round(s.shade.z * 255.0)) | (u32(round(s.shade.w * 255.0)) << 8u);
+    if n == 0u || n > FAMILY_3 {
+        return c * light;
+    }
+    let at = FAMILY_2 + (n - 1u) * 2u;
+    let tint = rgb_of(scene_meta[at]);
+    let fade = rgb_of(scene_meta[at + 1u]);
+    return mix(fade, c * tint, light);
+}
+
+fn rgb_of(w: u32) -> vec3<f32> {
+    return vec3<f32>(f32((w >> 16u) & 255u), f32((w >> 8u) & 255u), f32(w & 255u)) / 255.0;
 }
 
 // Smooth mode's light: vanilla's diminishing as a continuous factor (1 at full brightness).
@@ -139,7 +161,7 @@ fn fs_smooth(in: WorldOut) -> FragOut {
     let s = surface_from(in, in.flags & 15u);
     let size = vec2<f32>(f32(s.info.width), f32(s.info.height));
     let c = textureSample(smooth_texture, smooth_sampler, s.uv / size).rgb;
-    return FragOut(vec4<f32>(c * smooth_light(s), 1.0), vec4<u32>(0u));
+    return FragOut(vec4<f32>(sector_colored(s, c, smooth_light(s)), 1.0), vec4<u32>(0u));
 }
 
 // The colour and the opaque pixel's key (none: no surface of this family blends by it).

@@ -39,7 +39,10 @@ pub fn family_tables(
     let empty = FamilyTables { constants: [0; 8], joined: Vec::new() };
     let (family, tables) = match shading {
         Shading::Family { family, tables } => (family, tables),
-        Shading::DoomColormap { colormap, .. } => return doom(colormap, palette, joined_at),
+        Shading::DoomColormap { colormap, map, .. } => {
+            let colors = map.as_deref().map_or(&[][..], |m| &m.colors[..]);
+            return doom(colormap, colors, palette, joined_at);
+        }
         Shading::Unlit => return empty,
     };
     match family {
@@ -53,13 +56,19 @@ pub fn family_tables(
 /// colormap then palette take two, followed by vanilla's `zlight` (flats' colormap by light
 /// level and distance), which depends on no viewport.
 ///
-/// Constants: the lit rows' and `zlight`'s word offsets.
-fn doom(colormap: &[u8], palette: &[u32], joined_at: u32) -> FamilyTables {
+/// Then ZDoom's sector colours, two words (light, fade) a pair, for smooth mode.
+///
+/// Constants: the lit rows' and `zlight`'s word offsets, the colours' offset and their
+/// number (0: none, so the shader's colour code folds away for other maps).
+fn doom(colormap: &[u8], colors: &[[u32; 2]], palette: &[u32], joined_at: u32) -> FamilyTables {
     let lit = colormap.iter().map(|&i| palette.get(i as usize).copied().unwrap_or(0));
     let mut joined: Vec<u32> = lit.collect();
     let zlight_at = joined_at + joined.len() as u32;
     joined.extend(zlight());
-    FamilyTables { constants: [joined_at, zlight_at, 0, 0, 0, 0, 0, 0], joined }
+    let colors_at = joined_at + joined.len() as u32;
+    joined.extend(colors.iter().flatten());
+    let count = colors.len() as u32;
+    FamilyTables { constants: [joined_at, zlight_at, colors_at, count, 0, 0, 0, 0], joined }
 }
 
 /// LUT1 (lighting part x fog level x colour → palette index) through the palette: each word

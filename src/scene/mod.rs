@@ -174,6 +174,12 @@ pub mod doom_shade {
     pub fn line_style(alpha: u8, additive: bool) -> [u8; 4] {
         [alpha, OWN_ALPHA | if additive { ADDITIVE } else { 0 }, 0, 0]
     }
+
+    /// Bytes 2 and 3: the surface's sector colour, the number of its (light, fade) pair in
+    /// [`super::vanilla_doom::VanillaMap::colors`] plus one (0: none).
+    pub fn sector_color(number: u16) -> [u8; 2] {
+        number.to_le_bytes()
+    }
 }
 
 /// One corner of a world triangle.

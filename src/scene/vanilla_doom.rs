@@ -183,6 +183,9 @@ pub struct VanillaMap {
     /// Boom's translucency tables (65536 bytes: `table[dest << 8 | src]`), which
     /// [`crate::scene::VanillaSeg::translucent`] indexes.
     pub tranmaps: Vec<Vec<u8>>,
+    /// ZDoom's sector colours as (light, fade) 0xRRGGBB pairs, which smooth mode alone draws
+    /// (numbered from 1 in [`crate::scene::doom_shade::sector_color`]).
+    pub colors: Vec<[u32; 2]>,
 }
 
 /// A spawned thing as `R_ProjectSprite` reads its `mobj_t`.

@@ -3,7 +3,7 @@
 //! with the sidedef names that are lumps taken out, the colormaps and translucency tables the
 //! renderers read, and each sector's sky surface (MBF 271/272).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::scene::vanilla_doom::VSky;
 use crate::scene::vertex_flags::{SKY_TRANSFERRED, SKY_TRANSFERRED_FLIPPED};
@@ -67,14 +67,15 @@ pub fn shown_sectors(map: &MapData, views: &BoomViews) -> Vec<Sector> {
     sectors
 }
 
-/// `map` with the sidedef names that name lumps (242's colormaps, 260's tables) made "-",
-/// as Boom leaves those sidedefs no texture; `None` when there are none.
-pub fn without_lump_names(map: &MapData, views: &BoomViews) -> Option<MapData> {
-    if views.lump_names.is_empty() {
+/// `map` with the sidedef names that name lumps (242's colormaps, 260's tables) or colours
+/// (ZDoom's `Static_Init`) made "-", as Boom and ZDoom leave those sidedefs no texture;
+/// `None` when there are none.
+pub fn without_lump_names(map: &MapData, slots: &BTreeSet<(u32, Part)>) -> Option<MapData> {
+    if slots.is_empty() {
         return None;
     }
     let mut out = map.clone();
-    for &(side, part) in &views.lump_names {
+    for &(side, part) in slots {
         let Some(sd) = out.sidedefs.get_mut(side as usize) else { continue };
         let name = match part {
             Part::Upper => &mut sd.upper,

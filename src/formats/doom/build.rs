@@ -29,6 +29,7 @@ use super::line_styles::{read_line_styles, LineStyle};
 use super::map::{line_flags, MapData, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
+use super::sector_colors::{read_sector_colors, SectorColors};
 use super::slopes::{SectorSlopes, CEILING, FLOOR};
 use super::sprite_memory::SpriteMemory;
 use super::sprites::SpriteDirectory;
@@ -216,8 +217,11 @@ pub fn build_level_scene(
     } else {
         BoomViews::read(map, stack, &mut notes)
     };
-    // Sidedef names that are colormaps or translucency tables draw nothing.
-    let named = boom_build::without_lump_names(map, &views);
+    let colors = read_sector_colors(map);
+    // Sidedef names that are colormaps, translucency tables or colours draw nothing.
+    let mut name_slots = views.lump_names.clone();
+    name_slots.extend(colors.colour_names.iter().copied());
+    let named = boom_build::without_lump_names(map, &name_slots);
     let map = named.as_ref().unwrap_or(map);
     // Walls and flats are built at 242's heights as seen from between the control planes.
     let shown = boom_build::shown_sectors(map, &views);
@@ -526,6 +530,7 @@ pub fn build_level_scene(
     }
     vanilla_map.skies = b.skies.iter().skip(1).map(SkySurface::vanilla).collect();
     vanilla_map.tranmaps = tranmaps;
+    vanilla_map.colors = sector_color_table(&colors, &mut b);
     if props.beyond_vanilla() {
         b.notes.push(
             "UDMF wall scales and flat scales or rotations have no vanilla equivalent: faithful \
@@ -713,6 +718,46 @@ struct Builder<'a> {
     translucent: &'a BTreeMap<u32, u32>,
     /// Linedef -> ZDoom's alpha and render style, where not opaque.
     line_styles: &'a BTreeMap<u32, LineStyle>,
+}
+
+/// ZDoom's sector colours for smooth mode: the table of distinct (light, fade) pairs, and each
+/// world vertex of a coloured sector (by its light slot) given its pair's number plus one in
+/// shade bytes 2 and 3 (`scene::doom_shade::sector_color`), with a note.
+fn sector_color_table(colors: &SectorColors, b: &mut Builder) -> Vec<[u32; 2]> {
+    if colors.sectors.is_empty() {
+        return Vec::new();
+    }
+    let mut table: Vec<[u32; 2]> = Vec::new();
+    let mut number: BTreeMap<[u32; 2], u16> = BTreeMap::new();
+    let mut of_sector: BTreeMap<u32, u16> = BTreeMap::new();
+    for (&sector, c) in &colors.sectors {
+        let pair = [c.light, c.fade];
+        let Some(n) = number.get(&pair).copied().or_else(|| {
+            let n = u16::try_from(table.len() + 1).ok()?;
+            table.push(pair);
+            number.insert(pair, n);
+            Some(n)
+        }) else {
+            continue;
+        };
+        of_sector.insert(sector, n);
+    }
+    for v in &mut b.world {
+        if let Some(&n) = of_sector.get(&b.lights.sector_of(v.light)) {
+            let [lo, hi] = doom_shade::sector_color(n);
+            v.shade[2] = lo;
+            v.shade[3] = hi;
+        }
+    }
+    b.notes.push(format!(
+        "{} sectors with a ZDoom light or fade colour ({} pairs): smooth mode tints their walls \
+         and flats by the light colour and fades them to the fade colour as they darken (GZDoom's \
+         software colormaps; its hardware fog density is not modelled); faithful mode draws \
+         vanilla's COLORMAP, whose tables have no colour; things are not tinted",
+        colors.sectors.len(),
+        table.len()
+    ));
+    table
 }
 
 /// Scroll slots 1.. , one per distinct velocity (slot 0 never scrolls; the vertex flags hold

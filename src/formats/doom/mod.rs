@@ -23,6 +23,7 @@ pub mod picture;
 pub mod pk3;
 pub mod png_lump;
 pub mod script_tokens;
+pub mod sector_colors;
 pub mod slopes;
 pub mod sprite_memory;
 pub mod sprites;

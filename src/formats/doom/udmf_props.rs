@@ -78,7 +78,11 @@ pub const DRAWN_VERTEX_KEYS: [&str; 2] = ["zfloor", "zceiling"];
 pub fn is_drawn(kind: &str, key: &str) -> bool {
     match kind {
         "sidedef" => DRAWN_SIDEDEF_KEYS.contains(&key),
-        "sector" => DRAWN_SECTOR_KEYS.contains(&key) || DRAWN_SLOPE_SECTOR_KEYS.contains(&key),
+        "sector" => {
+            DRAWN_SECTOR_KEYS.contains(&key)
+                || DRAWN_SLOPE_SECTOR_KEYS.contains(&key)
+                || super::sector_colors::DRAWN_SECTOR_KEYS.contains(&key)
+        }
         "vertex" => DRAWN_VERTEX_KEYS.contains(&key),
         "linedef" => super::line_styles::DRAWN_LINEDEF_KEYS.contains(&key),
         _ => false,

@@ -169,6 +169,7 @@ fn convert(
         things: Default::default(),
         skies: Vec::new(),
         tranmaps: Vec::new(),
+        colors: Vec::new(),
     }
 }
 

@@ -1,0 +1,190 @@
+//! ZDoom's sector light and fade colours in a small room over Freedoom: UDMF `lightcolor` /
+//! `fadecolor` and Hexen's `Static_Init` (190, Init_Color) tint smooth mode's walls and flats
+//! by the light colour and fade them to the fade colour as they darken; faithful frames stay
+//! vanilla's COLORMAP, pixel for pixel, and `info` says so.
+
+mod support;
+
+use image::RgbaImage;
+use mapscope::formats::doom::map::{
+    line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Thing, Vertex,
+};
+use mapscope::formats::doom::writer::WadWriter;
+use mapscope::render::{render_headless, RenderMode, ViewSettings};
+use mapscope::scene::Scene;
+use support::doom_test_room::{add_check_textures, scene_over_freedoom2, shared_gpu};
+
+/// The 256 x 256 room's lines, clockwise (fronts face in).
+const LINES: [(u32, u32); 4] = [(0, 3), (3, 2), (2, 1), (1, 0)];
+
+fn udmf(light: i32, sector_keys: &str) -> Vec<u8> {
+    let mut t = String::from("namespace = \"zdoom\";\n");
+    for (x, y) in [(0, 0), (256, 0), (256, 256), (0, 256)] {
+        t += &format!("vertex {{ x = {x}.0; y = {y}.0; }}\n");
+    }
+    for (i, (v1, v2)) in LINES.iter().enumerate() {
+        t += &format!("linedef {{ v1 = {v1}; v2 = {v2}; sidefront = {i}; blocking = true; }}\n");
+        t += "sidedef { sector = 0; texturemiddle = \"CHECKW\"; }\n";
+    }
+    t += &format!(
+        "sector {{ heightfloor = 0; heightceiling = 128; texturefloor = \"STRIPES\"; \
+         textureceiling = \"STRIPES\"; lightlevel = {light}; {sector_keys} }}\n"
+    );
+    t += "thing { x = 128.0; y = 32.0; angle = 90; type = 1; skill1 = true; skill2 = true; \
+          skill3 = true; skill4 = true; skill5 = true; single = true; }\n";
+    let mut w = WadWriter::pwad();
+    w.lump("MAP01", Vec::new());
+    w.lump("TEXTMAP", t.into_bytes());
+    w.lump("ENDMAP", Vec::new());
+    add_check_textures(&mut w);
+    w.to_bytes()
+}
+
+/// The same room in Hexen format, its west wall a `Static_Init(1, Init_Color)` line naming
+/// `upper` and `lower` as colours for the room (tag 1).
+fn hexen(light: i16, upper: &str, lower: &str) -> Vec<u8> {
+    let v = Vertex::units;
+    let mut sidedefs = Vec::new();
+    let mut linedefs = Vec::new();
+    for (i, &(v1, v2)) in LINES.iter().enumerate() {
+        let first = i == 0;
+        sidedefs.push(Sidedef {
+            upper: if first { upper.into() } else { "-".into() },
+            lower: if first { lower.into() } else { "-".into() },
+            middle: "CHECKW".into(),
+            sector: 0,
+            ..Default::default()
+        });
+        linedefs.push(Linedef {
+            v1,
+            v2,
+            flags: line_flags::IMPASSABLE,
+            special: if first { 190 } else { 0 },
+            args: if first { [1, 1, 0, 0, 0] } else { [0; 5] },
+            sides: [Some(i as u32), None],
+            ..Default::default()
+        });
+    }
+    let map = MapData {
+        name: "MAP01".into(),
+        format: MapFormat::Hexen,
+        things: vec![Thing {
+            x: 128 << 16,
+            y: 32 << 16,
+            angle: 90,
+            kind: 1,
+            flags: 7 | 0x700,
+            ..Default::default()
+        }],
+        linedefs,
+        sidedefs,
+        vertices: vec![v(0, 0), v(256, 0), v(256, 256), v(0, 256)],
+        sectors: vec![Sector {
+            floor: 0,
+            ceiling: 128,
+            floor_flat: "STRIPES".into(),
+            ceiling_flat: "STRIPES".into(),
+            light,
+            tag: 1,
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let mut w = WadWriter::pwad();
+    w.map("MAP01", &map);
+    add_check_textures(&mut w);
+    w.to_bytes()
+}
+
+fn scene(pwad: Vec<u8>) -> Scene {
+    scene_over_freedoom2("color.wad", pwad, "MAP01")
+}
+
+/// Faithful at vanilla's projection (the canvas), faithful at 100° (the GPU), smooth.
+const VIEWS: [(RenderMode, f64); 3] =
+    [(RenderMode::Faithful, 90.0), (RenderMode::Faithful, 100.0), (RenderMode::Smooth, 90.0)];
+
+fn renders(pwad: Vec<u8>, name: &str) -> Vec<RgbaImage> {
+    let mut scene = scene(pwad);
+    let camera = scene.spawn;
+    VIEWS
+        .iter()
+        .enumerate()
+        .map(|(i, &(mode, fov_deg))| {
+            let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
+            let img = render_headless(shared_gpu(), &mut scene, &camera, &view, 0).unwrap();
+            // For looking at: MAPSCOPE_COLOR_DUMP=dir writes each render there.
+            if let Ok(dir) = std::env::var("MAPSCOPE_COLOR_DUMP") {
+                let _ = img.save(format!("{dir}/{name}-{i}.png"));
+            }
+            img
+        })
+        .collect()
+}
+
+const SMOOTH: usize = 2;
+
+#[test]
+fn light_colour_tints_smooth_mode_and_leaves_faithful_frames_alone() {
+    // At light 255 smooth mode's light is 1 everywhere: each channel is the plain room's
+    // times the colour's.
+    let plain = renders(udmf(255, ""), "plain");
+    let tinted = renders(udmf(255, "lightcolor = 0xFF8040;"), "tinted");
+    let tint = [1.0, 128.0 / 255.0, 64.0 / 255.0];
+    let (p, t) = (&plain[SMOOTH], &tinted[SMOOTH]);
+    let mut differ = 0;
+    for (x, y, got) in t.enumerate_pixels() {
+        let want = p.get_pixel(x, y).0;
+        for c in 0..3 {
+            let w = want[c] as f64 * tint[c];
+            assert!((got.0[c] as f64 - w).abs() <= 2.0, "({x}, {y}): {got:?} for {want:?}");
+        }
+        differ += (got.0 != want) as usize;
+    }
+    assert!(differ > 320 * 150, "{differ} pixels tinted");
+    // Vanilla's tables have no colour: faithful frames are the plain room's.
+    assert_eq!(tinted[0], plain[0]);
+    assert_eq!(tinted[1], plain[1]);
+    let notes = scene(udmf(255, "lightcolor = 0xFF8040;")).facts.notes;
+    assert!(
+        notes.iter().any(|n| n.contains("1 sectors with a ZDoom light or fade colour")
+            && n.contains("faithful mode draws vanilla's COLORMAP")),
+        "{notes:?}"
+    );
+    assert!(!notes.iter().any(|n| n.contains("lightcolor (")), "kept-but-not-drawn: {notes:?}");
+}
+
+#[test]
+fn dark_sectors_fade_to_the_fade_colour() {
+    // Light 0: the room's walls are at smooth mode's darkest (1/32 of the texel); with a blue
+    // fade the remaining 31/32 goes to blue, red and green as dark as before.
+    let plain = renders(udmf(0, ""), "dark");
+    let faded = renders(udmf(0, "fadecolor = 0x0000FF;"), "faded");
+    let (p, f) = (&plain[SMOOTH], &faded[SMOOTH]);
+    for (x, y, got) in f.enumerate_pixels() {
+        let want = p.get_pixel(x, y).0;
+        for (g, w) in got.0.iter().zip(want).take(2) {
+            assert!((*g as i32 - w as i32).abs() <= 2, "({x}, {y}): {got:?}");
+        }
+        assert!(got.0[2] >= want[2], "({x}, {y}): {got:?} for {want:?}");
+    }
+    // The wall across the room (rows near the horizon) is almost all fade.
+    for x in 0..320 {
+        assert!(f.get_pixel(x, 100).0[2] >= 240, "({x}, 100): {:?}", f.get_pixel(x, 100));
+    }
+    assert_eq!(faded[0], plain[0]);
+}
+
+#[test]
+fn hexen_static_init_colours_its_tagged_sector() {
+    let udmf_look = renders(udmf(160, "lightcolor = 0xFF8040; fadecolor = 0x0000FF;"), "udmf");
+    let hexen_look = renders(hexen(160, "FF8040", "0000FF"), "hexen");
+    assert_eq!(hexen_look[SMOOTH], udmf_look[SMOOTH]);
+    let plain = renders(udmf(160, ""), "plain160");
+    assert_ne!(hexen_look[SMOOTH], plain[SMOOTH]);
+    // The colour names are no textures: nothing reports them missing.
+    let notes = scene(hexen(160, "FF8040", "0000FF")).facts.notes;
+    assert!(!notes.iter().any(|n| n.contains("FF8040")), "{notes:?}");
+    // A name that is no colour leaves the room plain.
+    assert_eq!(renders(hexen(160, "-", "-"), "hexen-plain")[SMOOTH], plain[SMOOTH]);
+}
