@@ -18,7 +18,7 @@ use winit::window::{CursorGrabMode, Window, WindowId};
 
 use super::bookmark::{self, Bookmark};
 use super::compare_view::ReferenceView;
-use super::game_view::{self, GameView};
+use super::game_view;
 use super::overlay::{self, Controls, OverlayInfo};
 use super::reference;
 use super::window_surface::{self, WindowSurface, WindowTarget};
@@ -26,7 +26,7 @@ use super::{FlyCamera, MoveKeys};
 use crate::cli::{CameraArgs, ViewArgs};
 use crate::loader::{self, LevelSource, OpenOptions};
 use crate::render::{self, Gpu, Presenter, RenderMode, SceneRenderer, ViewSettings};
-use crate::scene::{FrameState, Scene};
+use crate::scene::{FrameState, GameScreen, Scene};
 use crate::shot::{self, ShotMeta};
 
 /// Viewer settings beyond the level, the camera and the view.
@@ -258,7 +258,7 @@ impl App {
             .and_then(|f| f.file_name())
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default();
-        format!("mapscope — {file} {} ({})", self.scene.name, self.scene.format)
+        format!("mapscope — {file} {} ({})", self.scene.name, self.scene.game.name())
     }
 
     fn create_window(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
@@ -371,7 +371,7 @@ impl App {
         if self.frozen {
             return self.start_tic;
         }
-        let rate = self.scene.animator.tic_rate();
+        let rate = self.scene.game.tic_rate();
         self.start_tic + (self.start.elapsed().as_secs_f64() * rate) as u32
     }
 
@@ -384,9 +384,9 @@ impl App {
         }
     }
 
-    /// The game's screen for the current format.
-    fn game(&self) -> Option<GameView> {
-        game_view::game_view(&self.scene.format)
+    /// The game's screen for the current level.
+    fn game(&self) -> Option<GameScreen> {
+        self.scene.game.screen()
     }
 
     /// Frame size, field of view and where the frame goes in a `width` x `height` window:
@@ -561,7 +561,7 @@ impl App {
                 self.game_res = !self.game_res;
                 if self.game_res && self.game().is_none() {
                     self.message =
-                        Some(format!("no game resolution known for {}", self.scene.format));
+                        Some(format!("no game resolution known for {}", self.scene.game.name()));
                 }
             }
             KeyCode::KeyF => self.set_frozen(!self.frozen),
@@ -627,7 +627,7 @@ impl App {
         };
         let target = frame.texture().create_view(&Default::default());
 
-        let title = format!("{} ({})", self.scene.name, self.scene.format);
+        let title = format!("{} ({})", self.scene.name, self.scene.game.name());
         let info = OverlayInfo {
             title: &title,
             frame_ms: self.frame_ms,

@@ -102,8 +102,8 @@ fn a_map_that_fails_to_build_keeps_the_current_one() {
 struct Panics;
 
 impl LevelSource for Panics {
-    fn format(&self) -> &str {
-        "test"
+    fn game(&self) -> crate::scene::Game {
+        crate::scene::Game::Doom
     }
     fn maps(&self) -> Vec<String> {
         vec!["MAP01".into()]

@@ -12,7 +12,8 @@ use crate::scene::{CameraPose, Scene};
 /// Where the camera is, in the level's native coordinates.
 #[derive(Args, Debug, Default, Clone)]
 pub struct CameraArgs {
-    /// Map to open (e.g. E1M3, MAP07).
+    /// Map: its name as `list` prints it (any case) or its number in `list`, counted from 1
+    /// (Marathon: from 0); default: the first.
     #[arg(long)]
     pub map: Option<String>,
     /// Camera position X,Y,Z in native coordinates (default: the player start at eye height).

@@ -128,7 +128,7 @@ fn compare_align(a: CompareArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     let start = NativeCamera { pos: meta.camera, angle: meta.angle, pitch: meta.pitch };
-    let opts = AlignOptions::for_units(crate::export::mesh::units_per_metre(&scene.format));
+    let opts = AlignOptions::for_units(scene.game.units_per_metre());
     let gpu = Gpu::headless()?;
     let r = align(&gpu, &mut scene, &view, meta.tic, &reference, start, &opts)?;
     let b = r.best;

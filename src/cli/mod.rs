@@ -86,7 +86,8 @@ pub struct ExportArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub load: LoadArgs,
-    /// Map name (default: the first).
+    /// Map: its name as `list` prints it (any case) or its number in `list`, counted from 1
+    /// (Marathon: from 0); default: the first.
     #[arg(long)]
     pub map: Option<String>,
     /// Output file (.glb or .obj).
@@ -133,7 +134,8 @@ pub struct BenchArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub load: LoadArgs,
-    /// Map to load (default: the first).
+    /// Map: its name as `list` prints it (any case) or its number in `list`, counted from 1
+    /// (Marathon: from 0); default: the first.
     #[arg(long)]
     pub map: Option<String>,
     #[command(flatten)]
@@ -209,7 +211,8 @@ pub struct InfoArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub load: LoadArgs,
-    /// Map name (default: the first).
+    /// Map: its name as `list` prints it (any case) or its number in `list`, counted from 1
+    /// (Marathon: from 0); default: the first.
     #[arg(long)]
     pub map: Option<String>,
     /// Print JSON.
