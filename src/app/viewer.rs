@@ -23,15 +23,22 @@ use super::overlay::{self, Controls, OverlayInfo};
 use super::reference;
 use super::window_surface::{self, WindowSurface, WindowTarget};
 use super::{FlyCamera, MoveKeys};
-use crate::cli::{CameraArgs, ViewArgs};
 use crate::loader::{self, LevelSource, OpenOptions};
-use crate::render::{self, Gpu, Presenter, RenderMode, SceneRenderer, ViewSettings};
+use crate::render::{self, CameraRequest, Gpu, Presenter, RenderMode, SceneRenderer, ViewSettings};
 use crate::scene::{FrameState, GameScreen, Scene};
 use crate::shot::{self, ShotMeta};
 
-/// Viewer settings beyond the level, the camera and the view.
+/// Where the viewer starts and how it draws: plain values the command line resolves.
 #[derive(Clone, Debug, Default)]
 pub struct ViewerOptions {
+    /// Map to open (by `Game::pick_map`'s rule); default: the first.
+    pub map: Option<String>,
+    /// The camera asked for; what it leaves out is the level's spawn camera.
+    pub camera: CameraRequest,
+    /// Animation clock at the start, in game tics.
+    pub tic: u32,
+    /// How to draw (the size is the window's).
+    pub view: ViewSettings,
     /// Folder for F12 screenshots (default: the current folder).
     pub shot_dir: Option<PathBuf>,
     /// A screenshot of the game to lay over the view.
@@ -43,14 +50,8 @@ pub struct ViewerOptions {
 }
 
 /// Opens the viewer window on `files` and runs until it is closed.
-pub fn run_viewer(
-    files: Vec<PathBuf>,
-    options: OpenOptions,
-    camera: CameraArgs,
-    view: ViewArgs,
-    extra: ViewerOptions,
-) -> Result<()> {
-    let mut app = App::new(files, options, camera, view, extra)?;
+pub fn run_viewer(files: Vec<PathBuf>, options: OpenOptions, extra: ViewerOptions) -> Result<()> {
+    let mut app = App::new(files, options, extra)?;
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
     event_loop.run_app(&mut app).context("running the window")?;
     match app.fatal {
@@ -191,20 +192,13 @@ struct App {
 }
 
 impl App {
-    fn new(
-        files: Vec<PathBuf>,
-        options: OpenOptions,
-        camera: CameraArgs,
-        view: ViewArgs,
-        extra: ViewerOptions,
-    ) -> Result<App> {
-        let (source, scene) = open_level(&files, &options, camera.map.as_deref())?;
+    fn new(files: Vec<PathBuf>, options: OpenOptions, extra: ViewerOptions) -> Result<App> {
+        let (source, scene) = open_level(&files, &options, extra.map.as_deref())?;
         let maps = source.maps();
-        let pose = camera.resolve(&scene)?;
+        let pose = extra.camera.resolve(&scene)?;
         let map_index = maps.iter().position(|m| *m == scene.name).unwrap_or(0);
         let fly = FlyCamera::new(pose, level_size(&scene));
-        let mut settings = view.settings(1280, 720)?;
-        settings.show_markers = !view.no_markers;
+        let settings = extra.view;
         let reference = extra.reference.as_deref().map(ReferenceView::load).transpose()?;
         let mut app = App {
             files,
@@ -221,7 +215,7 @@ impl App {
             last: Instant::now(),
             moved_at: Instant::now(),
             frame_ms: 0.0,
-            start_tic: camera.tic,
+            start_tic: extra.tic,
             frozen: extra.freeze,
             user_fov: settings.fov_deg,
             game_res: extra.game_res,

@@ -3,14 +3,7 @@
 
 use super::*;
 use crate::formats::doom::writer::{things_lump, WadWriter};
-use clap::Parser;
 use std::time::Duration;
-
-#[derive(Parser)]
-struct Args {
-    #[command(flatten)]
-    view: ViewArgs,
-}
 
 /// A scratch folder removed when dropped.
 struct Scratch(PathBuf);
@@ -37,9 +30,7 @@ impl Drop for Scratch {
 
 /// The viewer's state on `files`, without a window.
 fn app(files: Vec<PathBuf>) -> App {
-    let view = Args::parse_from(["viewer"]).view;
-    App::new(files, OpenOptions::default(), CameraArgs::default(), view, Default::default())
-        .unwrap()
+    App::new(files, OpenOptions::default(), Default::default()).unwrap()
 }
 
 /// A PWAD adding MAP02, a map marker with only THINGS: listed, but it cannot be built.
