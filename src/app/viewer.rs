@@ -433,7 +433,7 @@ impl App {
             tic: self.tic(),
         }
         .command_line(&name);
-        println!("{line}");
+        crate::output::print_line_or_log(format_args!("{line}"));
         self.message = Some(match bookmark::copy_to_clipboard(&line) {
             Some(tool) => format!("bookmark printed and copied ({tool})"),
             None => "bookmark printed to stdout (no clipboard tool found)".to_string(),
@@ -487,7 +487,7 @@ impl App {
         })();
         match result {
             Ok(path) => {
-                println!("{}", path.display());
+                crate::output::print_line_or_log(format_args!("{}", path.display()));
                 self.message = Some(format!("saved {}", path.display()));
             }
             Err(e) => self.show_error(format!("screenshot failed: {e:#}")),

@@ -12,6 +12,7 @@ use super::camera_args::parse_size;
 use super::{BenchArgs, CompareArgs, ExportArgs, InfoArgs, ListArgs, OpenArgs, RenderArgs};
 use crate::compare;
 use crate::loader::{self, map_info, MapInfo};
+use crate::outln;
 use crate::render::{self, Gpu, ViewSettings};
 use crate::shot::{self, ShotMeta};
 
