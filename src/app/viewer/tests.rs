@@ -2,8 +2,10 @@
 //! the overlay.
 
 use super::*;
+use crate::app::overlay::{self, Controls, OverlayInfo};
 use crate::formats::doom::writer::{things_lump, WadWriter};
 use std::time::Duration;
+use winit::keyboard::KeyCode;
 
 /// A scratch folder removed when dropped.
 struct Scratch(PathBuf);
