@@ -14,6 +14,7 @@ pub mod demo_level;
 pub mod export;
 pub mod formats;
 pub mod loader;
+pub mod output;
 pub mod render;
 pub mod scene;
 pub mod screenshot;

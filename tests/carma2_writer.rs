@@ -385,5 +385,5 @@ fn archives_with_several_act_files_offer_each_as_a_map() {
     );
     let no =
         loader::open(&[twt], &OpenOptions::default()).unwrap().build(Some("THIRD")).err().unwrap();
-    assert!(format!("{no}").contains("no map THIRD"), "{no}");
+    assert!(format!("{no}").contains("no map \"THIRD\""), "{no}");
 }

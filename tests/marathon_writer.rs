@@ -489,7 +489,7 @@ fn a_level_name_two_levels_share_asks_for_the_index() {
     let out = support::mapscope(["info", "--map", "shake before using…", map.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("2 levels are named") && err.contains("indices 0, 2"), "{err}");
+    assert!(err.contains("2 levels are named") && err.contains("numbers 0, 2"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(info_json(&map, "2")["map"], names[2]);
     assert_eq!(info_json(&map, "arrival")["map"], names[1]);

@@ -4,8 +4,8 @@
 use glam::{DVec3, Vec3};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::{
-    vertex_flags, Axes, CameraPose, ClearColor, FrameState, LevelFacts, Scene, Shading, Sprite,
-    SpriteView, StaticAnimator, SurfaceKind, Texels, Texture, WorldVertex,
+    vertex_flags, Axes, CameraPose, ClearColor, FrameState, Game, LevelFacts, Scene, Shading,
+    Sprite, SpriteView, StaticAnimator, SurfaceKind, Texels, Texture, WorldVertex,
 };
 
 fn solid(name: &str, index: u8, w: u32, h: u32) -> Texture {
@@ -82,7 +82,8 @@ fn scene(shading: Shading) -> Scene {
     let sprite_pos = axes.to_viewer(Vec3::new(256.0, 0.0, 0.0));
     Scene {
         name: "TEST".into(),
-        format: "synthetic".into(),
+        // Native Doom-like axes; the game only names the scene here.
+        game: Game::Doom,
         axes,
         palette: palette(),
         shading,

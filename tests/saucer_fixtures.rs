@@ -244,7 +244,7 @@ fn every_way_to_name_a_level_loads_the_same_one() {
     ]);
     assert!(!out.status.success());
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("TESTA TESTB"),
+        String::from_utf8_lossy(&out.stderr).contains("1 TESTA, 2 TESTB"),
         "the error lists the levels"
     );
 }

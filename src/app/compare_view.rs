@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use image::RgbaImage;
 
-use super::game_view::GameView;
 use super::reference::{self, Blend, Placement, RefMode};
 use crate::compare::{self, CompareReport};
+use crate::scene::GameScreen;
 
 /// Least time between two comparisons.
 const MIN_INTERVAL: Duration = Duration::from_millis(200);
@@ -53,14 +53,14 @@ impl ReferenceView {
     }
 
     /// Where the reference lies on a frame of `frame` size for a scene of `game`.
-    pub fn placement(&self, frame: (u32, u32), game: Option<&GameView>) -> Placement {
+    pub fn placement(&self, frame: (u32, u32), game: Option<&GameScreen>) -> Placement {
         let (w, h) = self.size();
         Placement::new((w, h), frame, reference::buffer_aspect(w, h, game))
     }
 
     /// Whether the reference looks like a capture of `game`'s own screen (its buffer aspect
     /// is the game's): then the viewer switches to the game's resolution when it loads.
-    pub fn matches_game(&self, game: &GameView) -> bool {
+    pub fn matches_game(&self, game: &GameScreen) -> bool {
         let (w, h) = self.size();
         let (bw, bh) = reference::buffer_aspect(w, h, Some(game));
         bw as u64 * game.height as u64 == bh as u64 * game.width as u64
@@ -80,7 +80,7 @@ impl ReferenceView {
 
     /// What to show for this frame (`frame` is the rendered image); updates the figures
     /// when they are due.
-    pub fn process(&mut self, frame: &RgbaImage, game: Option<&GameView>) -> RgbaImage {
+    pub fn process(&mut self, frame: &RgbaImage, game: Option<&GameScreen>) -> RgbaImage {
         let placement = self.placement(frame.dimensions(), game);
         let due =
             self.last_compare.is_none_or(|t| t.elapsed() >= MIN_INTERVAL.max(self.throttle()));

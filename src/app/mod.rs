@@ -5,7 +5,7 @@ pub mod bench_window;
 mod bookmark;
 mod compare_view;
 mod fly_camera;
-pub mod game_view;
+mod game_view;
 mod overlay;
 pub mod reference;
 mod viewer;

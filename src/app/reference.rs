@@ -14,8 +14,8 @@
 
 use image::{Rgba, RgbaImage};
 
-use super::game_view::GameView;
 use crate::compare::{self, CompareError, CompareOptions, CompareReport};
+use crate::scene::GameScreen;
 
 /// What the viewer shows where the reference lies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +79,7 @@ const WITHIN: Rgba<u8> = Rgba([255, 255, 0, 255]);
 /// The aspect (width, height) of the frame buffer a reference of `width` x `height` shows:
 /// its own, unless it has the game's display aspect while the game's buffer has another
 /// (then it is a stretched capture, and the buffer's aspect is returned).
-pub fn buffer_aspect(width: u32, height: u32, game: Option<&GameView>) -> (u32, u32) {
+pub fn buffer_aspect(width: u32, height: u32, game: Option<&GameScreen>) -> (u32, u32) {
     let own = width as f64 / height.max(1) as f64;
     if let Some(g) = game {
         let close = |a: f64, b: f64| (a / b - 1.0).abs() < 0.01;
@@ -265,8 +265,8 @@ fn highlight(r: &[u8], f: &[u8], tolerance: u8) -> [u8; 4] {
 
 #[cfg(test)]
 mod tests {
-    use super::super::game_view::game_view;
     use super::*;
+    use crate::scene::Game;
 
     /// Each pixel encodes its own coordinates: (x, y, 7).
     fn coords(w: u32, h: u32) -> RgbaImage {
@@ -275,8 +275,8 @@ mod tests {
 
     #[test]
     fn doom_captures_map_back_to_the_buffer_aspect() {
-        let doom = game_view("Doom").unwrap();
-        let saucer = game_view("Attack of the Saucerman").unwrap();
+        let doom = Game::Doom.screen().unwrap();
+        let saucer = Game::Saucerman.screen().unwrap();
         assert_eq!(buffer_aspect(320, 200, Some(&doom)), (320, 200));
         // Stretched to 4:3 when saved: the 320x200 buffer.
         assert_eq!(buffer_aspect(320, 240, Some(&doom)), (320, 200));
@@ -325,7 +325,7 @@ mod tests {
     fn stretched_capture_is_squeezed_back() {
         // A 320x240 capture of a Doom frame (nearest-neighbour rows, 6 for 5) onto the
         // 320x200 frame.
-        let doom = game_view("Doom").unwrap();
+        let doom = Game::Doom.screen().unwrap();
         let buffer = coords(320, 200);
         let stretched =
             RgbaImage::from_fn(320, 240, |x, y| *buffer.get_pixel(x, (2 * y + 1) * 5 / 12));

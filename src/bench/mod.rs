@@ -250,7 +250,7 @@ pub fn run(
         scene.triangle_count() + if view.show_sprites { 2 * scene.sprites.len() } else { 0 };
     Ok(BenchReport {
         level: scene.name.clone(),
-        format: scene.format.clone(),
+        format: scene.game.name().to_string(),
         adapter: gpu.adapter_name(),
         width: view.width,
         height: view.height,

@@ -10,6 +10,6 @@ fn main() -> Result<()> {
     );
     let bytes = mapscope::demo_level::wad_bytes()?;
     std::fs::write(&out, &bytes).with_context(|| format!("writing {}", out.display()))?;
-    println!("wrote {} ({} bytes)", out.display(), bytes.len());
+    mapscope::outln!("wrote {} ({} bytes)", out.display(), bytes.len());
     Ok(())
 }

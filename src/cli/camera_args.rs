@@ -6,13 +6,14 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec3;
 
-use crate::render::{RenderMode, ViewSettings};
+use crate::render::{CameraRequest, RenderMode, ViewSettings};
 use crate::scene::{CameraPose, Scene};
 
 /// Where the camera is, in the level's native coordinates.
 #[derive(Args, Debug, Default, Clone)]
 pub struct CameraArgs {
-    /// Map to open (e.g. E1M3, MAP07).
+    /// Map: its name as `list` prints it (any case) or its number in `list`, counted from 1
+    /// (Marathon: from 0); default: the first.
     #[arg(long)]
     pub map: Option<String>,
     /// Camera position X,Y,Z in native coordinates (default: the player start at eye height).
@@ -115,32 +116,19 @@ pub fn parse_size(s: &str) -> Result<(u32, u32)> {
 }
 
 impl CameraArgs {
+    /// The camera these arguments ask for, parsed into native values.
+    pub fn request(&self) -> Result<CameraRequest> {
+        let vec3 = |s: &Option<String>, what| s.as_deref().map(|s| parse_vec3(s, what)).transpose();
+        Ok(CameraRequest {
+            position: vec3(&self.camera, "--camera")?,
+            angle: self.angle,
+            pitch: self.pitch,
+            look_at: vec3(&self.look_at, "--look-at")?,
+        })
+    }
+
     /// The camera these arguments describe for `scene` (viewer space).
     pub fn resolve(&self, scene: &Scene) -> Result<CameraPose> {
-        let mut pose = scene.spawn;
-        if let Some(c) = &self.camera {
-            let native = parse_vec3(c, "--camera")?;
-            pose.pos = scene.axes.to_viewer_f64(native);
-        }
-        if let Some(a) = self.angle {
-            pose.yaw = scene.axes.yaw_to_viewer(a);
-        }
-        if let Some(p) = self.pitch {
-            if !(-89.9..=89.9).contains(&p) {
-                bail!("--pitch {p} is out of range (-89.9..89.9)");
-            }
-            pose.pitch = p.to_radians();
-        }
-        if let Some(t) = &self.look_at {
-            let native = parse_vec3(t, "--look-at")?;
-            let target = scene.axes.to_viewer_f64(native);
-            if (target - pose.pos).length() < 1e-9 {
-                bail!("--look-at is the camera position itself");
-            }
-            let look = CameraPose::looking_at(pose.pos, target);
-            pose.yaw = look.yaw;
-            pose.pitch = look.pitch;
-        }
-        Ok(pose)
+        self.request()?.resolve(scene)
     }
 }

@@ -12,7 +12,8 @@ use super::camera_args::parse_size;
 use super::{BenchArgs, CompareArgs, ExportArgs, InfoArgs, ListArgs, OpenArgs, RenderArgs};
 use crate::compare;
 use crate::loader::{self, map_info, MapInfo};
-use crate::render::{self, Gpu};
+use crate::outln;
+use crate::render::{self, Gpu, ViewSettings};
 use crate::shot::{self, ShotMeta};
 
 pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
@@ -128,7 +129,7 @@ fn compare_align(a: CompareArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     let start = NativeCamera { pos: meta.camera, angle: meta.angle, pitch: meta.pitch };
-    let opts = AlignOptions::for_units(crate::export::mesh::units_per_metre(&scene.format));
+    let opts = AlignOptions::for_units(scene.game.units_per_metre());
     let gpu = Gpu::headless()?;
     let r = align(&gpu, &mut scene, &view, meta.tic, &reference, start, &opts)?;
     let b = r.best;
@@ -249,13 +250,19 @@ pub fn view(mut a: OpenArgs) -> Result<ExitCode> {
         super::from_shot::apply(shot, &mut a.files, &mut a.load, &mut a.camera, &mut a.view)?;
     }
     let files = if a.files.is_empty() { vec![crate::demo::demo_wad_path()?] } else { a.files };
+    // The window sets the size; the viewer shows markers unless --no-markers.
+    let view = ViewSettings { show_markers: !a.view.no_markers, ..a.view.settings(1280, 720)? };
     let extra = crate::app::ViewerOptions {
+        map: a.camera.map.clone(),
+        camera: a.camera.request()?,
+        tic: a.camera.tic,
+        view,
         shot_dir: a.shot_dir,
         reference: a.reference,
         game_res: a.game_res,
         freeze: a.freeze,
     };
-    crate::app::run_viewer(files, a.load.options(), a.camera, a.view, extra)?;
+    crate::app::run_viewer(files, a.load.options(), extra)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,14 +1,6 @@
 //! Command-line interface: `mapscope FILE` opens the viewer; `render`, `compare`, `info`,
 //! `list` work without a window.
 
-/// `println!` for command output: a closed pipe (`mapscope list x | head -1`) ends the
-/// program quietly, as it ends other command-line tools, instead of panicking.
-macro_rules! outln {
-    ($($arg:tt)*) => {
-        $crate::cli::write_line(format_args!($($arg)*))
-    };
-}
-
 mod camera_args;
 mod commands;
 mod from_shot;
@@ -86,7 +78,8 @@ pub struct ExportArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub load: LoadArgs,
-    /// Map name (default: the first).
+    /// Map: its name as `list` prints it (any case) or its number in `list`, counted from 1
+    /// (Marathon: from 0); default: the first.
     #[arg(long)]
     pub map: Option<String>,
     /// Output file (.glb or .obj).
@@ -133,7 +126,8 @@ pub struct BenchArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub load: LoadArgs,
-    /// Map to load (default: the first).
+    /// Map: its name as `list` prints it (any case) or its number in `list`, counted from 1
+    /// (Marathon: from 0); default: the first.
     #[arg(long)]
     pub map: Option<String>,
     #[command(flatten)]
@@ -209,7 +203,8 @@ pub struct InfoArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub load: LoadArgs,
-    /// Map name (default: the first).
+    /// Map: its name as `list` prints it (any case) or its number in `list`, counted from 1
+    /// (Marathon: from 0); default: the first.
     #[arg(long)]
     pub map: Option<String>,
     /// Print JSON.
@@ -258,19 +253,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Export(a)) => commands::export(a),
         Some(Command::Bench(a)) => commands::bench(a),
         None => commands::view(cli.view),
-    }
-}
-
-/// Writes one line of command output; see `outln!`.
-pub fn write_line(args: std::fmt::Arguments) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = writeln!(out, "{args}") {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("mapscope: writing output: {e}");
-        std::process::exit(2);
     }
 }
 

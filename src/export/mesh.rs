@@ -73,32 +73,6 @@ pub struct ExportMesh {
     pub nodes: Vec<Node>,
 }
 
-/// Native units per metre for each format (glTF works in metres).
-pub fn units_per_metre(format: &str) -> f64 {
-    match format {
-        // The player is 56 units tall, about 1.75 m.
-        "Doom" => 32.0,
-        // One world unit (1024 internal units) is about 2 m: a doorway is 1 WU high.
-        "Marathon" => 512.0,
-        // Quake-derived: the player is 56 units tall.
-        "Saturn Quake" => 32.0,
-        // A terrain cell is 256 units; the saucer's cells are roughly 4 m across.
-        "Attack of the Saucerman" => 64.0,
-        // BRender tracks are modelled in metres.
-        _ => 1.0,
-    }
-}
-
-/// Light factor 0..1 a light slot value stands for, where the format's values are levels.
-fn light_factor(format: &str, value: u32) -> Option<f32> {
-    match format {
-        "Doom" => Some(value.min(255) as f32 / 255.0),
-        // 16.16 fixed-point intensity.
-        "Marathon" => Some(value.min(65536) as f32 / 65536.0),
-        _ => None,
-    }
-}
-
 fn texture_has_holes(t: &Texture) -> bool {
     match &t.texels {
         Texels::Indexed { opaque, .. } => opaque.iter().any(|&o| !o),
@@ -108,7 +82,7 @@ fn texture_has_holes(t: &Texture) -> bool {
 
 /// Regroups `scene` by part and material.
 pub fn build(scene: &Scene, opts: &ExportOptions) -> ExportMesh {
-    let scale = 1.0 / units_per_metre(&scene.format) as f32;
+    let scale = 1.0 / scene.game.units_per_metre() as f32;
     let initial = scene.animator.initial();
     let shown = |t: u32| {
         let to = initial.texture_remap.get(t as usize).copied().unwrap_or(t);
@@ -121,7 +95,7 @@ pub fn build(scene: &Scene, opts: &ExportOptions) -> ExportMesh {
     let light_of = |slot: u32| match opts.light {
         LightMode::Baked => {
             let value = initial.light.get(slot as usize).copied().unwrap_or(255);
-            light_factor(&scene.format, value)
+            scene.game.light_scale().factor(value)
         }
         LightMode::Unlit => None,
     };

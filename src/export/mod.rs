@@ -1,7 +1,7 @@
 //! Levels out to other tools: binary glTF 2.0 and OBJ + MTL, from a built scene.
 //!
 //! Positions are the viewer's space (right-handed, Y up — glTF's convention) divided by the
-//! format's units per metre ([`mesh::units_per_metre`]); UVs are texel coordinates divided
+//! game's units per metre (`Game::units_per_metre`); UVs are texel coordinates divided
 //! by the texture size (v down, as glTF has it).
 
 mod gltf;

@@ -9,7 +9,7 @@ use super::{LevelSource, OpenOptions};
 use crate::formats::carma2::library::FileReport;
 use crate::formats::carma2::{build_scene, read_palette, Entry, Palette, Subject, TrackFiles};
 use crate::formats::FormatError;
-use crate::scene::Scene;
+use crate::scene::{Game, Scene};
 
 /// The file info record every BRender file starts with: type 0x12, length 8.
 const FILE_INFO_HEAD: [u8; 8] = [0, 0, 0, 0x12, 0, 0, 0, 8];
@@ -71,30 +71,28 @@ fn read_head(path: &Path) -> Result<Vec<u8>> {
 }
 
 impl LevelSource for Carma2Source {
-    fn format(&self) -> &str {
-        "Carmageddon 2"
+    fn game(&self) -> Game {
+        Game::Carmageddon2
     }
 
     fn maps(&self) -> Vec<String> {
         self.files.maps()
     }
 
-    /// `map` is an ACT name (case-insensitive) or its number counted from 1.
+    /// `map` is an ACT name or its number ([`Game::pick_map`]).
     fn build(&self, map: Option<&str>) -> Result<Scene> {
         let maps = self.maps();
         let name = match map {
             None => maps.first(),
-            Some(m) => maps.iter().find(|n| n.eq_ignore_ascii_case(m)).or_else(|| {
-                m.parse::<usize>().ok().and_then(|i| i.checked_sub(1)).and_then(|i| maps.get(i))
-            }),
+            Some(m) => match Game::Carmageddon2.pick_map(&maps, m) {
+                Ok(i) => maps.get(i),
+                Err(e) => bail!("{}: {e}", self.files.main),
+            },
         };
         let Some(name) = name else {
-            match map {
-                Some(m) => bail!("{}: no map {m} (maps: {})", self.files.main, maps.join(" ")),
-                None => match self.files.library.files.iter().find_map(act_error) {
-                    Some(e) => return Err(e.into()),
-                    None => bail!("{}: no actor file (ACT) loaded", self.files.main),
-                },
+            match self.files.library.files.iter().find_map(act_error) {
+                Some(e) => return Err(e.into()),
+                None => bail!("{}: no actor file (ACT) loaded", self.files.main),
             }
         };
         let subject = match self.files.entry {

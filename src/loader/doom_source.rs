@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 
 use super::{LevelSource, OpenOptions};
 use crate::formats::doom::{self, pk3, WadStack};
-use crate::scene::Scene;
+use crate::scene::{Game, Scene};
 
 pub struct DoomSource {
     stack: WadStack,
@@ -27,8 +27,8 @@ pub fn open(paths: &[PathBuf], opts: &OpenOptions) -> Result<Box<dyn LevelSource
 }
 
 impl LevelSource for DoomSource {
-    fn format(&self) -> &str {
-        "Doom"
+    fn game(&self) -> Game {
+        Game::Doom
     }
 
     fn maps(&self) -> Vec<String> {
@@ -48,9 +48,10 @@ impl LevelSource for DoomSource {
             self.stack.wads().iter().map(|w| w.name().to_string()).collect::<Vec<_>>().join(", ")
         };
         let name = match map {
-            Some(m) => match maps.iter().find(|n| n.eq_ignore_ascii_case(m)) {
-                Some(n) => n.clone(),
-                None => bail!("{}: no map {m} (maps: {})", files(), maps.join(" ")),
+            Some(m) => match Game::Doom.pick_map(&maps, m).map(|i| maps.get(i)) {
+                Ok(Some(n)) => n.clone(),
+                Ok(None) => bail!("{}: no map {m}", files()),
+                Err(e) => bail!("{}: {e}", files()),
             },
             None => match maps.first() {
                 Some(n) => n.clone(),

@@ -10,7 +10,7 @@ use super::{LevelSource, OpenOptions};
 use crate::formats::marathon::container::{self, Container};
 use crate::formats::marathon::wad::{HEADER_SIZE, MAX_DATA_VERSION, MAX_WAD_VERSION};
 use crate::formats::marathon::{build, level_names, Level, ShapesFile, Wad};
-use crate::scene::Scene;
+use crate::scene::{Game, Scene};
 
 pub struct MarathonSource {
     name: String,
@@ -126,8 +126,8 @@ fn find_shapes_beside(map: &Path) -> Option<(String, Vec<u8>)> {
 }
 
 impl LevelSource for MarathonSource {
-    fn format(&self) -> &str {
-        "Marathon"
+    fn game(&self) -> Game {
+        Game::Marathon
     }
 
     fn maps(&self) -> Vec<String> {
@@ -140,7 +140,9 @@ impl LevelSource for MarathonSource {
         let index = match map {
             None if names.is_empty() => bail!("{}: no levels in this file", self.name),
             None => 0,
-            Some(m) => pick_level(&names, m).map_err(|e| anyhow::anyhow!("{}: {e}", self.name))?,
+            Some(m) => Game::Marathon
+                .pick_map(&names, m)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", self.name))?,
         };
         let level = Level::load(&wad, index)?;
         let shapes = match &self.shapes {
@@ -149,58 +151,5 @@ impl LevelSource for MarathonSource {
         };
         let notes: Vec<String> = self.shapes_note.iter().cloned().collect();
         Ok(build::build_scene(&level, shapes.as_ref(), &notes))
-    }
-}
-
-/// The level `--map` names: a level name (whole, any case, spaces around ignored) or an index
-/// from 0. A name wins over an index, so a level called "3" is found by its name; a name that
-/// several levels share picks none, since reopening a shot must never land in the wrong level.
-fn pick_level(names: &[String], wanted: &str) -> std::result::Result<usize, String> {
-    let key = wanted.trim().to_lowercase();
-    let named: Vec<usize> =
-        (0..names.len()).filter(|&i| names[i].trim().to_lowercase() == key).collect();
-    match named[..] {
-        [i] => return Ok(i),
-        [] => {}
-        _ => {
-            let list = named.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
-            return Err(format!(
-                "{} levels are named {wanted:?} (indices {list}): give the index with --map",
-                named.len()
-            ));
-        }
-    }
-    match wanted.trim().parse::<usize>() {
-        Ok(i) if i < names.len() => Ok(i),
-        _ => Err(format!(
-            "no level {wanted:?} (levels, by index from 0: {})",
-            names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| format!("{i} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pick_level;
-
-    #[test]
-    fn levels_are_picked_by_name_in_any_case_or_by_index() {
-        let names: Vec<String> = ["Arrival", "Shake Before Using…", "ÉTÉ", "1", "Twice", "twice "]
-            .map(String::from)
-            .into();
-        assert_eq!(pick_level(&names, "shake before using…"), Ok(1));
-        assert_eq!(pick_level(&names, " été "), Ok(2), "case folds beyond ASCII");
-        assert_eq!(pick_level(&names, "0"), Ok(0));
-        assert_eq!(pick_level(&names, "1"), Ok(3), "a name wins over an index");
-        let twice = pick_level(&names, "TWICE").unwrap_err();
-        assert!(twice.contains("indices 4, 5"), "{twice}");
-        let none = pick_level(&names, "Shake Before Using...").unwrap_err();
-        assert!(none.contains("1 Shake Before Using…"), "{none}");
-        assert!(pick_level(&names, "6").is_err());
     }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::scene::Scene;
+use crate::scene::{Game, Scene};
 
 mod carma2_source;
 mod doom_source;
@@ -32,15 +32,20 @@ pub struct MapInfo {
 
 /// A file (or set of files) holding one or more maps.
 pub trait LevelSource {
+    /// The game the files are from.
+    fn game(&self) -> Game;
     /// Format name shown to users.
-    fn format(&self) -> &str;
+    fn format(&self) -> &'static str {
+        self.game().name()
+    }
     /// Map names in file order.
     fn maps(&self) -> Vec<String>;
     /// What `list` prints after a map's name (its format, say); `None` for nothing.
     fn map_summary(&self, _map: &str) -> Option<String> {
         None
     }
-    /// Builds the scene of `map` (default: the first map).
+    /// Builds the scene of `map` (default: the first map), picked by [`Game::pick_map`]'s
+    /// rule.
     fn build(&self, map: Option<&str>) -> Result<Scene>;
 }
 
@@ -106,7 +111,7 @@ pub fn map_info(scene: &Scene) -> MapInfo {
     let p = scene.axes.to_native_f64(scene.spawn.pos);
     MapInfo {
         map: scene.name.clone(),
-        format: scene.format.clone(),
+        format: scene.game.name().to_string(),
         counts: scene.facts.counts.clone(),
         details: scene.facts.details.clone(),
         triangles: scene.triangle_count() as u64,

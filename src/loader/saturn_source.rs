@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 
 use super::{LevelSource, OpenOptions};
 use crate::formats::saturn::{build_scene, LevFile};
-use crate::scene::Scene;
+use crate::scene::{Game, Scene};
 
 /// The format has no magic number: `.LEV` files are recognised by name and refused later,
 /// with the segment named, if their sizes do not add up.
@@ -35,8 +35,8 @@ pub struct SaturnSource {
 }
 
 impl LevelSource for SaturnSource {
-    fn format(&self) -> &str {
-        "Saturn Quake"
+    fn game(&self) -> Game {
+        Game::SaturnQuake
     }
 
     fn maps(&self) -> Vec<String> {
@@ -45,8 +45,8 @@ impl LevelSource for SaturnSource {
 
     fn build(&self, map: Option<&str>) -> Result<Scene> {
         if let Some(m) = map {
-            if !m.eq_ignore_ascii_case(&self.map) && m != "0" && m != "1" {
-                bail!("{}: no map {m} (a .LEV file holds one level: {})", self.lev.name, self.map);
+            if let Err(e) = Game::SaturnQuake.pick_map(&self.maps(), m) {
+                bail!("{}: {e} (a .LEV file holds one level)", self.lev.name);
             }
         }
         Ok(build_scene(&self.lev, &self.map))

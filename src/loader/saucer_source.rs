@@ -12,7 +12,7 @@ use super::{LevelSource, OpenOptions};
 use crate::formats::saucer::pak::{pair_levels, LevelFiles};
 use crate::formats::saucer::wad::{LUT1_SIZE, LUT2_SIZE, WAD_VERSION};
 use crate::formats::saucer::{build_scene, Pak, SaucerLevel};
-use crate::scene::Scene;
+use crate::scene::{Game, Scene};
 
 const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 /// How much of a zip's start and end to search for the game's `LEVELS/` folder when the name
@@ -54,21 +54,19 @@ pub fn open(paths: &[PathBuf], _opts: &OpenOptions) -> Result<Box<dyn LevelSourc
     Ok(Box::new(FolderSource::single(path, head.starts_with(b"SUCK"))?))
 }
 
-/// Picks a level by name (case-insensitive), then by number (1-based, as `list` prints them
-/// in order); the first level by default.
+/// Picks a level by [`Game::pick_map`]'s rule; the first level by default.
 fn choose<'a>(levels: &'a [LevelFiles], map: Option<&str>, origin: &str) -> Result<&'a LevelFiles> {
-    let names = || levels.iter().map(|l| l.name.as_str()).collect::<Vec<_>>().join(" ");
     match map {
         None => levels
             .first()
             .with_context(|| format!("{origin}: no levels (LEVELS/<x>.wad with maps/<x>.map)")),
-        Some(m) => levels
-            .iter()
-            .find(|l| l.name.eq_ignore_ascii_case(m))
-            .or_else(|| {
-                m.parse::<usize>().ok().and_then(|i| i.checked_sub(1)).and_then(|i| levels.get(i))
-            })
-            .with_context(|| format!("{origin}: no level {m} (levels: {})", names())),
+        Some(m) => {
+            let names: Vec<String> = levels.iter().map(|l| l.name.clone()).collect();
+            match Game::Saucerman.pick_map(&names, m) {
+                Ok(i) => levels.get(i).with_context(|| format!("{origin}: no level {m}")),
+                Err(e) => bail!("{origin}: {e}"),
+            }
+        }
     }
 }
 
@@ -104,8 +102,8 @@ impl PakSource {
 }
 
 impl LevelSource for PakSource {
-    fn format(&self) -> &str {
-        "Attack of the Saucerman"
+    fn game(&self) -> Game {
+        Game::Saucerman
     }
 
     fn maps(&self) -> Vec<String> {
@@ -165,8 +163,8 @@ impl FolderSource {
 }
 
 impl LevelSource for FolderSource {
-    fn format(&self) -> &str {
-        "Attack of the Saucerman"
+    fn game(&self) -> Game {
+        Game::Saucerman
     }
 
     fn maps(&self) -> Vec<String> {

@@ -5,8 +5,6 @@
 /// What changes over time, sampled at a game tic: light slot values, texture remapping and
 /// scroll offsets. Each format implements its own rules (Doom: p_spec.c / p_lights.c).
 pub trait Animator: Send {
-    /// Game tics per second (Doom: 35).
-    fn tic_rate(&self) -> f64;
     /// The state at tic `tic`, written into `out` (whose vectors keep their lengths).
     fn state_at(&mut self, tic: u32, out: &mut FrameState);
     /// The state before any tic has run.
@@ -39,9 +37,6 @@ pub struct StaticAnimator {
 }
 
 impl Animator for StaticAnimator {
-    fn tic_rate(&self) -> f64 {
-        35.0
-    }
     fn state_at(&mut self, _tic: u32, out: &mut FrameState) {
         out.clone_from(&self.state);
     }

@@ -6,12 +6,14 @@
 mod animation;
 mod axes;
 mod camera;
+mod game;
 mod texture;
 pub mod vanilla_doom;
 
 pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
 pub use axes::Axes;
 pub use camera::{CameraPose, NativePose};
+pub use game::{Game, GameScreen, LightScale};
 pub use texture::{Texels, Texture};
 
 /// Most palette entries a scene may have (per-texture palettes included).
@@ -264,8 +266,8 @@ pub struct LevelFacts {
 pub struct Scene {
     /// Level name as the format calls it (e.g. "MAP01").
     pub name: String,
-    /// Format name shown to the user (e.g. "Doom").
-    pub format: String,
+    /// The game the level is from: its name, units, screen, tic rate.
+    pub game: Game,
     pub axes: Axes,
     /// Palette entries; textures add their `palette` base to texel indices (up to 65536).
     pub palette: Vec<[u8; 3]>,

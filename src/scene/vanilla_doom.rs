@@ -10,9 +10,10 @@
 /// formats' 32-bit subsector numbers fit).
 pub const VANILLA_NF_SUBSECTOR: u32 = 0x8000_0000;
 
-/// A BSP node (`node_t`): partition line and the bounding boxes of both children.
+/// A BSP node as the walk reads it (`node_t`): partition line and the bounding boxes of both
+/// children.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct VNode {
+pub struct WalkNode {
     /// Partition line start, 16.16.
     pub x: i32,
     pub y: i32,
@@ -29,15 +30,16 @@ pub struct VNode {
 /// A subsector (`subsector_t`): a run of segs and the sector vanilla gives it (that of its
 /// first seg's sidedef, `P_GroupLines`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct VSubsector {
+pub struct WalkSubsector {
     pub first_seg: u32,
     pub num_segs: u32,
     pub sector: u32,
 }
 
-/// A seg (`seg_t`) with what the wall walk needs of its linedef and sidedef.
+/// A seg as the walk reads it (`seg_t`), in 16.16 fixed point, with what the wall walk needs
+/// of its linedef and sidedef (the GPU's per-seg wall data is [`crate::scene::VanillaSeg`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct VSeg {
+pub struct WalkSeg {
     /// Start and end vertex, 16.16.
     pub v1: [i32; 2],
     pub v2: [i32; 2],
@@ -61,7 +63,7 @@ pub struct VSeg {
 
 /// A sector (`sector_t`) as the walk compares them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct VSector {
+pub struct WalkSector {
     /// Floor and ceiling height, 16.16 fixed point.
     pub floor: i32,
     pub ceiling: i32,
@@ -163,10 +165,10 @@ impl FlatXform {
 /// Everything vanilla's BSP walk reads of a map.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VanillaMap {
-    pub nodes: Vec<VNode>,
-    pub subsectors: Vec<VSubsector>,
-    pub segs: Vec<VSeg>,
-    pub sectors: Vec<VSector>,
+    pub nodes: Vec<WalkNode>,
+    pub subsectors: Vec<WalkSubsector>,
+    pub segs: Vec<WalkSeg>,
+    pub sectors: Vec<WalkSector>,
     /// Flat number of F_SKY1 (`skyflatnum`).
     pub sky_flat: u32,
     /// The scene texture of each flat number the sectors use (`u32::MAX` for the others);
@@ -178,7 +180,7 @@ pub struct VanillaMap {
     /// The things the canvas draws as vanilla's R_AddSprites finds them (filled by the level
     /// builder).
     pub things: VanillaThings,
-    /// Skies transferred by MBF's 271/272 lines (see [`VSector::sky`]).
+    /// Skies transferred by MBF's 271/272 lines (see [`WalkSector::sky`]).
     pub skies: Vec<VSky>,
     /// Boom's translucency tables (65536 bytes: `table[dest << 8 | src]`), which
     /// [`crate::scene::VanillaSeg::translucent`] indexes.

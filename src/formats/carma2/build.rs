@@ -14,7 +14,7 @@ use super::surfaces::{SurfaceLook, Surfaces};
 use super::track_files::PALETTE_NAME;
 use super::transform::{Bounds, Matrix34};
 use crate::scene::{
-    Axes, CameraPose, ClearColor, FrameState, LevelFacts, Marker, Parts, Scene, Shading,
+    Axes, CameraPose, ClearColor, FrameState, Game, LevelFacts, Marker, Parts, Scene, Shading,
     ShadingFamily, StaticAnimator, WorldVertex,
 };
 
@@ -144,7 +144,7 @@ pub fn build_scene(
     let (palette_entries, textures) = surfaces.finish(palette);
     let scene = Scene {
         name,
-        format: "Carmageddon 2".into(),
+        game: Game::Carmageddon2,
         axes: Axes::YUp,
         palette: palette_entries,
         shading: Shading::Family { family: ShadingFamily::Carma2, tables: Vec::new() },

@@ -323,10 +323,6 @@ fn light_values(levels: &[i32], derived: &[DerivedLight], out: &mut Vec<u32>) {
 }
 
 impl Animator for DoomAnimator {
-    fn tic_rate(&self) -> f64 {
-        35.0
-    }
-
     fn state_at(&mut self, tic: u32, out: &mut FrameState) {
         self.fill(tic, out);
         light_values(self.lights.levels_at(tic), &self.derived, &mut out.light);

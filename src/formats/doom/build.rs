@@ -13,9 +13,9 @@ use glam::{DVec2, DVec3, Vec3};
 use crate::formats::Result;
 use crate::scene::vanilla_doom::{FlatXform, VThing};
 use crate::scene::{
-    doom_shade, thing_frame_word, vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker,
-    Parts, Scene, Shading, Sky, Sprite, SpriteView, SurfaceKind, Texels, Texture, VanillaSeg,
-    VanillaTier, WorldVertex,
+    doom_shade, thing_frame_word, vertex_flags, Axes, CameraPose, ClearColor, Game, LevelFacts,
+    Marker, Parts, Scene, Shading, Sky, Sprite, SpriteView, SurfaceKind, Texels, Texture,
+    VanillaSeg, VanillaTier, WorldVertex,
 };
 
 use super::animation::{active_anims, AnimatedThing, DerivedLight, DoomAnimator, SceneCycle};
@@ -636,7 +636,7 @@ pub fn build_level_scene(
     };
     Ok(Scene {
         name: map.name.clone(),
-        format: "Doom".into(),
+        game: Game::Doom,
         axes: Axes::ZUpRightHanded,
         palette,
         shading: Shading::DoomColormap { colormap, segs: vanilla_segs, map: Some(vanilla_map) },

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::scene::vanilla_doom::{
-    VNode, VSector, VSeg, VSubsector, VanillaMap, VANILLA_NF_SUBSECTOR,
+    VanillaMap, WalkNode, WalkSector, WalkSeg, WalkSubsector, VANILLA_NF_SUBSECTOR,
 };
 
 use super::flats::SKY_FLAT;
@@ -53,11 +53,11 @@ fn convert(
 ) -> VanillaMap {
     let base = stack.map(|s| s.flats().len() as u32).unwrap_or(0);
     let mut flats = FlatNumbers { stack, interned: HashMap::new(), base };
-    let mut sectors: Vec<VSector> = map
+    let mut sectors: Vec<WalkSector> = map
         .sectors
         .iter()
         .enumerate()
-        .map(|(i, s)| VSector {
+        .map(|(i, s)| WalkSector {
             floor: (s.floor as i32) << 16,
             ceiling: (s.ceiling as i32) << 16,
             floorpic: flats.number(&s.floor_flat),
@@ -105,7 +105,7 @@ fn convert(
             }
             _ => None,
         };
-        segs.push(VSeg {
+        segs.push(WalkSeg {
             v1: vertex(seg.v1),
             v2: vertex(seg.v2),
             angle: seg.angle,
@@ -120,7 +120,7 @@ fn convert(
         });
     }
     if uses_null {
-        sectors.push(VSector {
+        sectors.push(WalkSector {
             light_slot: u32::MAX,
             floor_light_slot: u32::MAX,
             ceiling_light_slot: u32::MAX,
@@ -133,7 +133,7 @@ fn convert(
         .subsectors
         .iter()
         .enumerate()
-        .map(|(i, ss)| VSubsector {
+        .map(|(i, ss)| WalkSubsector {
             first_seg: ss.first_seg,
             num_segs: ss.num_segs,
             sector: map.subsector_sector(i).unwrap_or(0) as u32,
@@ -148,7 +148,7 @@ fn convert(
         .bsp
         .nodes
         .iter()
-        .map(|n| VNode {
+        .map(|n| WalkNode {
             x: n.x,
             y: n.y,
             dx: n.dx,

@@ -141,10 +141,6 @@ fn triangle_wave(tick: u32) -> f64 {
 }
 
 impl Animator for MarathonAnimator {
-    fn tic_rate(&self) -> f64 {
-        30.0
-    }
-
     fn state_at(&mut self, tic: u32, out: &mut FrameState) {
         // Lights only run forwards, one step a tick as in the game; past an hour of game time
         // they start over, so a far-off --tic cannot stall the viewer.

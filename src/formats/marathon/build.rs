@@ -20,7 +20,7 @@ use super::shapes::ShapesFile;
 use super::summary::LevelSummary;
 use super::textures::TextureSet;
 use crate::scene::{
-    vertex_flags, Axes, CameraPose, ClearColor, LevelFacts, Marker, Parts, Scene, Shading,
+    vertex_flags, Axes, CameraPose, ClearColor, Game, LevelFacts, Marker, Parts, Scene, Shading,
     ShadingFamily, Sprite, SpriteView, SurfaceKind, WorldVertex,
 };
 
@@ -58,7 +58,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
     let tables = textures.tables();
     Scene {
         name: level.name.clone(),
-        format: "Marathon".into(),
+        game: Game::Marathon,
         axes: AXES,
         palette: textures.palette,
         shading: Shading::Family { family: ShadingFamily::Marathon, tables },

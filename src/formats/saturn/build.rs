@@ -11,8 +11,9 @@
 use glam::DVec3;
 
 use crate::scene::{
-    vertex_flags, Animator, Axes, CameraPose, ClearColor, FrameState, LevelFacts, Marker, Parts,
-    Scene, Shading, ShadingFamily, Sky, SurfaceKind, Texels, Texture, WorldVertex, MAX_PALETTE,
+    vertex_flags, Animator, Axes, CameraPose, ClearColor, FrameState, Game, LevelFacts, Marker,
+    Parts, Scene, Shading, ShadingFamily, Sky, SurfaceKind, Texels, Texture, WorldVertex,
+    MAX_PALETTE,
 };
 
 use super::colour::{Rgb555, LIGHT_OFFSETS};
@@ -25,8 +26,6 @@ use super::sky::{SKY_FRAMES, SKY_FRAME_SIZE};
 use super::textures::TEXTURE_SIZE;
 use super::tiles::{FLIP_H, FLIP_V};
 
-/// Game tics per second of the sky animation.
-pub const TIC_RATE: f64 = 30.0;
 /// Tics each sky frame shows (the rate is not in the file: 15 frames a second).
 pub const TICS_PER_SKY_FRAME: u32 = 2;
 
@@ -119,7 +118,7 @@ pub fn build_scene(file: &LevFile, map_name: &str) -> Scene {
     };
     Scene {
         name: map_name.to_string(),
-        format: "Saturn Quake".to_string(),
+        game: Game::SaturnQuake,
         axes,
         palette,
         shading: Shading::Family { family: ShadingFamily::Saturn, tables: light_table() },
@@ -406,10 +405,6 @@ struct SkyAnimator {
 }
 
 impl Animator for SkyAnimator {
-    fn tic_rate(&self) -> f64 {
-        TIC_RATE
-    }
-
     fn state_at(&mut self, tic: u32, out: &mut FrameState) {
         out.clone_from(&self.base);
         let frame = (tic / TICS_PER_SKY_FRAME) % SKY_FRAMES as u32;

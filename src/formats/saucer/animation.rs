@@ -5,8 +5,6 @@ use crate::scene::{Animator, FrameState};
 
 use super::map::TextureAnimation;
 
-pub const TIC_RATE: f64 = 30.0;
-
 pub struct SaucerAnimator {
     pub initial: FrameState,
     /// (target texture, frame textures, delay) with every index checked.
@@ -39,10 +37,6 @@ impl SaucerAnimator {
 }
 
 impl Animator for SaucerAnimator {
-    fn tic_rate(&self) -> f64 {
-        TIC_RATE
-    }
-
     fn state_at(&mut self, tic: u32, out: &mut FrameState) {
         out.clone_from(&self.initial);
         for (target, frames, delay) in &self.cycles {

@@ -8,7 +8,7 @@
 use glam::{DVec3, Vec3};
 
 use crate::scene::{
-    vertex_flags, Axes, CameraPose, ClearColor, FrameState, LevelFacts, Marker, Parts, Scene,
+    vertex_flags, Axes, CameraPose, ClearColor, FrameState, Game, LevelFacts, Marker, Parts, Scene,
     Shading, ShadingFamily, Sprite, SpriteView, SurfaceKind, Texture, WorldVertex,
 };
 
@@ -75,7 +75,7 @@ pub fn build_scene(level: &SaucerLevel) -> Scene {
     let clear_rgb = level.palette.rgb.get(background).copied().unwrap_or([0, 0, 0]);
     Scene {
         name: level.name.clone(),
-        format: "Attack of the Saucerman".into(),
+        game: Game::Saucerman,
         axes: Axes::YUp,
         palette: level.palette.rgb.clone(),
         shading: Shading::Family {

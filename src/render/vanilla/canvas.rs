@@ -18,7 +18,7 @@ use super::wall_setup::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
 use super::{VanillaView, WalkResult};
 use crate::render::canvas_bands::{self, Bands};
 use crate::render::packing::MetaLayout;
-use crate::scene::vanilla_doom::{FlatXform, VSeg, VSky, VanillaMap};
+use crate::scene::vanilla_doom::{FlatXform, VSky, VanillaMap, WalkSeg};
 use crate::scene::{VanillaSeg, VanillaTier};
 
 /// Rows of one colormap (light levels 0..31, then the invulnerability and all-black maps);
@@ -523,7 +523,7 @@ pub(super) fn scroll_fixed(scroll: &[u32], slot: u16, axis: usize) -> i32 {
 pub(super) fn wall_light_level(
     f: &CanvasFrame,
     seg: &VanillaSeg,
-    vseg: &VSeg,
+    vseg: &WalkSeg,
     control_light: Option<u32>,
 ) -> i32 {
     let slot = match seg.light_slot {

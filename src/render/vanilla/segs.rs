@@ -8,7 +8,7 @@
 
 use super::tables::{fixed_div, fixed_mul, point_to_dist, ANG90, FRACBITS, FRACUNIT};
 use super::walk::{LitSector, Walker};
-use crate::scene::vanilla_doom::VSeg;
+use crate::scene::vanilla_doom::WalkSeg;
 
 /// Wall edges are stepped in 4.12 fixed point.
 const HEIGHTBITS: u32 = 12;
@@ -126,7 +126,7 @@ impl Walker<'_> {
             self.stats.bad_references += 1;
             return;
         }
-        let seg: VSeg = self.map.segs[self.curline];
+        let seg: WalkSeg = self.map.segs[self.curline];
         let view = self.view;
         let viewz = view.viewz;
 

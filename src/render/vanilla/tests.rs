@@ -5,11 +5,11 @@
 use super::tables::{ANG180, ANG270, ANG90};
 use super::*;
 use crate::scene::vanilla_doom::{
-    VNode, VSector, VSeg, VSubsector, VanillaMap, VANILLA_NF_SUBSECTOR,
+    VanillaMap, WalkNode, WalkSector, WalkSeg, WalkSubsector, VANILLA_NF_SUBSECTOR,
 };
 
-fn seg(v1: [i32; 2], v2: [i32; 2], angle: u32, back: Option<u32>, sector: u32) -> VSeg {
-    VSeg {
+fn seg(v1: [i32; 2], v2: [i32; 2], angle: u32, back: Option<u32>, sector: u32) -> WalkSeg {
+    WalkSeg {
         v1: v1.map(|c| c << 16),
         v2: v2.map(|c| c << 16),
         angle,
@@ -38,7 +38,7 @@ fn split_room() -> VanillaMap {
         seg([256, 128], [256, -128], ANG270, None, 1),
         seg([256, -128], [128, -128], ANG180, None, 1),
     ];
-    let sector = |floor: i32| VSector {
+    let sector = |floor: i32| WalkSector {
         floor: floor << 16,
         ceiling: 128 << 16,
         floorpic: 1,
@@ -46,7 +46,7 @@ fn split_room() -> VanillaMap {
         ..Default::default()
     };
     VanillaMap {
-        nodes: vec![VNode {
+        nodes: vec![WalkNode {
             x: 128 << 16,
             y: -128 << 16,
             dx: 0,
@@ -55,8 +55,8 @@ fn split_room() -> VanillaMap {
             children: [VANILLA_NF_SUBSECTOR | 1, VANILLA_NF_SUBSECTOR],
         }],
         subsectors: vec![
-            VSubsector { first_seg: 0, num_segs: 4, sector: 0 },
-            VSubsector { first_seg: 4, num_segs: 4, sector: 1 },
+            WalkSubsector { first_seg: 0, num_segs: 4, sector: 0 },
+            WalkSubsector { first_seg: 4, num_segs: 4, sector: 1 },
         ],
         segs,
         sectors: vec![sector(0), sector(16)],
@@ -191,8 +191,8 @@ fn hostile_maps_do_not_panic() {
     assert_eq!(r.stats.bad_references, 1);
     // A node that is its own child on both sides, and bad subsector and seg numbers.
     let mut map = split_room();
-    map.nodes.push(VNode { children: [1, 1], ..map.nodes[0] });
-    map.nodes.push(VNode { children: [VANILLA_NF_SUBSECTOR | 77, 1], ..map.nodes[0] });
+    map.nodes.push(WalkNode { children: [1, 1], ..map.nodes[0] });
+    map.nodes.push(WalkNode { children: [VANILLA_NF_SUBSECTOR | 77, 1], ..map.nodes[0] });
     map.subsectors[0].num_segs = 1000;
     map.subsectors[1].sector = 55;
     map.segs[3].back_sector = Some(1234);
@@ -201,9 +201,9 @@ fn hostile_maps_do_not_panic() {
     // Many subsectors each claiming every seg, under a deep chain of nodes: bounded work.
     let mut map = split_room();
     let n = 20000;
-    map.subsectors = vec![VSubsector { first_seg: 0, num_segs: 8, sector: 0 }; n];
+    map.subsectors = vec![WalkSubsector { first_seg: 0, num_segs: 8, sector: 0 }; n];
     map.nodes = (0..n as u32 - 1)
-        .map(|i| VNode {
+        .map(|i| WalkNode {
             children: [if i == 0 { VANILLA_NF_SUBSECTOR } else { i - 1 }, VANILLA_NF_SUBSECTOR | i],
             bbox: [[128, -128, 0, 256].map(|c| c << 16); 2],
             ..map.nodes[0]

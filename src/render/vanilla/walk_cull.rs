@@ -103,7 +103,7 @@ impl WalkCull {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::vanilla_doom::{VSeg, VSubsector};
+    use crate::scene::vanilla_doom::{WalkSeg, WalkSubsector};
 
     fn tri(kind: SurfaceKind, surface: u32) -> [WorldVertex; 3] {
         let v = WorldVertex {
@@ -120,11 +120,11 @@ mod tests {
         // are sector 1.
         let map = VanillaMap {
             subsectors: vec![
-                VSubsector { first_seg: 0, num_segs: 1, sector: 0 },
-                VSubsector { first_seg: 1, num_segs: 1, sector: 1 },
-                VSubsector { first_seg: 2, num_segs: 1, sector: 1 },
+                WalkSubsector { first_seg: 0, num_segs: 1, sector: 0 },
+                WalkSubsector { first_seg: 1, num_segs: 1, sector: 1 },
+                WalkSubsector { first_seg: 2, num_segs: 1, sector: 1 },
             ],
-            segs: vec![VSeg::default(); 3],
+            segs: vec![WalkSeg::default(); 3],
             ..Default::default()
         };
         let triangles: Vec<WorldVertex> = [

@@ -2,15 +2,10 @@
 //! the overlay.
 
 use super::*;
+use crate::app::overlay::{self, Controls, OverlayInfo};
 use crate::formats::doom::writer::{things_lump, WadWriter};
-use clap::Parser;
 use std::time::Duration;
-
-#[derive(Parser)]
-struct Args {
-    #[command(flatten)]
-    view: ViewArgs,
-}
+use winit::keyboard::KeyCode;
 
 /// A scratch folder removed when dropped.
 struct Scratch(PathBuf);
@@ -37,9 +32,7 @@ impl Drop for Scratch {
 
 /// The viewer's state on `files`, without a window.
 fn app(files: Vec<PathBuf>) -> App {
-    let view = Args::parse_from(["viewer"]).view;
-    App::new(files, OpenOptions::default(), CameraArgs::default(), view, Default::default())
-        .unwrap()
+    App::new(files, OpenOptions::default(), Default::default()).unwrap()
 }
 
 /// A PWAD adding MAP02, a map marker with only THINGS: listed, but it cannot be built.
@@ -102,8 +95,8 @@ fn a_map_that_fails_to_build_keeps_the_current_one() {
 struct Panics;
 
 impl LevelSource for Panics {
-    fn format(&self) -> &str {
-        "test"
+    fn game(&self) -> crate::scene::Game {
+        crate::scene::Game::Doom
     }
     fn maps(&self) -> Vec<String> {
         vec!["MAP01".into()]

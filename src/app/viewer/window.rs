@@ -1,0 +1,260 @@
+//! The viewer's window and GPU: the winit window and its wgpu surface, the renderer and
+//! egui set up on it, and drawing one frame (the scene, the reference composite, the overlay)
+//! into it.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Result;
+use winit::event_loop::ActiveEventLoop;
+use winit::window::Window;
+
+use super::App;
+use crate::app::overlay::{self, Controls, OverlayInfo};
+use crate::app::window_surface::{self, WindowSurface, WindowTarget};
+use crate::render::{self, Gpu, Presenter, SceneRenderer};
+use crate::scene::FrameState;
+
+/// The window and what draws into it; the viewer has one once the event loop resumes.
+pub(super) struct WindowState {
+    pub(super) window: Arc<Window>,
+    pub(super) target: WindowTarget,
+    pub(super) gpu: Gpu,
+    pub(super) renderer: SceneRenderer,
+    pub(super) presenter: Presenter,
+    pub(super) egui_ctx: egui::Context,
+    pub(super) egui_state: egui_winit::State,
+    pub(super) egui_renderer: egui_wgpu::Renderer,
+    pub(super) frame_state: FrameState,
+    /// The composed frame (view and reference) shown when a reference is visible.
+    pub(super) composite: Option<(wgpu::Texture, wgpu::TextureView, (u32, u32))>,
+}
+
+impl WindowState {
+    /// Uploads `image` into the composite texture (recreated when the size changes).
+    fn upload_composite(&mut self, image: &image::RgbaImage) {
+        let size = image.dimensions();
+        if self.composite.as_ref().is_some_and(|c| c.2 != size) {
+            self.composite = None;
+        }
+        let device = &self.gpu.device;
+        let (texture, _, _) = self.composite.get_or_insert_with(|| {
+            let texture = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("reference composite"),
+                size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: crate::render::SCENE_FORMAT,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            });
+            let view = texture.create_view(&Default::default());
+            (texture, view, size)
+        });
+        self.gpu.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            image.as_raw(),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4 * size.0),
+                rows_per_image: Some(size.1),
+            },
+            wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+        );
+    }
+}
+
+impl App {
+    pub(super) fn create_window(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
+        let attrs = Window::default_attributes()
+            .with_title(self.title())
+            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 720.0));
+        let WindowSurface { window, target, gpu } = window_surface::open(event_loop, attrs)?;
+        let format = target.format();
+        let mut renderer =
+            SceneRenderer::with_format(&gpu, &self.scene, render::scene_format_for(format))?;
+        let frame_state = self.scene.animator.initial();
+        renderer.set_state(&frame_state);
+        let presenter = Presenter::new(&gpu.device, format);
+        let egui_ctx = egui::Context::default();
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
+        let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, Default::default());
+        log::info!("viewer on {}, presenting through the {}", gpu.adapter_name(), target.way());
+        self.win = Some(WindowState {
+            window,
+            target,
+            gpu,
+            renderer,
+            presenter,
+            egui_ctx,
+            egui_state,
+            egui_renderer,
+            frame_state,
+            composite: None,
+        });
+        Ok(())
+    }
+
+    pub(super) fn redraw(&mut self) -> Result<()> {
+        let now = Instant::now();
+        let dt = (now - self.last).as_secs_f64().min(0.25);
+        self.last = now;
+        self.frame_ms = self.frame_ms * 0.9 + dt * 1000.0 * 0.1;
+        self.move_camera(now);
+        let tic = self.tic();
+        let pose = self.fly.pose.native(self.scene.axes);
+        let Some((cw, ch)) = self.win.as_ref().map(|w| w.target.size()) else {
+            return Ok(());
+        };
+        let ((fw, fh), fov, rect) = self.layout(cw, ch);
+        let game = self.game();
+        self.view.width = fw;
+        self.view.height = fh;
+        self.view.fov_deg = fov;
+        self.display_rect = rect;
+        let wipe_x = self.wipe_x();
+        let Some(w) = &mut self.win else { return Ok(()) };
+        self.scene.animator.state_at(tic, &mut w.frame_state);
+        w.renderer.set_state(&w.frame_state);
+        w.renderer.render(&w.gpu, &self.fly.pose, &self.view);
+        // With a reference shown, the frame is read back and composed on the CPU.
+        let mut composed = false;
+        if let Some(r) = self.reference.as_mut().filter(|r| r.visible) {
+            let image = w.renderer.read_image(&w.gpu)?;
+            let picture = r.process(&image, game.as_ref());
+            w.upload_composite(&picture);
+            composed = true;
+        }
+
+        let Some(frame) = w.target.next_frame(&w.gpu) else {
+            return Ok(());
+        };
+        let target = frame.texture().create_view(&Default::default());
+
+        let title = format!("{} ({})", self.scene.name, self.scene.game.name());
+        let info = OverlayInfo {
+            title: &title,
+            frame_ms: self.frame_ms,
+            position: pose.position,
+            angle: pose.angle,
+            pitch: pose.pitch,
+            speed: self.fly.speed,
+            tic,
+            captured: self.captured,
+            message: self.message.as_deref(),
+            error: self.error.as_deref(),
+            game_screen: game.map(|g| {
+                let aspect = if (g.display_aspect - 4.0 / 3.0).abs() < 1e-9 {
+                    "4:3".to_string()
+                } else {
+                    format!("{:.3}", g.display_aspect)
+                };
+                format!("{}x{} at {}°, shown {aspect}", g.width, g.height, g.fov_deg)
+            }),
+            frame_size: (fw, fh),
+        };
+        let raw = w.egui_state.take_egui_input(&w.window);
+        let mut actions = overlay::Actions::default();
+        let show = self.show_overlay;
+        let mut frozen = self.frozen;
+        let (view, game_res, reference) = (&mut self.view, &mut self.game_res, &mut self.reference);
+        let output = w.egui_ctx.run_pass(raw, |ctx| {
+            if let Some(x) = wipe_x {
+                let ppp = ctx.pixels_per_point();
+                let x = x as f32 / ppp;
+                let (top, bottom) = (rect[1] / ppp, (rect[1] + rect[3]) / ppp);
+                let painter = ctx.layer_painter(egui::LayerId::background());
+                let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 255, 255));
+                painter.line_segment([egui::pos2(x, top), egui::pos2(x, bottom)], stroke);
+            }
+            if show {
+                let controls = Controls {
+                    view: &mut *view,
+                    game_res: &mut *game_res,
+                    frozen: &mut frozen,
+                    reference: reference.as_mut(),
+                };
+                actions = overlay::draw(ctx, &info, controls);
+            }
+        });
+        w.egui_state.handle_platform_output(&w.window, output.platform_output);
+        let ppp = output.pixels_per_point;
+        let jobs = w.egui_ctx.tessellate(output.shapes, ppp);
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: {
+                let (w, h) = w.target.size();
+                [w, h]
+            },
+            pixels_per_point: ppp,
+        };
+        let mut textures_delta = output.textures_delta;
+        for (id, deltas) in &textures_delta.set {
+            for delta in deltas {
+                w.egui_renderer.update_texture(&w.gpu.device, &w.gpu.queue, *id, delta);
+            }
+        }
+        // A frame the CPU drew whole, with nothing over it (the overlay and markers hidden),
+        // goes to the window as it is when the window is presented from the CPU.
+        let direct = match w.renderer.cpu_image().filter(|_| jobs.is_empty() && !composed) {
+            Some(pixels) => {
+                let size = w.renderer.target_size().unwrap_or_default();
+                let bgra = w.renderer.is_bgra();
+                w.target.present_pixels(&w.gpu, &w.window, size, pixels, bgra)?
+            }
+            None => false,
+        };
+        if !direct {
+            let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
+            let extra = w.egui_renderer.update_buffers(
+                &w.gpu.device,
+                &w.gpu.queue,
+                &mut encoder,
+                &jobs,
+                &screen,
+            );
+            // A frame that fills the window is copied in; the overlay is drawn over it.
+            let copied = !composed && w.renderer.copy_to(&mut encoder, frame.texture());
+            {
+                let mut pass =
+                    render::present_pass(&mut encoder, &target, copied).forget_lifetime();
+                let source = match (&w.composite, composed) {
+                    (Some((_, view, size)), true) => Some((view, *size)),
+                    _ if copied => None,
+                    _ => w.renderer.color_view().zip(w.renderer.target_size()),
+                };
+                if let Some((src, size)) = source {
+                    w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, src, size, rect);
+                }
+                w.egui_renderer.render(&mut pass, &jobs, &screen);
+            }
+            w.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+            w.target.present(&w.gpu, &w.window, frame)?;
+        }
+        for id in &textures_delta.free {
+            w.egui_renderer.free_texture(id);
+        }
+        // Applied above; egui insists deltas are consumed explicitly.
+        textures_delta.clear();
+        self.set_frozen(frozen);
+        if actions.next_map {
+            self.cycle_map(1);
+        }
+        if actions.bookmark {
+            self.bookmark();
+        }
+        Ok(())
+    }
+}
