@@ -2,7 +2,10 @@
 //!
 //! Dependencies run one way: `formats` (bytes → game structures, and each game's scene
 //! builder) → `scene` (neutral level description) → `render` (wgpu) → `app` (window, camera)
-//! and `cli`.
+//! and `cli`. `formats`, `scene` and `loader` are the `mapscope-formats` crate, which builds
+//! without the GPU or the window; they are re-exported here under the same names.
+
+pub use mapscope_formats::{formats, loader, scene};
 
 pub mod align;
 pub mod app;
@@ -12,10 +15,7 @@ pub mod compare;
 pub mod demo;
 pub mod demo_level;
 pub mod export;
-pub mod formats;
-pub mod loader;
 pub mod output;
 pub mod render;
-pub mod scene;
 pub mod screenshot;
 pub mod shot;

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use mapscope::formats::carma2::{build_scene, Library, Subject};
+use mapscope_formats::formats::carma2::{build_scene, Library, Subject};
 use mapscope_fuzz::fixture;
 
 const FIXTURE_FILES: [&str; 10] = [

@@ -3,7 +3,7 @@
 
 use libfuzzer_sys::fuzz_target;
 // Links the capped allocator.
-use mapscope::formats::carma2::{build_scene, Subject, TrackFiles};
+use mapscope_formats::formats::carma2::{build_scene, Subject, TrackFiles};
 use mapscope_fuzz as _;
 
 fuzz_target!(|data: &[u8]| {

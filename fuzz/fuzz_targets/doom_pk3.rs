@@ -6,8 +6,8 @@
 use std::io::Cursor;
 
 use libfuzzer_sys::fuzz_target;
-use mapscope::formats::doom::pk3::read_package;
-use mapscope::formats::doom::{build_scene, Wad, WadStack};
+use mapscope_formats::formats::doom::pk3::read_package;
+use mapscope_formats::formats::doom::{build_scene, Wad, WadStack};
 // Also links the capped allocator.
 use mapscope_fuzz::doom_base_iwad;
 

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mapscope::formats::doom::{build_scene, Wad, WadStack};
+use mapscope_formats::formats::doom::{build_scene, Wad, WadStack};
 // Also links the capped allocator.
 use mapscope_fuzz::doom_base_iwad;
 

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use mapscope::formats::marathon::{build::build_scene, Level, ShapesFile, Wad};
+use mapscope_formats::formats::marathon::{build::build_scene, Level, ShapesFile, Wad};
 use mapscope_fuzz::fixture;
 
 fuzz_target!(|data: &[u8]| {

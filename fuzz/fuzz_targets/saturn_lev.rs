@@ -3,7 +3,7 @@
 
 use libfuzzer_sys::fuzz_target;
 // Links the capped allocator.
-use mapscope::formats::saturn::{build_scene, LevFile};
+use mapscope_formats::formats::saturn::{build_scene, LevFile};
 use mapscope_fuzz as _;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 
 use libfuzzer_sys::fuzz_target;
 // Links the capped allocator.
-use mapscope::formats::saucer::{build_scene, Pak, SaucerLevel};
+use mapscope_formats::formats::saucer::{build_scene, Pak, SaucerLevel};
 use mapscope_fuzz as _;
 
 fuzz_target!(|data: &[u8]| {

@@ -7,8 +7,8 @@
 use std::sync::Mutex;
 
 use libfuzzer_sys::fuzz_target;
-use mapscope::formats::saucer::wad::{LUT1_SIZE, LUT2_SIZE};
-use mapscope::formats::saucer::{build_scene, SaucerLevel};
+use mapscope_formats::formats::saucer::wad::{LUT1_SIZE, LUT2_SIZE};
+use mapscope_formats::formats::saucer::{build_scene, SaucerLevel};
 use mapscope_fuzz::split2;
 
 fuzz_target!(|data: &[u8]| {

@@ -468,7 +468,7 @@ fn every_freedoom2_map_builds_and_walks() {
 /// A community map an editor saved without nodes (Hexen format), and one with nodes.
 #[test]
 fn hexen_format_community_maps() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realmaps/doom");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/realmaps/doom");
     for file in ["lastermaul-map11.wad", "lastermaul-map01.wad"] {
         let levels = wad_levels(&dir.join(file));
         assert_eq!(levels.len(), 1, "{file}");

@@ -15,7 +15,7 @@ use super::pcx;
 use super::SaucerLevel;
 
 fn fixture_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/saucer")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/saucer")
 }
 
 fn read(rel: &str) -> Vec<u8> {
