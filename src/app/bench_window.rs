@@ -144,8 +144,9 @@ impl BenchWindow {
         };
         let target = frame.texture().create_view(&Default::default());
         let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
-        let copied = w.renderer.copy_to(&mut encoder, frame.texture());
-        let source = w.renderer.color_view().zip(w.renderer.target_size()).filter(|_| !copied);
+        let copied = w.renderer.copy_to(&w.gpu, &mut encoder, frame.texture());
+        let source =
+            w.renderer.color_view(&w.gpu).zip(w.renderer.target_size()).filter(|_| !copied);
         if let Some((source, size)) = source {
             let mut pass = render::present_pass(&mut encoder, &target, false);
             let (width, height) = w.target.size();

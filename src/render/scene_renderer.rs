@@ -4,6 +4,8 @@
 //! family does in its frames beyond these passes (Doom's walk and CPU canvas) comes through
 //! `family.rs`. `bench` and the profiler time its steps.
 
+use std::cell::Cell;
+
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use glam::Mat4;
@@ -122,6 +124,10 @@ pub struct SceneRenderer {
     state_words: Vec<u32>,
     /// Draw calls the last `render` issued.
     last_draws: u32,
+    /// The last frame was a canvas that nothing on the GPU drew over, and its colours are not
+    /// in the colour target yet: a window presented from the CPU never needs them there, so
+    /// they are uploaded only when the GPU's image is asked for (`upload_image`).
+    image_pending: Cell<bool>,
     targets: Option<Targets>,
     clear: wgpu::Color,
     /// Palette index blending sees where nothing opaque was drawn.
@@ -290,6 +296,7 @@ impl SceneRenderer {
             state_layout,
             state_words,
             last_draws: 0,
+            image_pending: Cell::new(false),
             targets: None,
             clear: wgpu::Color { r, g, b, a: 1.0 },
             clear_index: scene.clear.index,
@@ -322,7 +329,8 @@ impl SceneRenderer {
     }
 
     /// The image of the last `render`, at the view's size.
-    pub fn color_view(&self) -> Option<&wgpu::TextureView> {
+    pub fn color_view(&self, gpu: &Gpu) -> Option<&wgpu::TextureView> {
+        self.upload_image(gpu);
         self.targets.as_ref().map(|t| &t.color_view)
     }
 
@@ -381,6 +389,7 @@ impl SceneRenderer {
         }
         let over_canvas = canvas && self.draws_over_canvas(view);
         self.upload_state(gpu, over_canvas);
+        self.image_pending.set(canvas && !over_canvas);
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         cpu.mark("state upload");
         if self.bind_group.is_none() {
@@ -407,11 +416,16 @@ impl SceneRenderer {
         let rest = [SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays];
         let on_canvas = |s| matches!(s, SceneStage::Masked | SceneStage::Sprites);
         let rest = rest.into_iter().filter(|&s| !(walk_canvas && on_canvas(s)));
-        let stages: Vec<SceneStage> = solid.iter().copied().chain(rest).collect();
+        let mut stages: Vec<SceneStage> = solid.iter().copied().chain(rest).collect();
+        // Nothing draws over a canvas frame: no pass at all (its depth clear alone is a
+        // full-screen write on a software rasteriser). Profiled frames keep their passes.
+        if canvas && !over_canvas && self.timer.is_none() {
+            stages.clear();
+        }
         // Taken out while the passes borrow the renderer; put back below.
         let mut timer = self.timer.take();
         let split = timer.is_some();
-        for (n, group) in stages.chunks(if split { 1 } else { stages.len() }).enumerate() {
+        for (n, group) in stages.chunks(if split { 1 } else { stages.len().max(1) }).enumerate() {
             let load = n > 0;
             let color_ops = |clear| wgpu::Operations {
                 load: if load || canvas { wgpu::LoadOp::Load } else { wgpu::LoadOp::Clear(clear) },
@@ -606,6 +620,7 @@ impl SceneRenderer {
 
     /// Reads the last rendered image back (blocking).
     pub fn read_image(&self, gpu: &Gpu) -> Result<image::RgbaImage> {
+        self.upload_image(gpu);
         let t = self.targets.as_ref().ok_or_else(|| anyhow::anyhow!("nothing rendered yet"))?;
         let mut image = read_texture(gpu, &t.color, t.width, t.height)?;
         if self.format == wgpu::TextureFormat::Bgra8Unorm {
@@ -631,7 +646,12 @@ impl SceneRenderer {
 
     /// Copies the image of the last `render` into `texture` (a window's next image) when it
     /// has the image's size and format, without a shader pass; returns whether it did.
-    pub fn copy_to(&self, encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture) -> bool {
+    pub fn copy_to(
+        &self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        texture: &wgpu::Texture,
+    ) -> bool {
         let Some(t) = &self.targets else { return false };
         let same_size = texture.width() == t.width && texture.height() == t.height;
         if !same_size || texture.format() != self.format {
@@ -640,6 +660,7 @@ impl SceneRenderer {
         if !texture.usage().contains(wgpu::TextureUsages::COPY_DST) {
             return false;
         }
+        self.upload_image(gpu);
         encoder.copy_texture_to_texture(
             t.color.as_image_copy(),
             texture.as_image_copy(),
@@ -660,9 +681,10 @@ impl SceneRenderer {
             || self.translucent.is_some()
     }
 
-    /// Writes the animation state into the state buffer and this frame's canvas colours into
-    /// the scene's colour target, with the canvas depths after the state when `depths` (the
-    /// GPU draws over the canvas: 4 bytes a pixel copied twice otherwise for nothing).
+    /// Writes the animation state into the state buffer and, when `depths` (the GPU draws
+    /// over the canvas), the canvas depths after the state and its colours into the scene's
+    /// colour target; otherwise both stay on the CPU (4 bytes a pixel copied twice each for
+    /// nothing), the colours until the GPU's image is asked for.
     fn upload_state(&mut self, gpu: &Gpu, depths: bool) {
         let canvas = self.family.canvas();
         let depths = canvas.as_ref().filter(|_| depths).map(|c| c.depths).unwrap_or(&[]);
@@ -680,22 +702,36 @@ impl SceneRenderer {
             self.bind_group = None;
         }
         gpu.queue.write_buffer(&self.state, 0, bytemuck::cast_slice(&self.state_words));
-        let (Some(canvas), Some(t)) = (canvas, &self.targets) else { return };
-        if canvas.colors.len() != (t.width * t.height) as usize {
+        // Nothing drawn over the canvas: its colours wait for `upload_image`.
+        let Some(t) = &self.targets else { return };
+        if depths.len() != (t.width * t.height) as usize {
             return;
         }
-        if !depths.is_empty() {
-            let at = (self.state_words.len() * 4) as u64;
-            gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(depths));
-            // Four indices a word; the copy must be whole words.
-            let at = at + depths.len() as u64 * 4;
-            let whole = keys.len() / 4 * 4;
-            gpu.queue.write_buffer(&self.state, at, &keys[..whole]);
-            if whole < keys.len() {
-                let mut tail = [0u8; 4];
-                tail[..keys.len() - whole].copy_from_slice(&keys[whole..]);
-                gpu.queue.write_buffer(&self.state, at + whole as u64, &tail);
-            }
+        let at = (self.state_words.len() * 4) as u64;
+        gpu.queue.write_buffer(&self.state, at, bytemuck::cast_slice(depths));
+        // Four indices a word; the copy must be whole words.
+        let at = at + depths.len() as u64 * 4;
+        let whole = keys.len() / 4 * 4;
+        gpu.queue.write_buffer(&self.state, at, &keys[..whole]);
+        if whole < keys.len() {
+            let mut tail = [0u8; 4];
+            tail[..keys.len() - whole].copy_from_slice(&keys[whole..]);
+            gpu.queue.write_buffer(&self.state, at + whole as u64, &tail);
+        }
+        self.write_canvas_colors(gpu);
+    }
+
+    /// Writes the last canvas frame's colours into the colour target if they are not there.
+    fn upload_image(&self, gpu: &Gpu) {
+        if self.image_pending.replace(false) {
+            self.write_canvas_colors(gpu);
+        }
+    }
+
+    fn write_canvas_colors(&self, gpu: &Gpu) {
+        let (Some(canvas), Some(t)) = (self.family.canvas(), &self.targets) else { return };
+        if canvas.colors.len() != (t.width * t.height) as usize {
+            return;
         }
         gpu.queue.write_texture(
             t.color.as_image_copy(),

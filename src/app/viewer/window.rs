@@ -226,14 +226,14 @@ impl App {
                 &screen,
             );
             // A frame that fills the window is copied in; the overlay is drawn over it.
-            let copied = !composed && w.renderer.copy_to(&mut encoder, frame.texture());
+            let copied = !composed && w.renderer.copy_to(&w.gpu, &mut encoder, frame.texture());
             {
                 let mut pass =
                     render::present_pass(&mut encoder, &target, copied).forget_lifetime();
                 let source = match (&w.composite, composed) {
                     (Some((_, view, size)), true) => Some((view, *size)),
                     _ if copied => None,
-                    _ => w.renderer.color_view().zip(w.renderer.target_size()),
+                    _ => w.renderer.color_view(&w.gpu).zip(w.renderer.target_size()),
                 };
                 if let Some((src, size)) = source {
                     w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, src, size, rect);
