@@ -210,7 +210,7 @@ impl FamilyFrames for DoomFrames {
         let smooth = view.mode == RenderMode::Smooth;
         self.cull_ranges = None;
         let mut canvas = false;
-        let mut slopes = false;
+        let mut beyond_canvas = false;
         if let Some(v) = &mut self.vanilla {
             // The canvas draws the sky as vanilla does; a view without it is not vanilla's.
             // Smooth frames walk to draw only what the walk reached.
@@ -229,14 +229,14 @@ impl FamilyFrames for DoomFrames {
             if v.walked() {
                 cpu.mark("vanilla walk");
             }
-            // A walk that reached a ZDoom slope is not exact: the canvas cannot draw the
+            // A walk that reached a ZDoom slope or 3D floor is not exact: the canvas cannot draw the
             // frame nor the walk cull it, so it is the generic passes' (all of it).
-            slopes = v.reached_slopes();
-            canvas = faithful && v.walked() && !slopes;
+            beyond_canvas = v.reached_beyond_canvas();
+            canvas = faithful && v.walked() && !beyond_canvas;
         }
         if canvas {
             self.draw_canvas(camera, frame, cpu);
-        } else if smooth && !slopes {
+        } else if smooth && !beyond_canvas {
             self.cull_by_walk(gpu);
         }
         if smooth {

@@ -25,17 +25,17 @@ pub struct VanillaFrame {
     canvas_out: Canvas,
     /// Whether the canvas draws the things (the view shows sprites).
     sprites: bool,
-    /// Per seg: whether its front or back sector is sloped (empty when none is).
-    sloped_segs: Vec<bool>,
+    /// Per seg: whether its front or back sector is beyond the canvas (empty when none is).
+    beyond_canvas_segs: Vec<bool>,
 }
 
 impl VanillaFrame {
     pub fn new(map: Box<VanillaMap>, segs: Vec<VanillaSeg>, canvas: CanvasScene) -> VanillaFrame {
-        let sloped = |s: u32| map.sectors.get(s as usize).is_some_and(|s| s.sloped);
-        let sloped_segs = if map.sectors.iter().any(|s| s.sloped) {
+        let beyond = |s: u32| map.sectors.get(s as usize).is_some_and(|s| s.beyond_canvas);
+        let beyond_canvas_segs = if map.sectors.iter().any(|s| s.beyond_canvas) {
             map.segs
                 .iter()
-                .map(|s| sloped(s.front_sector) || s.back_sector.is_some_and(sloped))
+                .map(|s| beyond(s.front_sector) || s.back_sector.is_some_and(beyond))
                 .collect()
         } else {
             Vec::new()
@@ -52,7 +52,7 @@ impl VanillaFrame {
             columns: ColumnTables::default(),
             canvas_out: Canvas::default(),
             sprites: true,
-            sloped_segs,
+            beyond_canvas_segs,
         }
     }
 
@@ -99,23 +99,26 @@ impl VanillaFrame {
         self.walk.as_ref().map(|w| &w.subsectors[..])
     }
 
-    /// Whether this frame's walk reached a sloped sector (entered one of its subsectors, or
-    /// drew a wall on its border), or might have (drawsegs past vanilla's limit are not
-    /// kept). A sloped floor or ceiling in view lies in a subsector the walk enters, and an
-    /// opening a slope changes is a wall on its border, so a walk that reached none is
-    /// exact and its frame vanilla's.
-    pub fn reached_slopes(&self) -> bool {
-        let Some(walk) = self.walk.as_ref().filter(|_| !self.sloped_segs.is_empty()) else {
+    /// Whether this frame's walk reached a sector beyond the canvas (a ZDoom slope or 3D
+    /// floor: entered one of its subsectors, or drew a wall on its border), or might have
+    /// (drawsegs past vanilla's limit are not kept). A sloped plane or a slab in view lies
+    /// in a subsector the walk enters, and an opening a slope changes or a slab's side is a
+    /// wall on its border, so a walk that reached none is exact and its frame vanilla's.
+    pub fn reached_beyond_canvas(&self) -> bool {
+        let Some(walk) = self.walk.as_ref().filter(|_| !self.beyond_canvas_segs.is_empty()) else {
             return false;
         };
         let sectors = &self.map.sectors;
-        let sloped_subsector = |&ss: &u32| {
+        let beyond_subsector = |&ss: &u32| {
             let sector = self.map.subsectors.get(ss as usize).map(|s| s.sector as usize);
-            sector.and_then(|s| sectors.get(s)).is_some_and(|s| s.sloped)
+            sector.and_then(|s| sectors.get(s)).is_some_and(|s| s.beyond_canvas)
         };
         walk.stats.drawsegs_dropped > 0
-            || walk.subsectors.iter().any(sloped_subsector)
-            || walk.drawsegs.iter().any(|d| self.sloped_segs.get(d.seg as usize) == Some(&true))
+            || walk.subsectors.iter().any(beyond_subsector)
+            || walk
+                .drawsegs
+                .iter()
+                .any(|d| self.beyond_canvas_segs.get(d.seg as usize) == Some(&true))
     }
 
     /// Whether this frame has a walk.

@@ -93,9 +93,9 @@ pub struct WalkSector {
     /// The sky of an F_SKY1 floor or ceiling: 0 the level's, else 1 + an index into
     /// [`VanillaMap::skies`] (MBF 271/272).
     pub sky: u32,
-    /// The floor or ceiling is sloped (ZDoom): the walk and the canvas know only level
-    /// planes, so a frame that draws any wall of this sector is not theirs to draw.
-    pub sloped: bool,
+    /// The sector holds what vanilla's walk and canvas cannot draw (ZDoom: a sloped floor or
+    /// ceiling, a 3D floor): a frame that reaches it or draws any wall of it is not theirs.
+    pub beyond_canvas: bool,
 }
 
 /// A sky an MBF 271/272 line transfers (r_plane.c R_DrawPlanes' "sky linedef").

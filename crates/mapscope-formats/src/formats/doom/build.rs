@@ -24,6 +24,7 @@ use super::boom_build::{self, transferred_sky, SkySurface};
 use super::boom_views::BoomViews;
 use super::bsp::{point_in_subsector, SubsectorPolygons};
 use super::flats::{flat_texture, SKY_FLAT};
+use super::floors_3d::read_3d_floors;
 use super::lights::{LightSim, PRandom};
 use super::line_styles::{read_line_styles, LineStyle};
 use super::map::{line_flags, MapData, Sector};
@@ -41,6 +42,8 @@ use super::things::{
 };
 use super::udmf_props::{FlatPlacement, LightRule, PartTexture, UdmfProps, BOTTOM, MID, TOP};
 use super::wad::{LumpNum, WadStack};
+
+mod slabs;
 
 /// Eye height above the floor (`VIEWHEIGHT`).
 pub const VIEW_HEIGHT: f64 = 41.0;
@@ -228,6 +231,7 @@ pub fn build_level_scene(
     let region_colormaps = boom_build::region_colormaps(&views, stack, &mut colormap, &mut notes);
     let (mut tranmaps, mut tranmap_of_line) = boom_build::tranmaps(&views, stack, &palette);
     let line_styles = read_line_styles(map, &mut notes);
+    let floors_3d = read_3d_floors(map, &mut notes);
     boom_build::line_style_tables(
         map,
         &line_styles,
@@ -343,6 +347,7 @@ pub fn build_level_scene(
         b.surface = si as u32 + 1;
         b.flat_polygon(&shown[s], s, poly);
     }
+    b.slabs(map, &level.polygons, &floors_3d);
 
     // Things.
     let sprite_dir = SpriteDirectory::new(stack);
@@ -576,11 +581,15 @@ pub fn build_level_scene(
     vanilla_map.texture_memory =
         scene_texture_memory(&texdir, stack, &walls, b.textures.len(), &mut b.notes);
     vanilla_map.things = sprite_memory.finish(vanilla_map.sectors.len());
-    // Vanilla's walk and spans know only level planes: a frame that reaches a sloped sector
-    // is the GPU's (vanilla's COLORMAP light by depth over ordinary rasterisation), as every
-    // faithful frame off vanilla's projection is; the others stay vanilla's.
+    // Vanilla's walk and spans know only level planes and no slabs: a frame that reaches a
+    // sloped sector or one with a 3D floor is the GPU's (vanilla's COLORMAP light by depth
+    // over ordinary rasterisation), as every faithful frame off vanilla's projection is; the
+    // others stay vanilla's.
+    let with_3d_floors: BTreeSet<u32> =
+        floors_3d.iter().flat_map(|f| f.targets.iter().copied()).collect();
     for (i, sector) in vanilla_map.sectors.iter_mut().enumerate() {
-        sector.sloped = [FLOOR, CEILING].iter().any(|&w| level.slopes.plane(i, w).is_some());
+        sector.beyond_canvas = [FLOOR, CEILING].iter().any(|&w| level.slopes.plane(i, w).is_some())
+            || with_3d_floors.contains(&(i as u32));
     }
     if !level.slopes.is_empty() {
         b.notes.push(format!(
@@ -1670,7 +1679,7 @@ mod tests {
         assert!(lower.clone().count() == 2 && lower.flatten().all(|v| v.pos[1] >= 96.0));
         // B's sector is marked for the frames that reach it; A's is not.
         let Shading::DoomColormap { map: Some(vmap), .. } = &scene.shading else { panic!() };
-        assert!(vmap.sectors[1].sloped && !vmap.sectors[0].sloped);
+        assert!(vmap.sectors[1].beyond_canvas && !vmap.sectors[0].beyond_canvas);
         assert!(scene.facts.notes.iter().any(|n| n.contains("1 Plane_Align lines")));
         // The imp in room B (at x = 192) stands on the ramp.
         let imp = scene.sprites.iter().find(|s| s.label == "3001").unwrap();

@@ -169,6 +169,8 @@ fn line_ids(map: &MapData) -> Vec<Vec<i32>> {
                     5 => Some(a[4]),
                     181 => Some(a[2]),
                     156 => Some(a[1]),
+                    // Sector_Set3dFloor with bit 8 of its type.
+                    super::floors_3d::SECTOR_SET_3D_FLOOR if a[1] & 8 != 0 => Some(a[4]),
                     // Static_Init with Init_SectorLink.
                     190 if a[1] == 3 => Some(a[0]),
                     _ => None,

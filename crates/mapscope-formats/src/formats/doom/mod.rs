@@ -11,6 +11,7 @@ pub mod boom_views;
 pub mod bsp;
 pub mod build;
 pub mod flats;
+pub mod floors_3d;
 pub mod glbsp_nodes;
 pub mod lights;
 pub mod line_styles;

@@ -1,0 +1,266 @@
+//! ZDoom's 3D floors: `Sector_Set3dFloor` (special 160) in Hexen-format maps and in UDMF maps
+//! numbered as Hexen's, read into the slabs the scene builder draws.
+//!
+//! Facts relied on (GZDoom `p_3dfloors.cpp` P_Spawn3DFloors, P_Set3DFloor, P_Add3DFloor,
+//! P_Recalculate3DFloors and P_GetPlaneLight; `hw_flats.cpp` SetFrom3DFloor):
+//! - The tag is `arg0`; in Hexen-format maps `arg0 + 256 * arg4`, unless `arg1 & 8`, when
+//!   `arg4` is the line's own id instead. Every sector with the tag gets the floor.
+//! - The type is `arg1` without bit 8: its low two bits 0 Vavoom style (the control floor is
+//!   the top, its ceiling the bottom), 1 solid, 2 swimmable (both planes and all sides drawn,
+//!   seen from inside too), 3 non-solid; +4 draws the inside too; +16 / +32 only change what
+//!   sees and shoots through. Type 4 on its own is a hole-patching plane (`FF_FIX`).
+//! - Flags `arg2`: 1 no shade, 2 double shadow, 4 fog, 8 thin floor (the bottom is the control
+//!   ceiling: a plane with no sides), 16 / 32 the sides take the drawn line's upper / lower
+//!   texture, 64 additive, 128 flood, 512 fade walls, 1024 reset.
+//! - Alpha `arg3`, 0..255; below 255 an upper texture on the control line that names no
+//!   texture but `#n` gives alpha `n`. Alpha 0 draws nothing. Vavoom floors are opaque.
+//! - The control sector is the 160 line's front sector: its ceiling is the slab's top (its
+//!   ceiling flat seen from above), its floor the bottom (its floor flat seen from below).
+//! - Light (without "no shade"): the region below the slab's top takes the control sector's
+//!   light, so the bottom face and the sides are lit by it, while the top face, lit from
+//!   above, keeps the tagged sector's.
+
+use std::collections::BTreeSet;
+
+use super::map::{MapData, MapFormat};
+
+/// Hexen/ZDoom `Sector_Set3dFloor`.
+pub const SECTOR_SET_3D_FLOOR: u16 = 160;
+
+/// Flag bits of `arg2`.
+pub mod floor_flags {
+    pub const NO_SHADE: i32 = 1;
+    pub const DOUBLE_SHADOW: i32 = 2;
+    pub const FOG: i32 = 4;
+    pub const THIN: i32 = 8;
+    pub const UPPER_TEXTURE: i32 = 16;
+    pub const LOWER_TEXTURE: i32 = 32;
+    pub const ADDITIVE: i32 = 64;
+    pub const FLOOD: i32 = 128;
+    pub const FADE_WALLS: i32 = 512;
+}
+
+/// How a 3D floor is made (`arg1 & 3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloorKind {
+    Vavoom,
+    Solid,
+    Swimmable,
+    NonSolid,
+}
+
+/// One 3D floor as a control line makes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Floor3d {
+    /// The control linedef.
+    pub line: u32,
+    /// The control sector (the line's front sector).
+    pub control: u32,
+    /// The sectors it is in.
+    pub targets: Vec<u32>,
+    pub kind: FloorKind,
+    /// Its planes and sides are seen from inside too (swimmable, or type + 4).
+    pub inside: bool,
+    /// `arg2` (see [`floor_flags`]).
+    pub flags: i32,
+    /// 0 (not drawn) .. 255 (opaque).
+    pub alpha: u8,
+}
+
+impl Floor3d {
+    pub fn has(&self, flag: i32) -> bool {
+        self.flags & flag != 0
+    }
+
+    pub fn additive(&self) -> bool {
+        self.has(floor_flags::ADDITIVE)
+    }
+}
+
+/// The map's drawn 3D floors, with notes on what is read and what is not drawn.
+pub fn read_3d_floors(map: &MapData, notes: &mut Vec<String>) -> Vec<Floor3d> {
+    if map.doom_specials() {
+        return Vec::new();
+    }
+    let hexen = map.format == MapFormat::Hexen;
+    let ids = sector_ids(map);
+    let mut floors = Vec::new();
+    let (mut fixes, mut untagged, mut hidden) = (0usize, 0usize, 0usize);
+    for (i, line) in map.linedefs.iter().enumerate() {
+        if line.special != SECTOR_SET_3D_FLOOR {
+            continue;
+        }
+        let a = line.args;
+        let tag = if hexen && a[1] & 8 == 0 { a[0] + 256 * a[4] } else { a[0] };
+        let param = a[1] & !8;
+        if param == 4 {
+            fixes += 1;
+            continue;
+        }
+        let Some(control) = map.line_sector(line, 0) else { continue };
+        let targets: Vec<u32> = ids
+            .iter()
+            .enumerate()
+            .filter(|(_, own)| tag != 0 && own.contains(&tag))
+            .map(|(s, _)| s as u32)
+            .collect();
+        if targets.is_empty() {
+            untagged += 1;
+            continue;
+        }
+        let kind = match param & 3 {
+            0 => FloorKind::Vavoom,
+            1 => FloorKind::Solid,
+            2 => FloorKind::Swimmable,
+            _ => FloorKind::NonSolid,
+        };
+        let mut alpha = if kind == FloorKind::Vavoom { 255 } else { a[3] };
+        if alpha < 255 {
+            // The upper texture's "#n" stands for the alpha where it names no texture.
+            let upper = line.sides[0].and_then(|s| map.sidedefs.get(s as usize));
+            if let Some(n) = upper.and_then(|sd| sd.upper.strip_prefix('#')) {
+                alpha = n.trim().parse::<i32>().unwrap_or(alpha);
+            }
+        }
+        let alpha = alpha.clamp(0, 255) as u8;
+        if alpha == 0 {
+            hidden += 1;
+            continue;
+        }
+        floors.push(Floor3d {
+            line: i as u32,
+            control: control as u32,
+            targets,
+            kind,
+            inside: kind == FloorKind::Swimmable || param & 4 != 0,
+            flags: if kind == FloorKind::Vavoom { 0 } else { a[2] },
+            alpha,
+        });
+    }
+    if !floors.is_empty() {
+        describe(&floors, notes);
+    }
+    if fixes > 0 {
+        notes.push(format!(
+            "{fixes} Sector_Set3dFloor (160) lines of type 4 (planes patching render holes) \
+             not drawn"
+        ));
+    }
+    if untagged > 0 {
+        notes.push(format!(
+            "{untagged} Sector_Set3dFloor (160) lines tag no sector (or no control sector)"
+        ));
+    }
+    if hidden > 0 {
+        notes.push(format!("{hidden} 3D floors with alpha 0 draw nothing"));
+    }
+    floors
+}
+
+fn describe(floors: &[Floor3d], notes: &mut Vec<String>) {
+    let count = |f: &dyn Fn(&Floor3d) -> bool| floors.iter().filter(|x| f(x)).count();
+    let translucent = count(&|f| f.alpha < 255 && !f.additive());
+    let additive = count(&|f| f.additive());
+    let vavoom = count(&|f| f.kind == FloorKind::Vavoom);
+    let sectors: BTreeSet<u32> = floors.iter().flat_map(|f| f.targets.iter().copied()).collect();
+    notes.push(format!(
+        "{} 3D floors (Sector_Set3dFloor) in {} sectors ({translucent} translucent, {additive} \
+         additive, {vavoom} Vavoom-style): drawn as slabs between the control sector's floor \
+         and ceiling (its flats on the top and bottom faces, the control line's middle \
+         texture or the drawn line's upper or lower on the sides); the top face takes the \
+         tagged sector's light, the bottom face and sides the control sector's. 3D floors \
+         have no vanilla equivalent: faithful frames that reach a sector with one are drawn \
+         with vanilla's COLORMAP light tables over ordinary rasterisation (the GPU)",
+        floors.len(),
+        sectors.len()
+    ));
+    let mut missing = Vec::new();
+    for (flag, what) in [
+        (floor_flags::FOG, "fog"),
+        (floor_flags::FLOOD, "flood"),
+        (floor_flags::FADE_WALLS, "fade walls"),
+        (floor_flags::DOUBLE_SHADOW, "double shadow"),
+    ] {
+        let n = count(&|f| f.has(flag));
+        if n > 0 {
+            missing.push(format!("{what} ({n})"));
+        }
+    }
+    if !missing.is_empty() {
+        notes.push(format!("3D floor flags not drawn: {}", missing.join(", ")));
+    }
+    notes.push(
+        "3D floors: the shadow a slab casts on its sector below it, the splitting of \
+         overlapping floors, things standing on slabs and sector colours inside them are not \
+         drawn"
+            .into(),
+    );
+}
+
+/// Every sector's ids: its tag, and in UDMF its `moreids`.
+fn sector_ids(map: &MapData) -> Vec<Vec<i32>> {
+    map.sectors
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut ids = vec![s.tag as i32];
+            let more = map.udmf.as_deref().and_then(|extra| {
+                let fields = extra.sectors.get(i)?;
+                fields.iter().rev().find(|(k, _)| k == "moreids").and_then(|(_, v)| v.as_str())
+            });
+            ids.extend(more.unwrap_or("").split_whitespace().filter_map(|w| w.parse::<i32>().ok()));
+            ids.retain(|&n| n != 0);
+            ids
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::doom::map::{Linedef, Sector, Sidedef};
+
+    fn map(format: MapFormat, args: [i32; 5], upper: &str) -> MapData {
+        let sector = |tag| Sector { floor: 0, ceiling: 128, tag, ..Default::default() };
+        MapData {
+            format,
+            linedefs: vec![Linedef {
+                special: SECTOR_SET_3D_FLOOR,
+                args,
+                sides: [Some(0), None],
+                ..Default::default()
+            }],
+            sidedefs: vec![Sidedef { upper: upper.into(), sector: 2, ..Default::default() }],
+            sectors: vec![sector(5), sector(5 + 256), sector(0)],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn reads_tag_type_flags_and_alpha() {
+        let mut notes = Vec::new();
+        let f = read_3d_floors(&map(MapFormat::Hexen, [5, 1, 8 | 64, 128, 1], "-"), &mut notes);
+        assert_eq!(f.len(), 1);
+        assert_eq!((f[0].control, &f[0].targets[..]), (2, &[1][..]), "tag 5 + 256");
+        assert_eq!((f[0].kind, f[0].inside, f[0].alpha), (FloorKind::Solid, false, 128));
+        assert!(f[0].has(floor_flags::THIN) && f[0].additive());
+        // Bit 8 of the type: arg4 is the line's id, the tag arg0 alone; +4 inside.
+        let f = read_3d_floors(&map(MapFormat::Hexen, [5, 8 | 4 | 3, 0, 255, 1], "-"), &mut notes);
+        assert_eq!(
+            (&f[0].targets[..], f[0].kind, f[0].inside),
+            (&[0][..], FloorKind::NonSolid, true)
+        );
+        // UDMF: arg0 is the tag.
+        let udmf = MapFormat::Udmf { namespace: "zdoom".into() };
+        let f = read_3d_floors(&map(udmf, [5, 2, 0, 100, 1], "#40"), &mut notes);
+        assert_eq!((&f[0].targets[..], f[0].inside, f[0].alpha), (&[0][..], true, 40));
+        // Alpha 0 and type 4 draw nothing; Doom-numbered maps have no 160.
+        assert!(read_3d_floors(&map(MapFormat::Hexen, [5, 1, 0, 0, 0], "-"), &mut notes).is_empty());
+        assert!(
+            read_3d_floors(&map(MapFormat::Hexen, [5, 4, 0, 255, 0], "-"), &mut notes).is_empty()
+        );
+        assert!(
+            read_3d_floors(&map(MapFormat::Doom, [5, 1, 0, 255, 0], "-"), &mut notes).is_empty()
+        );
+    }
+}
