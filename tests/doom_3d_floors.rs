@@ -11,13 +11,12 @@ use image::RgbaImage;
 use mapscope::formats::doom::map::{
     line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Thing, Vertex,
 };
-use mapscope::formats::doom::writer::{patch_lump, WadWriter};
-use mapscope::render::{render_headless, RenderMode, ViewSettings};
+use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{doom_shade, vertex_flags, Scene, SurfaceKind, WorldVertex};
-use support::doom_test_room::{scene_over_freedoom2, shared_gpu, A, B};
+use support::doom_test_room::{
+    add_checker_and_solid_walls, renders_three_ways, scene_over_freedoom2, A, B, R, THREE_WAYS,
+};
 
-/// Red in Freedoom's palette: the slab's top flat and its sides.
-const R: u8 = 176;
 /// The control sector's floor and ceiling: the slab's bottom and top.
 const BOTTOM: i32 = 16;
 const TOP: i32 = 32;
@@ -211,19 +210,7 @@ fn pwad(format: Format) -> Vec<u8> {
             w.lump("ENDMAP", Vec::new());
         }
     }
-    let checker: Vec<Option<u8>> = (0..64 * 128)
-        .map(|i| Some(if (i % 64 / 8 + i / 64 / 8) % 2 == 0 { A } else { B }))
-        .collect();
-    w.marker("P_START");
-    w.lump("CHECKP", patch_lump(64, 128, 0, 0, &checker));
-    w.lump("SOLIDP", patch_lump(64, 128, 0, 0, &vec![Some(R); 64 * 128]));
-    w.marker("P_END");
-    w.lump(
-        "TEXTURES",
-        b"WallTexture \"CHECKW\", 64, 128 { Patch \"CHECKP\", 0, 0 }\n\
-          WallTexture \"SOLIDW\", 64, 128 { Patch \"SOLIDP\", 0, 0 }\n"
-            .to_vec(),
-    );
+    add_checker_and_solid_walls(&mut w);
     w.marker("FF_START");
     w.lump("STRIPES", (0..4096).map(|i| if i % 64 < 32 { A } else { B }).collect());
     w.lump("REDFLAT", vec![R; 4096]);
@@ -328,30 +315,9 @@ fn slab_faces_lie_at_the_control_heights_inside_the_tagged_sector() {
     });
 }
 
-/// The three ways a Doom frame is drawn (the first is the canvas's where no 3D floor is
-/// reached).
-const VIEWS: [(&str, RenderMode, f64); 3] = [
-    ("faithful (canvas)", RenderMode::Faithful, 90.0),
-    ("faithful (GPU)", RenderMode::Faithful, 100.0),
-    ("smooth", RenderMode::Smooth, 90.0),
-];
-
 fn renders(format: Format, name: &str) -> Vec<RgbaImage> {
-    let mut scene = scene(format);
-    let camera = scene.spawn;
-    VIEWS
-        .iter()
-        .enumerate()
-        .map(|(i, &(_, mode, fov_deg))| {
-            let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
-            let img = render_headless(shared_gpu(), &mut scene, &camera, &view, 0).unwrap();
-            // For looking at: MAPSCOPE_3DFLOOR_DUMP=dir writes each render there.
-            if let Ok(dir) = std::env::var("MAPSCOPE_3DFLOOR_DUMP") {
-                let _ = img.save(format!("{dir}/{name}-{i}.png"));
-            }
-            img
-        })
-        .collect()
+    // For looking at: MAPSCOPE_3DFLOOR_DUMP=dir writes each render there.
+    renders_three_ways(&mut scene(format), "MAPSCOPE_3DFLOOR_DUMP", name)
 }
 
 fn reddish(p: &image::Rgba<u8>) -> bool {
@@ -379,7 +345,7 @@ fn renders_show_the_slab_solid_and_translucent() {
     // UDMF gives the same frames.
     assert_eq!(renders(Format::Udmf(Some(SOLID)), "udmf-solid"), solid);
     let half = renders(Format::Hexen(Some([TAG, 1, 0, 128, 0])), "half");
-    for (i, (view, _, _)) in VIEWS.iter().enumerate() {
+    for (i, (view, _, _)) in THREE_WAYS.iter().enumerate() {
         assert_eq!(empty[i].pixels().filter(|p| reddish(p)).count(), 0, "{view}: red without");
         let slab = changed(&solid[i], &empty[i]);
         let red = slab.iter().filter(|&&(x, y)| reddish(solid[i].get_pixel(x, y))).count();

@@ -10,15 +10,13 @@ mod support;
 use image::RgbaImage;
 use mapscope::formats::doom::boom_views::default_tranmap;
 use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Vertex};
-use mapscope::formats::doom::writer::{patch_lump, WadWriter};
+use mapscope::formats::doom::writer::WadWriter;
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
 use support::doom_test_room::{
-    player_start, room_and_control_vertices, scene_over_freedoom2, shared_gpu, A, B,
+    add_checker_and_solid_walls, player_start, room_and_control_vertices, scene_over_freedoom2,
+    shared_gpu, A, B, R,
 };
-
-/// A third palette index (red in Freedoom's palette) for a plain wall.
-const R: u8 = 176;
 
 /// A sector's look.
 #[derive(Clone, Debug)]
@@ -178,19 +176,7 @@ fn map(s: &Setup) -> MapData {
 fn pwad(s: &Setup) -> Vec<u8> {
     let mut w = WadWriter::pwad();
     w.map(s.map, &map(s));
-    let checker: Vec<Option<u8>> = (0..64 * 128)
-        .map(|i| Some(if (i % 64 / 8 + i / 64 / 8) % 2 == 0 { A } else { B }))
-        .collect();
-    w.marker("P_START");
-    w.lump("CHECKP", patch_lump(64, 128, 0, 0, &checker));
-    w.lump("SOLIDP", patch_lump(64, 128, 0, 0, &vec![Some(R); 64 * 128]));
-    w.marker("P_END");
-    w.lump(
-        "TEXTURES",
-        b"WallTexture \"CHECKW\", 64, 128 { Patch \"CHECKP\", 0, 0 }\n\
-          WallTexture \"SOLIDW\", 64, 128 { Patch \"SOLIDP\", 0, 0 }\n"
-            .to_vec(),
-    );
+    add_checker_and_solid_walls(&mut w);
     w.marker("FF_START");
     w.lump("STRIPES", (0..4096).map(|i| if i % 64 < 32 { A } else { B }).collect());
     w.lump("HSTRIPE", (0..4096).map(|i| if i / 64 < 32 { A } else { B }).collect());

@@ -12,13 +12,11 @@ use mapscope::formats::doom::line_styles::{blend_table, InversePalette, LineStyl
 use mapscope::formats::doom::map::{
     line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Thing, Vertex,
 };
-use mapscope::formats::doom::writer::{patch_lump, WadWriter};
-use mapscope::render::{render_headless, RenderMode, ViewSettings};
+use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{doom_shade, vertex_flags, Scene, Shading};
-use support::doom_test_room::{scene_over_freedoom2, shared_gpu, A, B};
-
-/// Red in Freedoom's palette: the wall behind the glass.
-const R: u8 = 176;
+use support::doom_test_room::{
+    add_checker_and_solid_walls, renders_three_ways, scene_over_freedoom2, THREE_WAYS,
+};
 
 /// The split line's middle texture, and how the map is written.
 #[derive(Clone, Copy)]
@@ -163,19 +161,7 @@ fn pwad(glass: Glass) -> Vec<u8> {
             w.map("MAP01", &hexen_map(glass));
         }
     }
-    let checker: Vec<Option<u8>> = (0..64 * 128)
-        .map(|i| Some(if (i % 64 / 8 + i / 64 / 8) % 2 == 0 { A } else { B }))
-        .collect();
-    w.marker("P_START");
-    w.lump("CHECKP", patch_lump(64, 128, 0, 0, &checker));
-    w.lump("SOLIDP", patch_lump(64, 128, 0, 0, &vec![Some(R); 64 * 128]));
-    w.marker("P_END");
-    w.lump(
-        "TEXTURES",
-        b"WallTexture \"CHECKW\", 64, 128 { Patch \"CHECKP\", 0, 0 }\n\
-          WallTexture \"SOLIDW\", 64, 128 { Patch \"SOLIDP\", 0, 0 }\n"
-            .to_vec(),
-    );
+    add_checker_and_solid_walls(&mut w);
     w.to_bytes()
 }
 
@@ -183,29 +169,9 @@ fn scene(glass: Glass) -> Scene {
     scene_over_freedoom2("alpha.wad", pwad(glass), "MAP01")
 }
 
-/// The three ways a Doom frame is drawn.
-const VIEWS: [(&str, RenderMode, f64); 3] = [
-    ("faithful (canvas)", RenderMode::Faithful, 90.0),
-    ("faithful (GPU)", RenderMode::Faithful, 100.0),
-    ("smooth", RenderMode::Smooth, 90.0),
-];
-
 fn renders(glass: Glass, name: &str) -> Vec<RgbaImage> {
-    let mut scene = scene(glass);
-    let camera = scene.spawn;
-    VIEWS
-        .iter()
-        .enumerate()
-        .map(|(i, &(_, mode, fov_deg))| {
-            let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
-            let img = render_headless(shared_gpu(), &mut scene, &camera, &view, 0).unwrap();
-            // For looking at: MAPSCOPE_ALPHA_DUMP=dir writes each render there.
-            if let Ok(dir) = std::env::var("MAPSCOPE_ALPHA_DUMP") {
-                let _ = img.save(format!("{dir}/{name}-{i}.png"));
-            }
-            img
-        })
-        .collect()
+    // For looking at: MAPSCOPE_ALPHA_DUMP=dir writes each render there.
+    renders_three_ways(&mut scene(glass), "MAPSCOPE_ALPHA_DUMP", name)
 }
 
 /// The pixels where the opaque middle shows (it differs from the wall behind).
@@ -224,9 +190,9 @@ fn check_gpu_blend(
     behind: &[RgbaImage],
     blend: impl Fn(f64, f64) -> f64,
 ) {
-    for i in 1..VIEWS.len() {
+    for i in 1..THREE_WAYS.len() {
         let pixels = middle_pixels(&opaque[i], &behind[i]);
-        assert!(pixels.len() > 5000, "{}: {} middle pixels", VIEWS[i].0, pixels.len());
+        assert!(pixels.len() > 5000, "{}: {} middle pixels", THREE_WAYS[i].0, pixels.len());
         for &(x, y) in &pixels {
             let (s, d, g) = (
                 opaque[i].get_pixel(x, y).0,
@@ -238,7 +204,7 @@ fn check_gpu_blend(
                 assert!(
                     (g[c] as f64 - want).abs() <= 2.5,
                     "{} ({x}, {y}) channel {c}: {g:?} for {want} (source {s:?}, behind {d:?})",
-                    VIEWS[i].0
+                    THREE_WAYS[i].0
                 );
             }
         }

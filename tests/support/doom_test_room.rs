@@ -7,24 +7,71 @@
 
 use std::sync::OnceLock;
 
+use image::RgbaImage;
 use mapscope::formats::doom::map::{Thing, Vertex};
 use mapscope::formats::doom::wad::Wad;
 use mapscope::formats::doom::writer::{patch_lump, WadWriter};
 use mapscope::formats::doom::{build_scene, WadStack};
-use mapscope::render::Gpu;
+use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::Scene;
 
 /// Two palette indices far apart in Freedoom's palette (A green, B blue).
 pub const A: u8 = 112;
 pub const B: u8 = 200;
+/// Freedoom's red, the colour of the solid wall `SOLIDW`.
+pub const R: u8 = 176;
+
+/// The three ways a Doom frame is drawn: vanilla's canvas (90°), faithful on the GPU (another
+/// field of view) and smooth.
+pub const THREE_WAYS: [(&str, RenderMode, f64); 3] = [
+    ("faithful (canvas)", RenderMode::Faithful, 90.0),
+    ("faithful (GPU)", RenderMode::Faithful, 100.0),
+    ("smooth", RenderMode::Smooth, 90.0),
+];
+
+/// `scene` from its player start in each of [`THREE_WAYS`], things hidden; with the
+/// environment variable `dump` set to a folder, each render is written there as
+/// `name-N.png` for looking at.
+pub fn renders_three_ways(scene: &mut Scene, dump: &str, name: &str) -> Vec<RgbaImage> {
+    let camera = scene.spawn;
+    THREE_WAYS
+        .iter()
+        .enumerate()
+        .map(|(i, &(_, mode, fov_deg))| {
+            let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
+            let img = render_headless(shared_gpu(), scene, &camera, &view, 0).unwrap();
+            if let Ok(dir) = std::env::var(dump) {
+                let _ = img.save(format!("{dir}/{name}-{i}.png"));
+            }
+            img
+        })
+        .collect()
+}
+
+/// Adds patches `CHECKP` (the checker) and `SOLIDP` (all [`R`]) and their `TEXTURES` entries
+/// `CHECKW` and `SOLIDW` to `w`.
+pub fn add_checker_and_solid_walls(w: &mut WadWriter) {
+    w.marker("P_START");
+    w.lump("CHECKP", patch_lump(64, 128, 0, 0, &checker()));
+    w.lump("SOLIDP", patch_lump(64, 128, 0, 0, &vec![Some(R); 64 * 128]));
+    w.marker("P_END");
+    w.lump(
+        "TEXTURES",
+        b"WallTexture \"CHECKW\", 64, 128 { Patch \"CHECKP\", 0, 0 }\n\
+          WallTexture \"SOLIDW\", 64, 128 { Patch \"SOLIDP\", 0, 0 }\n"
+            .to_vec(),
+    );
+}
+
+/// The 64x128 patch of 8-texel squares of [`A`] and [`B`].
+fn checker() -> Vec<Option<u8>> {
+    (0..64 * 128).map(|i| Some(if (i % 64 / 8 + i / 64 / 8) % 2 == 0 { A } else { B })).collect()
+}
 
 /// Adds the patch, its `TEXTURES` entry and the flat to `w`.
 pub fn add_check_textures(w: &mut WadWriter) {
-    let checker: Vec<Option<u8>> = (0..64 * 128)
-        .map(|i| Some(if (i % 64 / 8 + i / 64 / 8) % 2 == 0 { A } else { B }))
-        .collect();
     w.marker("P_START");
-    w.lump("CHECKP", patch_lump(64, 128, 0, 0, &checker));
+    w.lump("CHECKP", patch_lump(64, 128, 0, 0, &checker()));
     w.marker("P_END");
     w.lump("TEXTURES", b"WallTexture \"CHECKW\", 64, 128 { Patch \"CHECKP\", 0, 0 }\n".to_vec());
     w.marker("FF_START");
