@@ -20,7 +20,7 @@
 //!   light, so the bottom face and the sides are lit by it, while the top face, lit from
 //!   above, keeps the tagged sector's.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::map::{MapData, MapFormat};
 
@@ -77,15 +77,24 @@ impl Floor3d {
     }
 }
 
+/// Sectors the map's slabs may reach in all (a slab counted once per sector it is built in).
+const MAX_SLAB_SECTORS: usize = 1 << 16;
+
 /// The map's drawn 3D floors, with notes on what is read and what is not drawn.
 pub fn read_3d_floors(map: &MapData, notes: &mut Vec<String>) -> Vec<Floor3d> {
     if map.doom_specials() {
         return Vec::new();
     }
     let hexen = map.format == MapFormat::Hexen;
-    let ids = sector_ids(map);
+    let mut sectors_by_id: BTreeMap<i32, Vec<u32>> = BTreeMap::new();
+    for (s, ids) in sector_ids(map).into_iter().enumerate() {
+        for id in ids {
+            sectors_by_id.entry(id).or_default().push(s as u32);
+        }
+    }
     let mut floors = Vec::new();
     let (mut fixes, mut untagged, mut hidden) = (0usize, 0usize, 0usize);
+    let (mut placed, mut over) = (0usize, 0usize);
     for (i, line) in map.linedefs.iter().enumerate() {
         if line.special != SECTOR_SET_3D_FLOOR {
             continue;
@@ -98,14 +107,16 @@ pub fn read_3d_floors(map: &MapData, notes: &mut Vec<String>) -> Vec<Floor3d> {
             continue;
         }
         let Some(control) = map.line_sector(line, 0) else { continue };
-        let targets: Vec<u32> = ids
-            .iter()
-            .enumerate()
-            .filter(|(_, own)| tag != 0 && own.contains(&tag))
-            .map(|(s, _)| s as u32)
-            .collect();
+        let targets = sectors_by_id.get(&tag).filter(|_| tag != 0).cloned().unwrap_or_default();
         if targets.is_empty() {
             untagged += 1;
+            continue;
+        }
+        // Each slab is built in every sector it reaches: a crafted map could ask for every
+        // sector from every line.
+        placed += targets.len();
+        if placed > MAX_SLAB_SECTORS {
+            over += 1;
             continue;
         }
         let kind = match param & 3 {
@@ -153,6 +164,12 @@ pub fn read_3d_floors(map: &MapData, notes: &mut Vec<String>) -> Vec<Floor3d> {
     }
     if hidden > 0 {
         notes.push(format!("{hidden} 3D floors with alpha 0 draw nothing"));
+    }
+    if over > 0 {
+        notes.push(format!(
+            "{over} 3D floors not drawn: the map's 3D floors reach more than \
+             {MAX_SLAB_SECTORS} sectors in all"
+        ));
     }
     floors
 }
@@ -234,6 +251,21 @@ mod tests {
             sectors: vec![sector(5), sector(5 + 256), sector(0)],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn slabs_stop_at_a_bound_on_the_sectors_they_reach() {
+        // 300 lines each putting a slab in the same 300 sectors: 90,000 placements.
+        let mut m = map(MapFormat::Hexen, [5, 1, 0, 255, 0], "");
+        let tagged = m.sectors[0].clone();
+        m.sectors.extend(std::iter::repeat_n(tagged, 297));
+        m.sectors[1].tag = 5;
+        m.linedefs = vec![m.linedefs[0].clone(); 300];
+        let mut notes = Vec::new();
+        let floors = read_3d_floors(&m, &mut notes);
+        let placed: usize = floors.iter().map(|f| f.targets.len()).sum();
+        assert!(placed <= MAX_SLAB_SECTORS && floors.len() == MAX_SLAB_SECTORS / 299);
+        assert!(notes.iter().any(|n| n.contains("3D floors not drawn")), "{notes:?}");
     }
 
     #[test]

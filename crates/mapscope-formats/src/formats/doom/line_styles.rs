@@ -100,7 +100,11 @@ pub fn read_line_styles(map: &MapData, notes: &mut Vec<String>) -> BTreeMap<u32,
     }
     let mut special_lines = 0usize;
     if !map.doom_specials() {
-        let ids = line_ids(map);
+        // Lines are read in order and a later 208 overrides an earlier one, so a line takes
+        // the last 208 that reaches it: by id, the last 208 naming that id (linear in the
+        // map's lines, however many lines share an id).
+        let mut last_by_id: BTreeMap<i32, (usize, LineStyle)> = BTreeMap::new();
+        let mut own: Vec<(usize, LineStyle)> = Vec::new();
         for (i, line) in map.linedefs.iter().enumerate() {
             if line.special != TRANSLUCENT_LINE {
                 continue;
@@ -108,17 +112,27 @@ pub fn read_line_styles(map: &MapData, notes: &mut Vec<String>) -> BTreeMap<u32,
             special_lines += 1;
             let style =
                 LineStyle { alpha: line.args[1].clamp(0, 255) as u8, additive: line.args[2] != 0 };
-            let id = line.args[0];
-            if id == 0 {
-                styles.insert(i as u32, style);
-            } else {
-                for (j, own) in ids.iter().enumerate() {
-                    if own.contains(&id) {
-                        styles.insert(j as u32, style);
+            match line.args[0] {
+                0 => own.push((i, style)),
+                id => {
+                    last_by_id.insert(id, (i, style));
+                }
+            }
+        }
+        let mut reached: BTreeMap<u32, (usize, LineStyle)> =
+            own.into_iter().map(|(i, style)| (i as u32, (i, style))).collect();
+        if !last_by_id.is_empty() {
+            for (j, ids) in line_ids(map).iter().enumerate() {
+                for id in ids {
+                    let Some(&(i, style)) = last_by_id.get(id) else { continue };
+                    let slot = reached.entry(j as u32).or_insert((i, style));
+                    if i >= slot.0 {
+                        *slot = (i, style);
                     }
                 }
             }
         }
+        styles.extend(reached.into_iter().map(|(j, (_, style))| (j, style)));
     }
     styles.retain(|_, s| *s != LineStyle::OPAQUE);
     if unknown_styles > 0 {
@@ -304,6 +318,30 @@ mod tests {
         assert!(read_line_styles(&doom, &mut Vec::new()).is_empty());
     }
 
+    #[test]
+    fn the_last_translucent_line_reaching_a_line_wins() {
+        let mut l = lines(5);
+        // Line 0: id 5. Line 1: 208 on id 5 at 100 (line 1 has id 5 too). Line 2: 208 on
+        // itself at 50, then line 3: 208 on id 5 at 200, read last for lines 0, 1 and 3.
+        l[0].special = LINE_SET_ID;
+        l[0].args = [5, 0, 0, 0, 0];
+        l[1].special = TRANSLUCENT_LINE;
+        l[1].args = [5, 100, 0, 0, 0];
+        l[2].special = TRANSLUCENT_LINE;
+        l[2].args = [0, 50, 0, 0, 0];
+        l[3].special = TRANSLUCENT_LINE;
+        l[3].args = [5, 200, 0, 0, 0];
+        // Line 4: id 5, then a 208 on itself after line 3: its own wins.
+        l[4].special = TRANSLUCENT_LINE;
+        l[4].args = [0, 30, 0, 0, 0];
+        let map = MapData { format: MapFormat::Hexen, linedefs: l, ..Default::default() };
+        let s = read_line_styles(&map, &mut Vec::new());
+        let at = |alpha| LineStyle { alpha, additive: false };
+        assert_eq!(
+            s,
+            BTreeMap::from([(0, at(200)), (1, at(200)), (2, at(50)), (3, at(200)), (4, at(30))])
+        );
+    }
     #[test]
     fn tables_blend_at_zdoom_levels() {
         // A grey ramp palette: index i is (i, i, i).
