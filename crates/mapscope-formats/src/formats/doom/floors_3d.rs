@@ -260,7 +260,7 @@ mod tests {
         let tagged = m.sectors[0].clone();
         m.sectors.extend(std::iter::repeat_n(tagged, 297));
         m.sectors[1].tag = 5;
-        m.linedefs = vec![m.linedefs[0].clone(); 300];
+        m.linedefs = vec![m.linedefs[0]; 300];
         let mut notes = Vec::new();
         let floors = read_3d_floors(&m, &mut notes);
         let placed: usize = floors.iter().map(|f| f.targets.len()).sum();
