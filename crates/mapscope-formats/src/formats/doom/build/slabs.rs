@@ -8,7 +8,7 @@
 //! line's offsets are not added. They tile in both directions and are clipped to the tagged
 //! sector's floor and ceiling.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use glam::DVec2;
 
@@ -62,19 +62,43 @@ impl Builder<'_> {
         polygons: &SubsectorPolygons,
         floors: &[Floor3d],
     ) {
+        if floors.is_empty() {
+            return;
+        }
+        // Each sector's subsectors and the segs on its lines (either side), found once: a
+        // slab visits only its own sectors' (slabs times the map's segs would be quadratic).
+        let mut subsectors_of: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for si in 0..polygons.polygons.len() {
+            if let Some(s) = map.subsector_sector(si) {
+                subsectors_of.entry(s as u32).or_default().push(si);
+            }
+        }
+        let mut segs_of: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for (i, seg) in map.bsp.segs.iter().enumerate() {
+            let Some(ld) = seg.linedef.and_then(|l| map.linedefs.get(l as usize)) else { continue };
+            let sides = [map.line_sector(ld, 0), map.line_sector(ld, 1)];
+            for s in sides.iter().flatten().copied().collect::<BTreeSet<usize>>() {
+                segs_of.entry(s as u32).or_default().push(i);
+            }
+        }
         for floor in floors {
             let Some(control) = map.sectors.get(floor.control as usize) else { continue };
             let targets: BTreeSet<u32> = floor.targets.iter().copied().collect();
             let planes = slab_planes(self, floor, control);
-            for (si, poly) in polygons.polygons.iter().enumerate() {
-                let Some(s) = map.subsector_sector(si) else { continue };
-                if poly.len() < 3 || !targets.contains(&(s as u32)) {
+            let subsectors: BTreeSet<usize> =
+                targets.iter().filter_map(|t| subsectors_of.get(t)).flatten().copied().collect();
+            for si in subsectors {
+                let Some(poly) = polygons.polygons.get(si).filter(|p| p.len() >= 3) else {
                     continue;
-                }
+                };
+                let Some(s) = map.subsector_sector(si) else { continue };
                 self.surface = si as u32 + 1;
                 self.slab_faces(floor, &planes, s as u32, poly);
             }
-            for (i, seg) in map.bsp.segs.iter().enumerate() {
+            let segs: BTreeSet<usize> =
+                targets.iter().filter_map(|t| segs_of.get(t)).flatten().copied().collect();
+            for i in segs {
+                let Some(seg) = map.bsp.segs.get(i) else { continue };
                 self.surface = i as u32 + 1;
                 self.slab_side(map, floor, &planes, &targets, seg);
             }
