@@ -1,5 +1,6 @@
 //! Pure parsers: bytes in, each game's own structures out. No GPU, no rendering decisions.
 
+mod byte_writer;
 pub mod carma2;
 pub mod doom;
 mod error;
@@ -9,6 +10,10 @@ pub mod saturn;
 pub mod saucer;
 pub mod zip_member;
 
+#[cfg(test)]
+mod writer_identity_tests;
+
+pub use byte_writer::{ByteWriter, Endian, Slot};
 pub use error::{FormatError, Result};
 pub use reader::Reader;
 
