@@ -14,7 +14,7 @@ pub mod zip_member;
 mod writer_identity_tests;
 
 pub use byte_writer::{ByteWriter, Endian, Slot};
-pub use error::{FormatError, Result};
+pub use error::{ErrorKind, FormatError, Result};
 pub use reader::Reader;
 
 /// Largest single allocation any parser makes from counts found in a file (256 MiB).
