@@ -17,7 +17,7 @@ use mapscope::formats::carma2::pixelmaps::{pixel_type, Pixelmap};
 use mapscope::formats::carma2::records::{self, FileType};
 use mapscope::formats::carma2::transform::{Matrix23, Matrix34};
 use mapscope::formats::carma2::writer::{
-    write_actors, write_materials, write_models, write_pixelmaps, write_twt, Body, RecordWriter,
+    body, write_actors, write_materials, write_models, write_pixelmaps, write_twt, RecordWriter,
 };
 use mapscope::loader::{self, OpenOptions};
 use mapscope::render::{render_headless, Gpu, ViewSettings};
@@ -351,7 +351,7 @@ fn archives_with_several_act_files_offer_each_as_a_map() {
     let mut dat = write_models(&[bm]);
     let end = dat.split_off(dat.len() - 8);
     let mut w = RecordWriter::new(FileType::Models);
-    w.record(0x7777, Body(vec![1, 2, 3, 4, 5]).u8(6));
+    w.record(0x7777, body().bytes(&[1, 2, 3, 4, 5]).u8(6));
     dat.extend(&w.finish()[16..]);
     dat.extend(end);
     let tmp = TempDir::new("carma2-maps");

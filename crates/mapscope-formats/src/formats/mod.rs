@@ -1,5 +1,6 @@
 //! Pure parsers: bytes in, each game's own structures out. No GPU, no rendering decisions.
 
+mod byte_writer;
 pub mod carma2;
 pub mod doom;
 mod error;
@@ -9,7 +10,11 @@ pub mod saturn;
 pub mod saucer;
 pub mod zip_member;
 
-pub use error::{FormatError, Result};
+#[cfg(test)]
+mod writer_identity_tests;
+
+pub use byte_writer::{ByteWriter, Endian, Slot};
+pub use error::{ErrorKind, FormatError, Result};
 pub use reader::Reader;
 
 /// Largest single allocation any parser makes from counts found in a file (256 MiB).

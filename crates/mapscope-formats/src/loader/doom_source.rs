@@ -59,6 +59,6 @@ impl LevelSource for DoomSource {
             },
         };
         let opts = doom::BuildOptions { vanilla: self.vanilla, ..Default::default() };
-        doom::build_scene_with(&self.stack, &name, &opts)
+        Ok(doom::build_scene_with(&self.stack, &name, &opts)?)
     }
 }

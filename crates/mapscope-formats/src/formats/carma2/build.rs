@@ -3,7 +3,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use anyhow::{anyhow, Result};
 use glam::{DVec3, Vec3};
 
 use super::actors::{actor_type, Hierarchy, RENDER_STYLE_NONE};
@@ -13,6 +12,7 @@ use super::models::Model;
 use super::surfaces::{SurfaceLook, Surfaces};
 use super::track_files::PALETTE_NAME;
 use super::transform::{Bounds, Matrix34};
+use crate::formats::{FormatError, Result};
 use crate::scene::{
     Axes, CameraPose, ClearColor, FrameState, Game, LevelFacts, Marker, Parts, Scene, Shading,
     ShadingFamily, StaticAnimator, WorldVertex,
@@ -92,21 +92,23 @@ pub fn build_scene(
                 .collect();
             if hierarchies.is_empty() {
                 return Err(match lib.file(act).and_then(|f| f.error.clone()) {
-                    Some(e) => e.into(),
-                    None => anyhow!("{act}: no actor hierarchy loaded"),
+                    Some(e) => e,
+                    None => FormatError::missing(act, "actor hierarchy", "none loaded"),
                 });
             }
             let (instances, markers) = place_actors(lib, &hierarchies, &mut report);
             (act.to_string(), instances, markers)
         }
         Subject::Models(dat) => {
-            let file = lib.file(dat).ok_or_else(|| anyhow!("{dat}: not loaded"))?;
+            let file = lib
+                .file(dat)
+                .ok_or_else(|| FormatError::missing(dat, "model file", "not loaded"))?;
             let models: Vec<&Model> =
                 file.objects.iter().filter_map(|n| lib.models.get(n)).collect();
             if models.is_empty() {
                 return Err(match file.error.clone() {
-                    Some(e) => e.into(),
-                    None => anyhow!("{dat}: no models"),
+                    Some(e) => e,
+                    None => FormatError::missing(dat, "models", "no models"),
                 });
             }
             (dat.to_string(), place_in_a_row(&models), Vec::new())

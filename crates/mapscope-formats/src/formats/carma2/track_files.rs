@@ -4,12 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, Context, Result};
-
 use super::build::Palette;
 use super::library::{is_record_file, Library};
 use super::pixelmaps::parse_pixelmaps;
 use super::twt::Twt;
+use crate::formats::{FormatError, Result};
 
 /// The folders beside `ACTORS/` whose files a track uses.
 const TRACK_FOLDERS: [&str; 3] = ["MODELS", "MATERIAL", "PIXELMAP"];
@@ -98,13 +97,17 @@ pub fn read_palette(path: &Path) -> Result<Palette> {
     let found = parsed.objects.iter().find_map(|p| p.palette_entries().ok());
     match (found, parsed.error) {
         (Some(entries), _) => Ok(Palette { entries, source: name }),
-        (None, Some(e)) => Err(e.into()),
-        (None, None) => Err(anyhow!("{name}: no palette pixelmap (type 7) in this file")),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(FormatError::missing(
+            &name,
+            "pixelmaps",
+            "no palette pixelmap (type 7) in this file",
+        )),
     }
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+    std::fs::read(path).map_err(|e| FormatError::io(path, "cannot read", &e))
 }
 
 fn file_name(path: &Path) -> String {
@@ -124,7 +127,7 @@ fn child(dir: &Path, name: &str) -> Option<PathBuf> {
 /// Every record file of `dir` in name order, except `skip` (already loaded).
 fn add_folder(library: &mut Library, dir: &Path, skip: &Path) -> Result<()> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("listing {}", dir.display()))?
+        .map_err(|e| FormatError::io(dir, "cannot list", &e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file() && is_record_file(&file_name(p)) && p != skip)
         .collect();

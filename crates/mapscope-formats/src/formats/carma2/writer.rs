@@ -7,85 +7,49 @@ use super::materials::Material;
 use super::models::Model;
 use super::pixelmaps::Pixelmap;
 use super::records::{self, FileType};
+use crate::formats::ByteWriter;
 
-/// A BRender file under construction: the file info record, then records.
+/// A BRender file under construction: the file info record, then records, each a big-endian
+/// (kind, length) pair and its body.
 pub struct RecordWriter {
-    out: Vec<u8>,
+    out: ByteWriter,
 }
 
 impl RecordWriter {
     pub fn new(file_type: FileType) -> RecordWriter {
-        let mut w = RecordWriter { out: Vec::new() };
-        let mut info = Body::default();
-        info.u32(file_type.code()).u32(2);
-        w.record(records::FILE_INFO, &info);
+        let mut w = RecordWriter { out: ByteWriter::big_endian() };
+        w.record(records::FILE_INFO, body().u32(file_type.code()).u32(2));
         w
     }
 
     /// A record with its true length word.
-    pub fn record(&mut self, kind: u32, body: &Body) -> &mut Self {
-        self.record_with_length(kind, body.0.len() as u32, body)
+    pub fn record(&mut self, kind: u32, body: &ByteWriter) -> &mut Self {
+        self.record_with_length(kind, body.len() as u32, body)
     }
 
     /// A record with any length word (files written by tools that got it wrong).
-    pub fn record_with_length(&mut self, kind: u32, length: u32, body: &Body) -> &mut Self {
-        self.out.extend(kind.to_be_bytes());
-        self.out.extend(length.to_be_bytes());
-        self.out.extend_from_slice(&body.0);
+    pub fn record_with_length(&mut self, kind: u32, length: u32, body: &ByteWriter) -> &mut Self {
+        self.out.u32(kind).u32(length).bytes(body.as_bytes());
         self
     }
 
     /// A record with no content (0x25, 0x29, 0x2A, 0x22, the end record).
     pub fn empty(&mut self, kind: u32) -> &mut Self {
-        self.record(kind, &Body::default())
+        self.record(kind, &body())
     }
 
     pub fn finish(self) -> Vec<u8> {
-        self.out
+        self.out.into_bytes()
     }
 }
 
-/// The content of one record, big-endian.
-#[derive(Clone, Debug, Default)]
-pub struct Body(pub Vec<u8>);
-
-impl Body {
-    pub fn u8(&mut self, v: u8) -> &mut Self {
-        self.0.push(v);
-        self
-    }
-    pub fn u16(&mut self, v: u16) -> &mut Self {
-        self.0.extend(v.to_be_bytes());
-        self
-    }
-    pub fn u32(&mut self, v: u32) -> &mut Self {
-        self.0.extend(v.to_be_bytes());
-        self
-    }
-    pub fn i32(&mut self, v: i32) -> &mut Self {
-        self.0.extend(v.to_be_bytes());
-        self
-    }
-    pub fn f32s(&mut self, v: &[f32]) -> &mut Self {
-        for f in v {
-            self.0.extend(f.to_be_bytes());
-        }
-        self
-    }
-    pub fn bytes(&mut self, v: &[u8]) -> &mut Self {
-        self.0.extend_from_slice(v);
-        self
-    }
-    /// A NUL-terminated string.
-    pub fn cstr(&mut self, s: &str) -> &mut Self {
-        self.0.extend_from_slice(s.as_bytes());
-        self.0.push(0);
-        self
-    }
+/// An empty record body: BRender files are big-endian.
+pub fn body() -> ByteWriter {
+    ByteWriter::big_endian()
 }
 
-fn named(s: &str) -> Body {
-    let mut b = Body::default();
+fn named(s: &str) -> ByteWriter {
+    let mut b = body();
     b.cstr(s);
     b
 }
@@ -101,14 +65,14 @@ pub fn write_actors(hierarchies: &[Hierarchy]) -> Vec<u8> {
                 open.pop();
                 w.empty(records::ACTOR_ADD_CHILD);
             }
-            let mut b = Body::default();
+            let mut b = body();
             b.u8(a.actor_type).u8(a.render_style).cstr(&a.name);
             w.record(records::ACTOR, &b);
-            let mut m = Body::default();
+            let mut m = body();
             m.f32s(&a.transform.0.concat());
             w.record(records::TRANSFORM_MATRIX34, &m).empty(records::ACTOR_TRANSFORM);
             if let Some(bounds) = &a.bounds {
-                let mut b = Body::default();
+                let mut b = body();
                 b.f32s(&bounds.min).f32s(&bounds.max);
                 w.record(records::BOUNDS, &b).empty(records::ACTOR_BOUNDS);
             }
@@ -132,31 +96,31 @@ pub fn write_actors(hierarchies: &[Hierarchy]) -> Vec<u8> {
 pub fn write_models(models: &[Model]) -> Vec<u8> {
     let mut w = RecordWriter::new(FileType::Models);
     for m in models {
-        let mut b = Body::default();
+        let mut b = body();
         b.u16(m.flags).cstr(&m.name);
         w.record(records::MODEL, &b);
-        let mut b = Body::default();
+        let mut b = body();
         b.u32(m.vertices.len() as u32).f32s(&m.vertices.concat());
         w.record(records::VERTICES, &b);
         if !m.uvs.is_empty() {
-            let mut b = Body::default();
+            let mut b = body();
             b.u32(m.uvs.len() as u32).f32s(&m.uvs.concat());
             w.record(records::VERTEX_UV, &b);
         }
-        let mut b = Body::default();
+        let mut b = body();
         b.u32(m.faces.len() as u32);
         for f in &m.faces {
             b.u16(f.vertices[0]).u16(f.vertices[1]).u16(f.vertices[2]).u16(f.smoothing).u8(f.flags);
         }
         w.record(records::FACES, &b);
         if !m.material_names.is_empty() {
-            let mut b = Body::default();
+            let mut b = body();
             b.u32(m.material_names.len() as u32);
             for n in &m.material_names {
                 b.cstr(n);
             }
             w.record(records::MATERIAL_INDEX, &b);
-            let mut b = Body::default();
+            let mut b = body();
             b.u32(m.faces.len() as u32).u32(2);
             for f in &m.faces {
                 b.u16(f.material);
@@ -172,7 +136,7 @@ pub fn write_models(models: &[Model]) -> Vec<u8> {
 pub fn write_materials(materials: &[Material]) -> Vec<u8> {
     let mut w = RecordWriter::new(FileType::Materials);
     for m in materials {
-        let mut b = Body::default();
+        let mut b = body();
         b.bytes(&m.colour).u8(m.opacity).f32s(&[m.ka, m.kd, m.ks, m.power]);
         if m.record == records::OLD_MATERIAL {
             b.u16(m.flags as u16);
@@ -215,7 +179,7 @@ pub fn write_pixelmaps(maps: &[Pixelmap]) -> Vec<u8> {
 }
 
 fn write_pixelmap_header(w: &mut RecordWriter, p: &Pixelmap) {
-    let mut b = Body::default();
+    let mut b = body();
     b.u8(p.pixel_type).u16(p.row_bytes).u16(p.width).u16(p.height);
     b.u16(p.origin[0]).u16(p.origin[1]);
     if let Some(mip) = p.mip_offset {
@@ -227,29 +191,24 @@ fn write_pixelmap_header(w: &mut RecordWriter, p: &Pixelmap) {
 
 fn write_pixels(w: &mut RecordWriter, p: &Pixelmap) {
     let bpp = p.bytes_per_pixel.max(1);
-    let mut b = Body::default();
+    let mut b = body();
     b.u32(p.pixels.len() as u32 / bpp).u32(bpp).bytes(&p.pixels);
     w.record(records::PIXELS, &b);
 }
 
-/// A TWT archive: little-endian directory of 56-byte entries, data padded to 4 bytes.
+/// A TWT archive: little-endian directory of 56-byte entries (a 52-byte name field filled
+/// with 0xCD after its NUL, as the game's tool left it), data padded to 4 bytes with 0xCD.
 pub fn write_twt(entries: &[(&str, &[u8])]) -> Vec<u8> {
-    let dir = 8 + 56 * entries.len();
-    let data: usize = entries.iter().map(|(_, d)| d.len().next_multiple_of(4)).sum();
-    let mut out = Vec::with_capacity(dir + data);
-    out.extend(((dir + data) as u32).to_le_bytes());
-    out.extend((entries.len() as u32).to_le_bytes());
+    let mut w = ByteWriter::little_endian();
+    let size = w.reserve_u32();
+    w.u32(entries.len() as u32);
     for (name, d) in entries {
-        out.extend((d.len() as u32).to_le_bytes());
-        let mut field = [0xCDu8; 52];
-        let n = name.len().min(51);
-        field[..n].copy_from_slice(&name.as_bytes()[..n]);
-        field[n] = 0;
-        out.extend_from_slice(&field);
+        w.u32(d.len() as u32).terminated_name(name.as_bytes(), 52, 0xCD);
     }
     for (_, d) in entries {
-        out.extend_from_slice(d);
-        out.resize(out.len().next_multiple_of(4), 0xCD);
+        w.bytes(d).align(4, 0xCD);
     }
-    out
+    let total = w.len() as u32;
+    w.patch_u32(size, total);
+    w.into_bytes()
 }

@@ -192,11 +192,11 @@ pub fn sky_texture_name(map: &str) -> &'static str {
 }
 
 /// Builds map `map` at the default skill.
-pub fn build_scene(stack: &WadStack, map: &str) -> anyhow::Result<Scene> {
+pub fn build_scene(stack: &WadStack, map: &str) -> Result<Scene> {
     build_scene_with(stack, map, &BuildOptions::default())
 }
 
-pub fn build_scene_with(stack: &WadStack, map: &str, opts: &BuildOptions) -> anyhow::Result<Scene> {
+pub fn build_scene_with(stack: &WadStack, map: &str, opts: &BuildOptions) -> Result<Scene> {
     let level = DoomLevel::load(stack, map)?;
     build_level_scene(stack, &level, opts)
 }
@@ -206,7 +206,7 @@ pub fn build_level_scene(
     stack: &WadStack,
     level: &DoomLevel,
     opts: &BuildOptions,
-) -> anyhow::Result<Scene> {
+) -> Result<Scene> {
     let map = &level.map;
     let mut notes = map.notes.clone();
     let palette = load_palette(stack)?;

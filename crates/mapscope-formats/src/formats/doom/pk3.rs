@@ -42,12 +42,10 @@ pub fn is_zip(head: &[u8]) -> bool {
 }
 
 /// Whether the file at `path` is a zip (by its first bytes).
-pub fn is_zip_file(path: &Path) -> anyhow::Result<bool> {
+pub fn is_zip_file(path: &Path) -> Result<bool> {
     let mut head = [0u8; 4];
-    let mut f = std::fs::File::open(path)
-        .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
-    let n =
-        f.read(&mut head).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+    let mut f = std::fs::File::open(path).map_err(|e| FormatError::io(path, "cannot read", &e))?;
+    let n = f.read(&mut head).map_err(|e| FormatError::io(path, "cannot read", &e))?;
     Ok(is_zip(&head[..n]))
 }
 
@@ -179,10 +177,9 @@ pub fn member_role(path: &str) -> MemberRole {
 }
 
 /// Opens the package at `path`: the package's WAD, then the WADs at its root.
-pub fn open_package(path: &Path) -> anyhow::Result<Vec<Wad>> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
-    Ok(read_package(&path.display().to_string(), BufReader::new(file))?)
+pub fn open_package(path: &Path) -> Result<Vec<Wad>> {
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, "cannot read", &e))?;
+    read_package(&path.display().to_string(), BufReader::new(file))
 }
 
 /// One member that will be read.

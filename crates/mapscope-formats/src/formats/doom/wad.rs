@@ -72,10 +72,9 @@ pub struct Wad {
 
 impl Wad {
     /// Reads and validates a WAD file.
-    pub fn open(path: &Path) -> anyhow::Result<Wad> {
-        let data = std::fs::read(path)
-            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
-        Ok(Wad::from_bytes(&path.display().to_string(), data)?)
+    pub fn open(path: &Path) -> Result<Wad> {
+        let data = std::fs::read(path).map_err(|e| FormatError::io(path, "cannot read", &e))?;
+        Wad::from_bytes(&path.display().to_string(), data)
     }
 
     /// Parses a WAD held in memory; `name` is used in error messages.
@@ -366,7 +365,7 @@ pub struct WadStack {
 impl WadStack {
     /// Opens the files in load order (IWAD first); each is a WAD or a PK3 package, told
     /// apart by content. A package may add more than one WAD (the WADs at its root follow it).
-    pub fn open<P: AsRef<Path>>(paths: &[P]) -> anyhow::Result<WadStack> {
+    pub fn open<P: AsRef<Path>>(paths: &[P]) -> Result<WadStack> {
         let mut wads = Vec::new();
         for p in paths {
             let p = p.as_ref();

@@ -3,6 +3,7 @@
 
 use super::map::{Linedef, MapData, Sector, Sidedef, Thing, Vertex, NF_SUBSECTOR};
 use super::nodes::{BspChild, BspNode, BspSeg, BspSubsector, Fixed};
+use crate::formats::ByteWriter;
 
 /// A WAD under construction: lumps in directory order.
 #[derive(Clone, Debug)]
@@ -42,23 +43,21 @@ impl WadWriter {
 
     /// The file: header, lump data, then the directory.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let data_len: usize = self.lumps.iter().map(|(_, d)| d.len()).sum();
-        let mut out = Vec::with_capacity(12 + data_len + 16 * self.lumps.len());
-        out.extend_from_slice(&self.ident);
-        out.extend((self.lumps.len() as i32).to_le_bytes());
-        out.extend(((12 + data_len) as i32).to_le_bytes());
+        let mut out = ByteWriter::little_endian();
+        out.bytes(&self.ident).i32(self.lumps.len() as i32);
+        let directory = out.reserve_u32();
         let mut offsets = Vec::with_capacity(self.lumps.len());
         for (_, d) in &self.lumps {
             offsets.push(out.len());
-            out.extend_from_slice(d);
+            out.bytes(d);
         }
+        let at = out.len() as u32;
+        out.patch_u32(directory, at);
         for ((name, d), off) in self.lumps.iter().zip(offsets) {
             // Empty markers conventionally point at the current position.
-            out.extend((off as i32).to_le_bytes());
-            out.extend((d.len() as i32).to_le_bytes());
-            out.extend(name8(name));
+            out.i32(off as i32).i32(d.len() as i32).bytes(&name8(name));
         }
-        out
+        out.into_bytes()
     }
 }
 
@@ -69,14 +68,6 @@ pub fn name8(name: &str) -> [u8; 8] {
         *d = s.to_ascii_uppercase();
     }
     b
-}
-
-fn push_i16(out: &mut Vec<u8>, v: i16) {
-    out.extend(v.to_le_bytes());
-}
-
-fn push_u16(out: &mut Vec<u8>, v: u16) {
-    out.extend(v.to_le_bytes());
 }
 
 /// A 16.16 coordinate as the whole map units a vanilla lump holds (fractions dropped).
@@ -90,144 +81,138 @@ fn index16(v: u32) -> u16 {
 }
 
 pub fn things_lump(things: &[Thing]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(things.len() * 10);
+    let mut out = ByteWriter::little_endian();
     for t in things {
-        push_i16(&mut out, units(t.x));
-        push_i16(&mut out, units(t.y));
-        push_i16(&mut out, t.angle);
-        push_u16(&mut out, t.kind);
-        push_u16(&mut out, t.flags);
+        out.i16(units(t.x));
+        out.i16(units(t.y));
+        out.i16(t.angle);
+        out.u16(t.kind);
+        out.u16(t.flags);
     }
-    out
+    out.into_bytes()
 }
 
 /// Hexen THINGS: tid, x, y, z, angle, type, flags, special, 5 argument bytes.
 pub fn hexen_things_lump(things: &[Thing]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(things.len() * 20);
+    let mut out = ByteWriter::little_endian();
     for t in things {
-        push_i16(&mut out, t.tid as i16);
+        out.i16(t.tid as i16);
         for v in [t.x, t.y, t.z] {
-            push_i16(&mut out, units(v));
+            out.i16(units(v));
         }
-        push_i16(&mut out, t.angle);
-        push_u16(&mut out, t.kind);
-        push_u16(&mut out, t.flags);
-        out.push(t.special as u8);
-        out.extend(t.args.map(|a| a as u8));
+        out.i16(t.angle);
+        out.u16(t.kind);
+        out.u16(t.flags);
+        out.u8(t.special as u8).bytes(&t.args.map(|a| a as u8));
     }
-    out
+    out.into_bytes()
 }
 
 pub fn linedefs_lump(lines: &[Linedef]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(lines.len() * 14);
+    let mut out = ByteWriter::little_endian();
     for l in lines {
         for v in [index16(l.v1), index16(l.v2), l.flags, l.special, l.tag] {
-            push_u16(&mut out, v);
+            out.u16(v);
         }
         for s in l.sides {
-            push_u16(&mut out, s.map_or(0xFFFF, index16));
+            out.u16(s.map_or(0xFFFF, index16));
         }
     }
-    out
+    out.into_bytes()
 }
 
 /// Hexen LINEDEFS: v1, v2, flags, special byte, 5 argument bytes, front, back.
 pub fn hexen_linedefs_lump(lines: &[Linedef]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(lines.len() * 16);
+    let mut out = ByteWriter::little_endian();
     for l in lines {
         for v in [index16(l.v1), index16(l.v2), l.flags] {
-            push_u16(&mut out, v);
+            out.u16(v);
         }
-        out.push(l.special as u8);
-        out.extend(l.args.map(|a| a as u8));
+        out.u8(l.special as u8).bytes(&l.args.map(|a| a as u8));
         for s in l.sides {
-            push_u16(&mut out, s.map_or(0xFFFF, index16));
+            out.u16(s.map_or(0xFFFF, index16));
         }
     }
-    out
+    out.into_bytes()
 }
 
 pub fn sidedefs_lump(sides: &[Sidedef]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(sides.len() * 30);
+    let mut out = ByteWriter::little_endian();
     for s in sides {
-        push_i16(&mut out, s.x_offset);
-        push_i16(&mut out, s.y_offset);
+        out.i16(s.x_offset);
+        out.i16(s.y_offset);
         for t in [&s.upper, &s.lower, &s.middle] {
-            out.extend(name8(t));
+            out.bytes(&name8(t));
         }
-        push_u16(&mut out, index16(s.sector));
+        out.u16(index16(s.sector));
     }
-    out
+    out.into_bytes()
 }
 
 pub fn vertexes_lump(vertices: &[Vertex]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(vertices.len() * 4);
+    let mut out = ByteWriter::little_endian();
     for v in vertices {
-        push_i16(&mut out, units(v.x));
-        push_i16(&mut out, units(v.y));
+        out.i16(units(v.x));
+        out.i16(units(v.y));
     }
-    out
+    out.into_bytes()
 }
 
 /// Vanilla SEGS; minisegs (which vanilla cannot hold) are written on linedef 0.
 pub fn segs_lump(segs: &[BspSeg]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(segs.len() * 12);
+    let mut out = ByteWriter::little_endian();
     for s in segs {
-        push_u16(&mut out, index16(s.v1));
-        push_u16(&mut out, index16(s.v2));
-        push_u16(&mut out, (s.angle >> 16) as u16);
-        push_u16(&mut out, index16(s.linedef.unwrap_or(0)));
-        push_u16(&mut out, s.side as u16);
-        push_i16(&mut out, units(s.offset));
+        out.u16(index16(s.v1));
+        out.u16(index16(s.v2));
+        out.u16((s.angle >> 16) as u16);
+        out.u16(index16(s.linedef.unwrap_or(0)));
+        out.u16(s.side as u16);
+        out.i16(units(s.offset));
     }
-    out
+    out.into_bytes()
 }
 
 pub fn ssectors_lump(subsectors: &[BspSubsector]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(subsectors.len() * 4);
+    let mut out = ByteWriter::little_endian();
     for s in subsectors {
-        push_u16(&mut out, index16(s.num_segs));
-        push_u16(&mut out, index16(s.first_seg));
+        out.u16(index16(s.num_segs));
+        out.u16(index16(s.first_seg));
     }
-    out
+    out.into_bytes()
 }
 
 pub fn nodes_lump(nodes: &[BspNode]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(nodes.len() * 28);
+    let mut out = ByteWriter::little_endian();
     for n in nodes {
         for v in [n.x, n.y, n.dx, n.dy] {
-            push_i16(&mut out, units(v));
+            out.i16(units(v));
         }
         for b in n.bbox {
             for v in b {
-                push_i16(&mut out, units(v));
+                out.i16(units(v));
             }
         }
         for c in n.children {
-            push_u16(
-                &mut out,
-                match c {
-                    BspChild::Node(i) => index16(i),
-                    BspChild::Subsector(i) => NF_SUBSECTOR | index16(i),
-                },
-            );
+            out.u16(match c {
+                BspChild::Node(i) => index16(i),
+                BspChild::Subsector(i) => NF_SUBSECTOR | index16(i),
+            });
         }
     }
-    out
+    out.into_bytes()
 }
 
 pub fn sectors_lump(sectors: &[Sector]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(sectors.len() * 26);
+    let mut out = ByteWriter::little_endian();
     for s in sectors {
-        push_i16(&mut out, s.floor);
-        push_i16(&mut out, s.ceiling);
-        out.extend(name8(&s.floor_flat));
-        out.extend(name8(&s.ceiling_flat));
-        push_i16(&mut out, s.light);
-        push_u16(&mut out, s.special);
-        push_u16(&mut out, s.tag);
+        out.i16(s.floor);
+        out.i16(s.ceiling);
+        out.bytes(&name8(&s.floor_flat)).bytes(&name8(&s.ceiling_flat));
+        out.i16(s.light);
+        out.u16(s.special);
+        out.u16(s.tag);
     }
-    out
+    out.into_bytes()
 }
 
 /// A UDMF TEXTMAP of the map's records (namespace from its format, "doom" otherwise):
@@ -374,7 +359,9 @@ pub fn blockmap_lump(vertices: &[Vertex], lines: &[Linedef]) -> Vec<u8> {
     }
     words.extend(pointers);
     words.extend(body);
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    let mut out = ByteWriter::little_endian();
+    out.i16s(&words);
+    out.into_bytes()
 }
 
 /// Liang–Barsky clip of segment a-b against an axis-aligned box (inclusive).
@@ -422,10 +409,9 @@ pub fn map_lumps(map: &MapData) -> Vec<(&'static str, Vec<u8>)> {
     ];
     if hexen {
         // An ACS object with no scripts: header, directory offset 8, zero scripts and strings.
-        let mut acs = b"ACS\0".to_vec();
-        acs.extend(8u32.to_le_bytes());
-        acs.extend([0u8; 8]);
-        lumps.push(("BEHAVIOR", acs));
+        let mut acs = ByteWriter::little_endian();
+        acs.bytes(b"ACS\0").u32(8).zeros(8);
+        lumps.push(("BEHAVIOR", acs.into_bytes()));
     }
     lumps
 }
@@ -461,28 +447,26 @@ pub fn patch_lump(width: u16, height: u16, left: i16, top: i16, texels: &[Option
         col.push(0xFF);
         columns.push(col);
     }
-    let mut out = Vec::new();
-    out.extend(width.to_le_bytes());
-    out.extend(height.to_le_bytes());
-    out.extend(left.to_le_bytes());
-    out.extend(top.to_le_bytes());
+    let mut out = ByteWriter::little_endian();
+    out.u16(width).u16(height).i16(left).i16(top);
     let mut pos = 8 + 4 * w;
     for c in &columns {
-        out.extend((pos as u32).to_le_bytes());
+        out.u32(pos as u32);
         pos += c.len();
     }
     for c in columns {
-        out.extend(c);
+        out.bytes(&c);
     }
-    out
+    out.into_bytes()
 }
 
 pub fn pnames_lump(names: &[&str]) -> Vec<u8> {
-    let mut out = (names.len() as i32).to_le_bytes().to_vec();
+    let mut out = ByteWriter::little_endian();
+    out.i32(names.len() as i32);
     for n in names {
-        out.extend(name8(n));
+        out.bytes(&name8(n));
     }
-    out
+    out.into_bytes()
 }
 
 /// One TEXTURE1/2 entry to write.
@@ -496,26 +480,24 @@ pub struct TextureSpec<'a> {
 }
 
 pub fn texture_lump(textures: &[TextureSpec<'_>]) -> Vec<u8> {
-    let mut out = (textures.len() as i32).to_le_bytes().to_vec();
+    let mut out = ByteWriter::little_endian();
+    out.i32(textures.len() as i32);
     let mut pos = 4 + 4 * textures.len();
     for t in textures {
-        out.extend((pos as i32).to_le_bytes());
+        out.i32(pos as i32);
         pos += 22 + 10 * t.patches.len();
     }
     for t in textures {
-        out.extend(name8(t.name));
-        out.extend(0i32.to_le_bytes()); // masked
-        out.extend(t.width.to_le_bytes());
-        out.extend(t.height.to_le_bytes());
-        out.extend(0i32.to_le_bytes()); // column directory (unused)
-        out.extend((t.patches.len() as i16).to_le_bytes());
+        out.bytes(&name8(t.name));
+        out.i32(0); // masked
+        out.i16(t.width).i16(t.height);
+        out.i32(0); // column directory (unused)
+        out.i16(t.patches.len() as i16);
         for &(x, y, p) in t.patches {
-            for v in [x, y, p, 1, 0] {
-                out.extend(v.to_le_bytes());
-            }
+            out.i16s(&[x, y, p, 1, 0]);
         }
     }
-    out
+    out.into_bytes()
 }
 
 /// PLAYPAL with `count` copies of `palette`.
@@ -540,8 +522,9 @@ pub fn png_lump(
         enc.set_depth(png::BitDepth::Eight);
         let mut writer = enc.write_header()?;
         if let Some((x, y)) = grab {
-            let body: Vec<u8> = x.to_be_bytes().into_iter().chain(y.to_be_bytes()).collect();
-            writer.write_chunk(png::chunk::ChunkType(*b"grAb"), &body)?;
+            let mut body = ByteWriter::big_endian();
+            body.i32(x).i32(y);
+            writer.write_chunk(png::chunk::ChunkType(*b"grAb"), body.as_bytes())?;
         }
         writer.write_image_data(rgba)?;
     }

@@ -9,20 +9,11 @@ use super::lights::{LightingFunction, OldLight, StaticLight, FIXED_ONE, LIGHT_IN
 use super::mac_roman;
 use super::map::{Line, MapObject, Media, Platform, Point, Polygon, Side, SideTexture, NONE};
 use super::shapes::{ColorEntry, BITMAP_COLUMN_ORDER, BITMAP_TRANSPARENT};
-
-fn be16(out: &mut Vec<u8>, v: i32) {
-    out.extend_from_slice(&(v as u16).to_be_bytes());
-}
-
-fn be32(out: &mut Vec<u8>, v: i64) {
-    out.extend_from_slice(&(v as u32).to_be_bytes());
-}
+use crate::formats::{ByteWriter, Slot};
 
 /// `text` in Mac Roman, as the games wrote it, cut or NUL-padded to `n` bytes.
-fn padded(out: &mut Vec<u8>, text: &str, n: usize) {
-    let mut b = mac_roman::encode(text);
-    b.resize(n, 0);
-    out.extend_from_slice(&b[..n]);
+fn padded(w: &mut ByteWriter, text: &str, n: usize) {
+    w.name(&mac_roman::encode(text), n);
 }
 
 /// One level: its chunks in order.
@@ -39,119 +30,103 @@ pub fn wad(version: u16, data_version: u16, name: &str, levels: &[LevelChunks]) 
         2 | 3 => (16, 10, 0),
         _ => (16, 10, 74),
     };
-    let mut body = Vec::new();
-    let mut directory = Vec::new();
+    let mut out = ByteWriter::big_endian();
+    out.u16(version).u16(data_version);
+    padded(&mut out, name, 64);
+    let checksum = out.reserve_u32();
+    let directory_offset = out.reserve_u32();
+    out.u16(levels.len() as u16).u16(app_data as u16);
+    out.u16(if version >= 2 { chunk_header as u16 } else { 0 });
+    out.u16(if version >= 2 { entry_base as u16 } else { 0 });
+    out.u32(0).pad_to(128, 0);
+    let mut directory = ByteWriter::big_endian();
     for (i, level) in levels.iter().enumerate() {
-        let offset = 128 + body.len();
-        let mut entry = Vec::new();
+        let offset = out.len();
         for (k, (tag, data)) in level.chunks.iter().enumerate() {
-            let start = entry.len();
-            let next =
-                if k + 1 == level.chunks.len() { 0 } else { start + chunk_header + data.len() };
-            entry.extend_from_slice(tag);
-            be32(&mut entry, next as i64);
-            be32(&mut entry, data.len() as i64);
+            // The next chunk's offset counts from the entry's start; 0 ends the chain.
+            let next = if k + 1 == level.chunks.len() {
+                0
+            } else {
+                out.len() - offset + chunk_header + data.len()
+            };
+            out.bytes(tag).u32(next as u32).u32(data.len() as u32);
             if chunk_header == 16 {
-                be32(&mut entry, 0);
+                out.u32(0);
             }
-            entry.extend_from_slice(data);
+            out.bytes(data);
         }
-        be32(&mut directory, offset as i64);
-        be32(&mut directory, entry.len() as i64);
+        directory.u32(offset as u32).u32((out.len() - offset) as u32);
         if entry_base == 10 {
-            be16(&mut directory, i as i32);
+            directory.u16(i as u16);
         }
         if app_data == 74 {
-            be16(&mut directory, 0);
-            be16(&mut directory, 0);
-            be32(&mut directory, 1);
+            directory.u16(0).u16(0).u32(1);
             padded(&mut directory, &level.name, 66);
         }
-        body.extend_from_slice(&entry);
     }
-    let mut out = Vec::new();
-    be16(&mut out, version as i32);
-    be16(&mut out, data_version as i32);
-    padded(&mut out, name, 64);
-    be32(&mut out, 0); // checksum, filled in below
-    be32(&mut out, (128 + body.len()) as i64);
-    be16(&mut out, levels.len() as i32);
-    be16(&mut out, app_data as i32);
-    be16(&mut out, if version >= 2 { chunk_header as i32 } else { 0 });
-    be16(&mut out, if version >= 2 { entry_base as i32 } else { 0 });
-    be32(&mut out, 0);
-    out.resize(128, 0);
-    out.extend_from_slice(&body);
-    out.extend_from_slice(&directory);
-    let sum = crc32(&out);
-    out[68..72].copy_from_slice(&sum.to_be_bytes());
-    out
+    let end_of_entries = out.len() as u32;
+    out.patch_u32(directory_offset, end_of_entries);
+    out.bytes(directory.as_bytes());
+    let sum = crc32(out.as_bytes());
+    out.patch_u32(checksum, sum);
+    out.into_bytes()
 }
 
 /// MacBinary II around `data` (data fork only), CRC-16/XMODEM over the header.
 pub fn macbinary(name: &str, file_type: &[u8; 4], data: &[u8]) -> Vec<u8> {
-    let mut h = vec![0u8; 128];
-    let n = name.len().min(63);
-    h[1] = n as u8;
-    h[2..2 + n].copy_from_slice(&name.as_bytes()[..n]);
-    h[65..69].copy_from_slice(file_type);
-    h[69..73].copy_from_slice(b"26.\x00");
-    h[83..87].copy_from_slice(&(data.len() as u32).to_be_bytes());
-    h[122] = 129;
-    h[123] = 129;
-    let crc = crc16_xmodem(&h[..124]);
-    h[124..126].copy_from_slice(&crc.to_be_bytes());
-    let mut out = h;
-    out.extend_from_slice(data);
-    out.resize(out.len().div_ceil(128) * 128, 0);
-    out
+    let mut out = ByteWriter::big_endian();
+    let name = &name.as_bytes()[..name.len().min(63)];
+    out.u8(0).u8(name.len() as u8).name(name, 63);
+    out.bytes(file_type).bytes(b"26.\x00").pad_to(83, 0);
+    out.u32(data.len() as u32).pad_to(122, 0);
+    out.u8(129).u8(129);
+    let crc = crc16_xmodem(out.as_bytes());
+    out.u16(crc).pad_to(128, 0);
+    out.bytes(data).align(128, 0);
+    out.into_bytes()
 }
 
 /// AppleSingle version 2 with a real-name entry and the data fork.
 pub fn applesingle(name: &str, data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    be32(&mut out, 0x0005_1600);
-    be32(&mut out, 0x0002_0000);
-    out.resize(24, 0);
-    be16(&mut out, 2);
+    let mut out = ByteWriter::big_endian();
+    out.u32(0x0005_1600).u32(0x0002_0000).pad_to(24, 0);
+    out.u16(2);
     let name_at = 26 + 2 * 12;
     let data_at = name_at + name.len();
     for (id, at, len) in [(3, name_at, name.len()), (1, data_at, data.len())] {
-        be32(&mut out, id);
-        be32(&mut out, at as i64);
-        be32(&mut out, len as i64);
+        out.u32(id).u32(at as u32).u32(len as u32);
     }
-    out.extend_from_slice(name.as_bytes());
-    out.extend_from_slice(data);
-    out
+    out.bytes(name.as_bytes()).bytes(data);
+    out.into_bytes()
 }
 
-pub fn point(out: &mut Vec<u8>, p: Point) {
-    be16(out, p.x as i32);
-    be16(out, p.y as i32);
+pub fn point(out: &mut ByteWriter, p: Point) {
+    out.i16(p.x).i16(p.y);
+}
+
+/// A chunk of fixed-size records, one `record` call each.
+fn records<T>(items: &[T], mut record: impl FnMut(&mut ByteWriter, &T)) -> Vec<u8> {
+    let mut out = ByteWriter::big_endian();
+    items.iter().for_each(|item| record(&mut out, item));
+    out.into_bytes()
 }
 
 pub fn pnts(points: &[Point]) -> Vec<u8> {
-    let mut out = Vec::new();
-    points.iter().for_each(|&p| point(&mut out, p));
-    out
+    records(points, |out, &p| point(out, p))
 }
 
 /// Marathon 1 endpoints (16 bytes, cached fields zero).
 pub fn epnt(points: &[Point]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for &p in points {
-        out.extend_from_slice(&[0; 6]);
-        point(&mut out, p);
-        out.extend_from_slice(&[0; 6]);
-    }
-    out
+    records(points, |out, &p| {
+        out.zeros(6);
+        point(out, p);
+        out.zeros(6);
+    })
 }
 
 pub fn lins(lines: &[Line]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for l in lines {
-        for v in [
+    records(lines, |out, l| {
+        out.i16s(&[
             l.endpoints[0],
             l.endpoints[1],
             l.flags as i16,
@@ -162,105 +137,63 @@ pub fn lins(lines: &[Line]) -> Vec<u8> {
             l.counterclockwise_side,
             l.clockwise_polygon,
             l.counterclockwise_polygon,
-        ] {
-            be16(&mut out, v as i32);
-        }
-        out.extend_from_slice(&[0; 12]);
-    }
-    out
+        ]);
+        out.zeros(12);
+    })
 }
 
-fn side_texture(out: &mut Vec<u8>, t: SideTexture) {
-    be16(out, t.x0 as i32);
-    be16(out, t.y0 as i32);
-    be16(out, t.texture as i32);
+fn side_texture(out: &mut ByteWriter, t: SideTexture) {
+    out.i16(t.x0).i16(t.y0).u16(t.texture);
 }
 
 pub fn sids(sides: &[Side]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for s in sides {
-        be16(&mut out, s.kind as i32);
-        be16(&mut out, s.flags as i32);
-        side_texture(&mut out, s.primary);
-        side_texture(&mut out, s.secondary);
-        side_texture(&mut out, s.transparent);
-        out.extend_from_slice(&[0; 20]);
-        s.transfer_modes.iter().for_each(|&m| be16(&mut out, m as i32));
-        be16(&mut out, s.stored_polygon as i32);
-        be16(&mut out, s.stored_line as i32);
-        s.lights.iter().for_each(|&l| be16(&mut out, l as i32));
-        be32(&mut out, s.ambient_delta as i64);
-        out.extend_from_slice(&[0; 2]);
-    }
-    out
+    records(sides, |out, s| {
+        out.u16(s.kind).u16(s.flags);
+        side_texture(out, s.primary);
+        side_texture(out, s.secondary);
+        side_texture(out, s.transparent);
+        out.zeros(20).u16s(&s.transfer_modes);
+        out.i16(s.stored_polygon).i16(s.stored_line).i16s(&s.lights);
+        out.i32(s.ambient_delta).zeros(2);
+    })
 }
 
 pub fn poly(polygons: &[Polygon]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for p in polygons {
+    records(polygons, |out, p| {
         let start = out.len();
-        be16(&mut out, p.kind as i32);
-        be16(&mut out, p.flags as i32);
-        be16(&mut out, p.permutation as i32);
-        be16(&mut out, p.vertex_count as i32);
-        p.endpoints.iter().chain(&p.lines).for_each(|&v| be16(&mut out, v as i32));
-        be16(&mut out, p.floor_texture as i32);
-        be16(&mut out, p.ceiling_texture as i32);
-        be16(&mut out, p.floor_height as i32);
-        be16(&mut out, p.ceiling_height as i32);
-        be16(&mut out, p.floor_light as i32);
-        be16(&mut out, p.ceiling_light as i32);
-        be32(&mut out, p.area as i64);
-        be16(&mut out, NONE as i32);
-        out.extend_from_slice(&[0; 6]);
-        be16(&mut out, p.floor_transfer_mode as i32);
-        be16(&mut out, p.ceiling_transfer_mode as i32);
-        out.extend_from_slice(&[0xFF; 16]);
-        out.extend_from_slice(&[0; 4]);
-        point(&mut out, p.center);
-        p.sides.iter().for_each(|&v| be16(&mut out, v as i32));
-        point(&mut out, p.floor_origin);
-        point(&mut out, p.ceiling_origin);
-        be16(&mut out, p.media as i32);
-        be16(&mut out, p.media_light as i32);
-        out.resize(start + 128, 0);
-    }
-    out
+        out.u16(p.kind).u16(p.flags).i16(p.permutation).u16(p.vertex_count);
+        out.i16s(&p.endpoints).i16s(&p.lines);
+        out.u16(p.floor_texture).u16(p.ceiling_texture);
+        out.i16(p.floor_height).i16(p.ceiling_height);
+        out.i16(p.floor_light).i16(p.ceiling_light);
+        out.i32(p.area).i16(NONE).zeros(6);
+        out.u16(p.floor_transfer_mode).u16(p.ceiling_transfer_mode);
+        out.fill(0xFF, 16).zeros(4);
+        point(out, p.center);
+        out.i16s(&p.sides);
+        point(out, p.floor_origin);
+        point(out, p.ceiling_origin);
+        out.i16(p.media).i16(p.media_light).pad_to(start + 128, 0);
+    })
 }
 
 pub fn lite(lights: &[StaticLight]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for l in lights {
-        be16(&mut out, l.kind as i32);
-        be16(&mut out, l.flags as i32);
-        be16(&mut out, l.phase as i32);
+    records(lights, |out, l| {
+        out.u16(l.kind).u16(l.flags).i16(l.phase);
         for f in &l.functions {
-            be16(&mut out, f.function as i32);
-            be16(&mut out, f.period as i32);
-            be16(&mut out, f.delta_period as i32);
-            be32(&mut out, f.intensity as i64);
-            be32(&mut out, f.delta_intensity as i64);
+            out.u16(f.function).i16(f.period).i16(f.delta_period);
+            out.i32(f.intensity).i32(f.delta_intensity);
         }
-        be16(&mut out, l.tag as i32);
-        out.extend_from_slice(&[0; 8]);
-    }
-    out
+        out.i16(l.tag).zeros(8);
+    })
 }
 
 pub fn old_lite(lights: &[OldLight]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for l in lights {
-        be16(&mut out, l.flags as i32);
-        be16(&mut out, l.kind as i32);
-        be16(&mut out, l.mode as i32);
-        be16(&mut out, l.phase as i32);
-        be32(&mut out, l.minimum_intensity as i64);
-        be32(&mut out, l.maximum_intensity as i64);
-        be16(&mut out, l.period as i32);
-        be32(&mut out, l.maximum_intensity as i64);
-        out.extend_from_slice(&[0; 10]);
-    }
-    out
+    records(lights, |out, l| {
+        out.u16(l.flags).u16(l.kind).u16(l.mode).i16(l.phase);
+        out.i32(l.minimum_intensity).i32(l.maximum_intensity);
+        out.i16(l.period).i32(l.maximum_intensity).zeros(10);
+    })
 }
 
 /// A light at `intensity` in every state.
@@ -277,53 +210,40 @@ pub fn constant_light(intensity: f64) -> StaticLight {
 }
 
 pub fn objs(objects: &[MapObject]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for o in objects {
-        for v in [o.kind as i16, o.index, o.facing, o.polygon, o.x, o.y, o.z, o.flags as i16] {
-            be16(&mut out, v as i32);
-        }
-    }
-    out
+    records(objects, |out, o| {
+        out.i16s(&[o.kind as i16, o.index, o.facing, o.polygon, o.x, o.y, o.z, o.flags as i16]);
+    })
 }
 
 pub fn plat(platforms: &[Platform]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for p in platforms {
-        for v in [p.kind as i16, p.speed, p.delay, p.maximum_height, p.minimum_height] {
-            be16(&mut out, v as i32);
-        }
-        be32(&mut out, p.static_flags as i64);
-        be16(&mut out, p.polygon as i32);
-        be16(&mut out, p.tag as i32);
-        out.extend_from_slice(&[0; 14]);
-    }
-    out
+    records(platforms, |out, p| {
+        out.i16s(&[p.kind as i16, p.speed, p.delay, p.maximum_height, p.minimum_height]);
+        out.u32(p.static_flags).i16(p.polygon).i16(p.tag).zeros(14);
+    })
 }
 
 pub fn medi(media: &[Media]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for m in media {
-        for v in [m.kind as i16, m.flags as i16, m.light, m.direction, m.magnitude, m.low, m.high] {
-            be16(&mut out, v as i32);
-        }
-        point(&mut out, m.origin);
-        be16(&mut out, m.height as i32);
-        be32(&mut out, m.minimum_light as i64);
-        be16(&mut out, m.texture as i32);
-        be16(&mut out, m.transfer_mode as i32);
-        out.extend_from_slice(&[0; 4]);
-    }
-    out
+    records(media, |out, m| {
+        out.i16s(&[
+            m.kind as i16,
+            m.flags as i16,
+            m.light,
+            m.direction,
+            m.magnitude,
+            m.low,
+            m.high,
+        ]);
+        point(out, m.origin);
+        out.i16(m.height).i32(m.minimum_light).u16(m.texture).u16(m.transfer_mode).zeros(4);
+    })
 }
 
 pub fn minf(name: &str, environment: u16) -> Vec<u8> {
-    let mut out = Vec::new();
-    be16(&mut out, environment as i32);
-    be16(&mut out, 1);
-    out.extend_from_slice(&[0; 14]);
+    let mut out = ByteWriter::big_endian();
+    out.u16(environment).u16(1).zeros(14);
     padded(&mut out, name, 66);
-    be32(&mut out, 1);
-    out
+    out.u32(1);
+    out.into_bytes()
 }
 
 /// What one side of a room polygon shows, per edge.
@@ -520,32 +440,42 @@ pub struct CollectionSpec {
     pub pixels_to_world: i16,
 }
 
+/// Size of a collection's header; its colour tables follow.
+const COLLECTION_HEADER_SIZE: usize = 544;
+
 fn collection_bytes(c: &CollectionSpec) -> Vec<u8> {
-    let mut out = vec![0u8; 544];
-    let mut tail = Vec::new();
-    let at = |tail: &Vec<u8>| 544 + tail.len();
-    let table_offset = at(&tail);
+    let mut out = ByteWriter::big_endian();
     let colors = c.tables.first().map_or(0, Vec::len);
+    out.u16(3).i16(c.kind).u16(0).u16(colors as u16).u16(c.tables.len() as u16);
+    let table_offset = out.reserve_u32();
+    out.u16(c.sequences.len() as u16);
+    let seq_table = out.reserve_u32();
+    out.u16(c.bitmaps.len() as u16);
+    let frame_table = out.reserve_u32();
+    out.u16(c.bitmaps.len() as u16);
+    let bitmap_table = out.reserve_u32();
+    out.i16(c.pixels_to_world);
+    let size = out.reserve_u32();
+    out.pad_to(COLLECTION_HEADER_SIZE, 0);
+
+    let at = out.len() as u32;
+    out.patch_u32(table_offset, at);
     for t in &c.tables {
         for e in t {
-            tail.push(e.flags);
-            tail.push(e.value);
-            e.rgb16.iter().for_each(|&v| be16(&mut tail, v as i32));
+            out.u8(e.flags).u8(e.value).u16s(&e.rgb16);
         }
     }
     let mut bitmap_offsets = Vec::new();
     for b in &c.bitmaps {
-        bitmap_offsets.push(at(&tail));
+        bitmap_offsets.push(out.len() as u32);
         let (lines, len) = if b.column_order { (b.width, b.height) } else { (b.height, b.width) };
-        be16(&mut tail, b.width as i32);
-        be16(&mut tail, b.height as i32);
-        be16(&mut tail, if b.rle { -1 } else { len as i32 });
+        out.u16(b.width as u16).u16(b.height as u16);
+        out.i16(if b.rle { -1 } else { len as i16 });
         let flags = if b.column_order { BITMAP_COLUMN_ORDER } else { 0 }
             | if b.transparent || b.rle { BITMAP_TRANSPARENT } else { 0 };
-        be16(&mut tail, flags as i32);
-        be16(&mut tail, 8);
-        tail.extend_from_slice(&[0; 16]);
-        tail.extend(std::iter::repeat_n(0u8, 4 * (lines + 1)));
+        out.u16(flags).u16(8).zeros(16);
+        // The line pointers, zero: the reader walks the lines from their sizes.
+        out.zeros(4 * (lines + 1));
         let px = |line: usize, pos: usize| {
             let (x, y) = if b.column_order { (line, pos) } else { (pos, line) };
             b.pixels[y * b.width + x]
@@ -557,85 +487,67 @@ fn collection_bytes(c: &CollectionSpec) -> Vec<u8> {
                     (Some(&f), Some(&l)) => (f, l + 1),
                     _ => (0, 0),
                 };
-                be16(&mut tail, first as i32);
-                be16(&mut tail, last as i32);
-                tail.extend((first..last).map(|p| px(l, p)));
+                out.u16(first as u16).u16(last as u16);
+                (first..last).for_each(|p| {
+                    out.u8(px(l, p));
+                });
             } else {
-                tail.extend((0..len).map(|p| px(l, p)));
+                (0..len).for_each(|p| {
+                    out.u8(px(l, p));
+                });
             }
         }
     }
     let mut frame_offsets = Vec::new();
-    for k in 0..c.bitmaps.len() {
-        frame_offsets.push(at(&tail));
-        be16(&mut tail, 0);
-        be32(&mut tail, 0);
-        be16(&mut tail, k as i32);
-        let b = &c.bitmaps[k];
-        be16(&mut tail, b.width as i32 / 2);
-        be16(&mut tail, b.height as i32);
-        tail.extend_from_slice(&[0; 24]);
+    for (k, b) in c.bitmaps.iter().enumerate() {
+        frame_offsets.push(out.len() as u32);
+        out.u16(0).u32(0).u16(k as u16).u16((b.width / 2) as u16).u16(b.height as u16);
+        out.zeros(24);
     }
     let mut sequence_offsets = Vec::new();
     for &first in &c.sequences {
-        sequence_offsets.push(at(&tail));
-        let start = tail.len();
-        be16(&mut tail, 0);
-        be16(&mut tail, 0);
-        tail.push(0);
-        tail.resize(start + 38, 0);
-        be16(&mut tail, 1); // views
-        be16(&mut tail, 1); // frames per view
-        be16(&mut tail, 1); // ticks per frame
-        tail.resize(start + 88, 0);
-        be16(&mut tail, first as i32);
-        be16(&mut tail, 0);
+        let start = out.len();
+        sequence_offsets.push(start as u32);
+        out.u16(0).u16(0).u8(0).pad_to(start + 38, 0);
+        out.u16(1); // views
+        out.u16(1); // frames per view
+        out.u16(1); // ticks per frame
+        out.pad_to(start + 88, 0).u16(first).u16(0);
     }
-    let table = |offsets: &[usize], tail: &mut Vec<u8>| {
-        let at = 544 + tail.len();
-        offsets.iter().for_each(|&o| be32(tail, o as i64));
-        at
-    };
-    let seq_table = table(&sequence_offsets, &mut tail);
-    let frame_table = table(&frame_offsets, &mut tail);
-    let bitmap_table = table(&bitmap_offsets, &mut tail);
-    let mut h = Vec::new();
-    be16(&mut h, 3);
-    be16(&mut h, c.kind as i32);
-    be16(&mut h, 0);
-    be16(&mut h, colors as i32);
-    be16(&mut h, c.tables.len() as i32);
-    be32(&mut h, table_offset as i64);
-    be16(&mut h, c.sequences.len() as i32);
-    be32(&mut h, seq_table as i64);
-    be16(&mut h, c.bitmaps.len() as i32);
-    be32(&mut h, frame_table as i64);
-    be16(&mut h, c.bitmaps.len() as i32);
-    be32(&mut h, bitmap_table as i64);
-    be16(&mut h, c.pixels_to_world as i32);
-    be32(&mut h, (544 + tail.len()) as i64);
-    out[..h.len()].copy_from_slice(&h);
-    out.extend_from_slice(&tail);
-    out
+    for (slot, offsets) in [
+        (seq_table, sequence_offsets),
+        (frame_table, frame_offsets),
+        (bitmap_table, bitmap_offsets),
+    ] {
+        let at = out.len() as u32;
+        out.patch_u32(slot, at).u32s(&offsets);
+    }
+    let total = out.len() as u32;
+    out.patch_u32(size, total);
+    out.into_bytes()
 }
 
 /// A Shapes file with the given collections (the others absent).
 pub fn shapes(collections: &[CollectionSpec]) -> Vec<u8> {
-    let mut out = vec![0u8; 32 * 32];
-    for i in 0..32 {
-        out[i * 32 + 4..i * 32 + 8].copy_from_slice(&(-1i32).to_be_bytes());
-        out[i * 32 + 12..i * 32 + 16].copy_from_slice(&(-1i32).to_be_bytes());
-    }
+    let mut out = ByteWriter::big_endian();
+    // 32 collection headers of 32 bytes: two (offset, length) pairs, -1 for an absent one.
+    let headers: Vec<[Slot; 4]> = (0..32)
+        .map(|_| {
+            out.zeros(4);
+            let slots = [(); 4].map(|_| out.reserve_u32());
+            out.patch_i32(slots[0], -1).patch_i32(slots[2], -1).zeros(12);
+            slots
+        })
+        .collect();
     for c in collections {
         let bytes = collection_bytes(c);
-        let (at, len) = (out.len() as i32, bytes.len() as i32);
-        let h = &mut out[c.index * 32..c.index * 32 + 32];
-        for (k, v) in [at, len, at, len].iter().enumerate() {
-            h[4 + 4 * k..8 + 4 * k].copy_from_slice(&v.to_be_bytes());
-        }
-        out.extend_from_slice(&bytes);
+        let (at, len) = (out.len() as u32, bytes.len() as u32);
+        let [offset, length, offset16, length16] = headers[c.index];
+        out.patch_u32(offset, at).patch_u32(length, len);
+        out.patch_u32(offset16, at).patch_u32(length16, len);
+        out.bytes(&bytes);
     }
-    out
+    out.into_bytes()
 }
 
 /// A colour table whose entry k has value k and colour `colours[k]` (8-bit, stored as c*257).

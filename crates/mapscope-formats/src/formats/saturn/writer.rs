@@ -7,6 +7,7 @@ use super::sky::{tiled_byte, SKY_FRAMES, SKY_FRAME_SIZE};
 use super::tail::TABLE2_FIXED_BYTES;
 use super::textures::LevTexture;
 use super::tiles::{TileLayout, TileRecord};
+use crate::formats::ByteWriter;
 
 /// Everything a written level holds.
 #[derive(Clone, Debug)]
@@ -50,34 +51,9 @@ impl Default for LevSpec {
     }
 }
 
-struct Out(Vec<u8>);
-
-impl Out {
-    fn u8(&mut self, v: u8) {
-        self.0.push(v);
-    }
-    fn u16(&mut self, v: u16) {
-        self.0.extend(v.to_be_bytes());
-    }
-    fn i16(&mut self, v: i16) {
-        self.0.extend(v.to_be_bytes());
-    }
-    fn u32(&mut self, v: u32) {
-        self.0.extend(v.to_be_bytes());
-    }
-    fn i32(&mut self, v: i32) {
-        self.0.extend(v.to_be_bytes());
-    }
-    fn i32s(&mut self, v: [i32; 3]) {
-        v.iter().for_each(|&x| self.i32(x));
-    }
-}
-
 pub fn write_lev(spec: &LevSpec) -> Vec<u8> {
-    let mut o = Out(Vec::new());
-    for &w in &spec.sky_palette {
-        o.u16(w);
-    }
+    let mut o = ByteWriter::big_endian();
+    o.u16s(&spec.sky_palette);
     let mut image = vec![0u8; SKY_FRAMES * SKY_FRAME_SIZE * SKY_FRAME_SIZE / 2];
     for (i, &v) in
         spec.sky_indices.iter().enumerate().take(SKY_FRAMES * SKY_FRAME_SIZE * SKY_FRAME_SIZE)
@@ -86,65 +62,12 @@ pub fn write_lev(spec: &LevSpec) -> Vec<u8> {
         let b = &mut image[tiled_byte(f, x, y)];
         *b |= if x.is_multiple_of(2) { (v & 15) << 4 } else { v & 15 };
     }
-    o.0.extend(image);
+    o.bytes(&image);
 
-    let level_start = o.0.len();
-    let header_at = o.0.len();
-    o.0.extend([0u8; 60]);
-    for n in &spec.nodes {
-        o.u32(0);
-        n.pos.iter().for_each(|&v| o.i16(v));
-        o.i16(n.distance);
-        o.u16(n.first_plane);
-        o.u16(n.last_plane);
-        o.0.extend([0u8; 12]);
-    }
-    for p in &spec.planes {
-        p.vert_indices.iter().for_each(|&v| o.u16(v));
-        for v in [p.node_index, p.flags, p.collision_flags, p.tile_index, p.unknown_index] {
-            o.u16(v);
-        }
-        for v in [p.quad_start, p.quad_end, p.vert_start, p.vert_end] {
-            o.u16(v);
-        }
-        p.plane.iter().for_each(|&v| o.i16(v));
-        o.i16(p.angle);
-        o.u32(0);
-    }
-    for t in &spec.tiles {
-        o.u16(t.texture_data_ofs);
-        o.u8(t.width);
-        o.u8(t.height);
-        o.u16(t.color_data_ofs);
-        if spec.tile_layout == TileLayout::UnknownFirst {
-            o.u16(t.unknown);
-        }
-        o.i32s(t.horz);
-        o.i32s(t.vert);
-        o.i32s(t.base);
-        if spec.tile_layout == TileLayout::Seed {
-            o.u16(t.unknown);
-        }
-    }
-    for v in &spec.vertices {
-        v.pos.iter().for_each(|&c| o.i16(c));
-        o.u16(v.color);
-    }
-    for q in &spec.quads {
-        o.0.extend(q.indices);
-        o.u8(q.texture);
-    }
-    for e in &spec.entities {
-        o.u16(e.kind);
-        o.u16(e.data_offset);
-    }
-    o.0.extend(&spec.entity_data);
-    o.0.extend(&spec.tile_texture_data);
-    o.0.extend(&spec.tile_color_data);
-    let level_size = (o.0.len() - level_start) as u32;
-    let header = [
-        0,
-        level_size,
+    let level_start = o.len();
+    o.u32(0);
+    let level_size = o.reserve_u32();
+    o.u32s(&[
         spec.nodes.len() as u32,
         spec.planes.len() as u32,
         spec.vertices.len() as u32,
@@ -154,49 +77,63 @@ pub fn write_lev(spec: &LevSpec) -> Vec<u8> {
         spec.tile_color_data.len() as u32,
         spec.entities.len() as u32,
         spec.entity_data.len() as u32,
-        0,
-        0,
-        0,
-        0,
-    ];
-    for (k, v) in header.iter().enumerate() {
-        o.0[header_at + 4 * k..header_at + 4 * k + 4].copy_from_slice(&v.to_be_bytes());
+    ]);
+    o.zeros(16);
+    for n in &spec.nodes {
+        o.u32(0).i16s(&n.pos).i16(n.distance).u16(n.first_plane).u16(n.last_plane).zeros(12);
     }
+    for p in &spec.planes {
+        o.u16s(&p.vert_indices);
+        o.u16s(&[p.node_index, p.flags, p.collision_flags, p.tile_index, p.unknown_index]);
+        o.u16s(&[p.quad_start, p.quad_end, p.vert_start, p.vert_end]);
+        o.i16s(&p.plane).i16(p.angle).u32(0);
+    }
+    for t in &spec.tiles {
+        o.u16(t.texture_data_ofs).u8(t.width).u8(t.height).u16(t.color_data_ofs);
+        if spec.tile_layout == TileLayout::UnknownFirst {
+            o.u16(t.unknown);
+        }
+        o.i32s(&t.horz).i32s(&t.vert).i32s(&t.base);
+        if spec.tile_layout == TileLayout::Seed {
+            o.u16(t.unknown);
+        }
+    }
+    for v in &spec.vertices {
+        o.i16s(&v.pos).u16(v.color);
+    }
+    for q in &spec.quads {
+        o.bytes(&q.indices).u8(q.texture);
+    }
+    for e in &spec.entities {
+        o.u16(e.kind).u16(e.data_offset);
+    }
+    o.bytes(&spec.entity_data).bytes(&spec.tile_texture_data).bytes(&spec.tile_color_data);
+    let size = (o.len() - level_start) as u32;
+    o.patch_u32(level_size, size);
 
     // Table Data 1 (empty), global palette (a grey ramp).
-    o.i32(0);
-    o.i32(0);
-    o.i32(1024);
+    o.i32(0).i32(0).i32(1024);
     for i in 0..512u16 {
         let v = i % 32;
         o.u16(0x8000 | v << 10 | v << 5 | v);
     }
     o.i32(spec.textures.len() as i32);
     for t in &spec.textures {
-        o.u8(t.flags);
-        o.u8(t.kind);
-        t.palette.iter().for_each(|&w| o.u16(w));
+        o.u8(t.flags).u8(t.kind).u16s(&t.palette);
         for pair in t.indices.chunks(2) {
             o.u8((pair[0] << 4) | pair.get(1).copied().unwrap_or(0));
         }
     }
     for k in 0..3u16 {
-        o.u16(0x34);
-        o.u16(k);
-        o.0.extend([0u8; 1024]);
+        o.u16(0x34).u16(k).zeros(1024);
     }
     debug_assert_eq!(TABLE2_FIXED_BYTES, 3 * 1028);
     for (kind, data) in &spec.table2_chunks {
-        o.i16(*kind);
-        o.i32(data.len() as i32);
-        o.0.extend(data);
+        o.i16(*kind).i32(data.len() as i32).bytes(data);
     }
     // Embedded resources: empty first part, empty resource block; empty visibility.
-    o.i32(0);
-    o.0.extend([0u8; 12]);
-    o.0.extend([0u8; 60]);
-    o.i32(0);
-    o.0
+    o.i32(0).zeros(12).zeros(60).i32(0);
+    o.into_bytes()
 }
 
 /// A colour word from 5-bit channels (MSB set).

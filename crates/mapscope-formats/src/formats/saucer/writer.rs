@@ -12,6 +12,7 @@ use super::model::{Model, MODEL_DATA_SIZE, MODEL_PARAMS_SIZE};
 use super::packed::Bitmap;
 use super::texture_def::TextureDef;
 use super::wad::{LANGUAGE_COUNT, LUT1_SIZE, LUT2_SIZE, WAD_VERSION};
+use crate::formats::ByteWriter;
 
 /// What a written WAD holds (no sounds, language data or unknown assets).
 #[derive(Clone, Debug)]
@@ -48,25 +49,9 @@ pub struct MapContents {
     pub opaque: Vec<OpaqueItem>,
 }
 
-fn u16le(out: &mut Vec<u8>, v: u16) {
-    out.extend(v.to_le_bytes());
-}
-
-fn u32le(out: &mut Vec<u8>, v: u32) {
-    out.extend(v.to_le_bytes());
-}
-
-fn i16le(out: &mut Vec<u8>, v: i16) {
-    out.extend(v.to_le_bytes());
-}
-
-/// A NUL-padded name field of `n` bytes.
-fn name(out: &mut Vec<u8>, s: &str, n: usize) {
-    let mut b = vec![0u8; n];
-    for (d, c) in b.iter_mut().zip(s.bytes().take(n - 1)) {
-        *d = c;
-    }
-    out.extend(b);
+/// A NUL-terminated name in a field of `n` bytes, NUL-padded.
+fn name(w: &mut ByteWriter, s: &str, n: usize) {
+    w.terminated_name(s.as_bytes(), n, 0);
 }
 
 pub fn texture_def_bytes(d: &TextureDef) -> [u8; 16] {
@@ -94,16 +79,18 @@ pub fn texture_def_bytes(d: &TextureDef) -> [u8; 16] {
 }
 
 pub fn write_wad(w: &WadContents) -> Vec<u8> {
-    let mut packed = Vec::new();
+    // The packed block: offsets into it are known as it is written, and the header before it
+    // holds its length, so it is written first.
+    let mut packed = ByteWriter::little_endian();
     for i in 0..256 {
         let [r, g, b] = w.palette.get(i).copied().unwrap_or([0, 0, 0]);
         // PALETTEENTRY flags PC_RESERVED | PC_NOCOLLAPSE, as the game's files have.
-        packed.extend([r, g, b, 5]);
+        packed.bytes(&[r, g, b, 5]);
     }
     let mut bitmap_offsets = Vec::new();
     for (_, b) in &w.bitmaps {
         bitmap_offsets.push(packed.len() as u32);
-        packed.extend(&b.index);
+        packed.bytes(&b.index);
     }
     let mut model_records = Vec::new();
     for m in &w.models {
@@ -111,162 +98,119 @@ pub fn write_wad(w: &WadContents) -> Vec<u8> {
         let params = data + MODEL_DATA_SIZE as u32;
         let vertices = params + MODEL_PARAMS_SIZE as u32;
         let faces = vertices + 6 * m.vertices.len() as u32;
-        let mut record = vec![0u8; 40];
-        for v in [m.vertices.len() as u32, vertices, m.faces.len() as u32, faces, 0, 0, 0, 0, 0, 0]
-        {
-            u32le(&mut record, v);
-        }
-        packed.extend(record);
-        for v in m.matrix {
-            i16le(&mut packed, v);
-        }
-        packed.extend([0u8; MODEL_PARAMS_SIZE - 24]);
+        packed.zeros(40);
+        packed.u32s(&[m.vertices.len() as u32, vertices, m.faces.len() as u32, faces]);
+        packed.zeros(24).i16s(&m.matrix).zeros(MODEL_PARAMS_SIZE - 24);
         for v in &m.vertices {
-            v.iter().for_each(|&c| i16le(&mut packed, c));
+            packed.i16s(v);
         }
         for f in &m.faces {
-            u32le(&mut packed, f.texture);
-            f.vertices.iter().for_each(|&i| u16le(&mut packed, i));
-            u16le(&mut packed, if f.quad { 0x8000 } else { 0x1000 });
-            packed.extend([0u8; 18]);
+            packed.u32(f.texture).u16s(&f.vertices);
+            packed.u16(if f.quad { 0x8000 } else { 0x1000 }).zeros(18);
         }
         model_records.push((data, params));
     }
 
-    let mut out = Vec::with_capacity(LUT1_SIZE + LUT2_SIZE + packed.len() + 1024);
-    out.extend(&w.lut1[..LUT1_SIZE.min(w.lut1.len())]);
-    out.resize(LUT1_SIZE, 0);
-    out.extend(&w.lut2[..LUT2_SIZE.min(w.lut2.len())]);
-    out.resize(LUT1_SIZE + LUT2_SIZE, 0);
-    u32le(&mut out, (WAD_VERSION as u32) << 24 | packed.len() as u32);
-    for v in [w.background, w.fog_near, w.fog_far] {
-        u32le(&mut out, v);
-    }
+    let mut out = ByteWriter::little_endian();
+    out.bytes(&w.lut1[..LUT1_SIZE.min(w.lut1.len())]).pad_to(LUT1_SIZE, 0);
+    out.bytes(&w.lut2[..LUT2_SIZE.min(w.lut2.len())]).pad_to(LUT1_SIZE + LUT2_SIZE, 0);
+    out.u32((WAD_VERSION as u32) << 24 | packed.len() as u32);
+    out.u32s(&[w.background, w.fog_near, w.fog_far]);
     // Blocks 1 and 2 empty, seven empty language headers, no tables, no language data,
     // block 3 empty, the unknown dword, block 4 empty.
-    u32le(&mut out, 0);
-    u32le(&mut out, 0);
-    out.extend(vec![0u8; LANGUAGE_COUNT * 12]);
-    u32le(&mut out, 0);
-    u32le(&mut out, 0);
-    u32le(&mut out, 0x0BAD_F00D);
-    u32le(&mut out, 0);
-    u32le(&mut out, w.bitmaps.len() as u32);
+    out.u32(0).u32(0).zeros(LANGUAGE_COUNT * 12);
+    out.u32(0).u32(0).u32(0x0BAD_F00D).u32(0);
+    out.u32(w.bitmaps.len() as u32);
     for ((_, b), off) in w.bitmaps.iter().zip(&bitmap_offsets) {
-        u32le(&mut out, *off);
-        u32le(&mut out, 0);
-        u16le(&mut out, b.width as u16);
-        u16le(&mut out, b.height as u16);
+        out.u32(*off).u32(0).u16(b.width as u16).u16(b.height as u16);
     }
-    u32le(&mut out, w.bitmaps.len() as u32);
+    out.u32(w.bitmaps.len() as u32);
     for (i, (n, _)) in w.bitmaps.iter().enumerate() {
-        u32le(&mut out, i as u32);
+        out.u32(i as u32);
         name(&mut out, n, 16);
     }
-    u32le(&mut out, w.textures.len() as u32);
-    w.textures.iter().for_each(|t| out.extend(texture_def_bytes(t)));
-    u32le(&mut out, 0);
-    u32le(&mut out, w.models.len() as u32);
+    out.u32(w.textures.len() as u32);
+    w.textures.iter().for_each(|t| {
+        out.bytes(&texture_def_bytes(t));
+    });
+    out.u32(0).u32(w.models.len() as u32);
     w.models.iter().for_each(|m| name(&mut out, &m.name, 16));
     for (data, params) in &model_records {
-        u32le(&mut out, *data);
-        out.extend([0u8; 8]);
-        u32le(&mut out, *params);
-        out.extend([0u8; 20]);
+        out.u32(*data).zeros(8).u32(*params).zeros(20);
     }
-    u32le(&mut out, 0);
-    for v in [0i32, -1, -1, -1, -1] {
-        out.extend(v.to_le_bytes());
-    }
-    u32le(&mut out, 0);
-    u32le(&mut out, 0);
+    out.u32(0).i32s(&[0, -1, -1, -1, -1]).u32(0).u32(0);
     // Trailing unknown data: v = 0, (0 - 0) values, two more words.
-    for _ in 0..3 {
-        u32le(&mut out, 0);
-    }
-    out.extend(packed);
-    out
+    out.zeros(3 * 4);
+    out.bytes(packed.as_bytes());
+    out.into_bytes()
 }
 
-fn name_list(out: &mut Vec<u8>, list: &[IndexedName], n: usize) {
+fn name_list(out: &mut ByteWriter, list: &[IndexedName], n: usize) {
     for e in list {
-        out.extend(e.index.to_le_bytes());
+        out.i32(e.index);
         name(out, &e.name, n);
     }
-    out.extend((-1i32).to_le_bytes());
+    out.i32(-1);
 }
 
-fn item_header(out: &mut Vec<u8>, cell: [u16; 2], kind: u16) {
-    u32le(out, cell[0] as u32);
-    u32le(out, cell[1] as u32);
-    u32le(out, (kind as u32) << 16);
+fn item_header(out: &mut ByteWriter, cell: [u16; 2], kind: u16) {
+    out.u32(cell[0] as u32).u32(cell[1] as u32).u32((kind as u32) << 16);
 }
 
 /// The tile/block payload prefix shared by terrain, extra tiles and blocks.
-fn tile_prefix(out: &mut Vec<u8>, block_def: u32, flags: u8, brightness: i16) {
-    u32le(out, 0);
-    u32le(out, block_def);
-    out.extend([flags, 0]);
-    i16le(out, brightness);
-    i16le(out, 0);
+fn tile_prefix(out: &mut ByteWriter, block_def: u32, flags: u8, brightness: i16) {
+    out.u32(0).u32(block_def).u8(flags).u8(0).i16(brightness).i16(0);
 }
 
 pub fn write_map(m: &MapContents) -> Vec<u8> {
-    let mut items = Vec::new();
+    let mut items = ByteWriter::little_endian();
     let mut count = 0u32;
     for t in m.terrain.iter().take(TERRAIN_TILES) {
         item_header(&mut items, [0, 0], TYPE_TERRAIN);
         tile_prefix(&mut items, t.block_def, t.flags, t.brightness);
-        i16le(&mut items, t.offset);
-        items.extend([0u8; 4]);
+        items.i16(t.offset).zeros(4);
         count += 1;
     }
     for t in &m.extra_tiles {
         item_header(&mut items, t.cell, TYPE_EXTRA_TILE);
         tile_prefix(&mut items, t.block_def, t.flags, t.brightness);
-        t.y.iter().for_each(|&y| i16le(&mut items, y));
-        items.extend([0u8; 2]);
+        items.i16s(&t.y).zeros(2);
         count += 1;
     }
     for b in &m.billboards {
         item_header(&mut items, b.cell, TYPE_BILLBOARD);
-        u32le(&mut items, b.texture);
-        items.extend([0, b.x_offset as u8, b.y_offset, 0]);
-        i16le(&mut items, b.vertical_offset);
-        u16le(&mut items, b.scale);
+        items.u32(b.texture).bytes(&[0, b.x_offset as u8, b.y_offset, 0]);
+        items.i16(b.vertical_offset).u16(b.scale);
         count += 1;
     }
     for b in &m.blocks {
         item_header(&mut items, b.cell, TYPE_BLOCK);
         tile_prefix(&mut items, b.block_def, b.flags, b.brightness);
-        i16le(&mut items, b.overall);
-        items.extend(b.displacement.map(|d| d as u8));
+        items.i16(b.overall).bytes(&b.displacement.map(|d| d as u8));
         count += 1;
     }
     for i in &m.models {
         item_header(&mut items, i.cell, TYPE_MODEL);
-        items.extend([i.x_offset, i.y_offset]);
-        i16le(&mut items, i.vertical_offset);
-        i.rotation.iter().for_each(|&r| u16le(&mut items, r));
-        u32le(&mut items, i.model);
-        u16le(&mut items, i.scale);
+        items.u8(i.x_offset).u8(i.y_offset).i16(i.vertical_offset).u16s(&i.rotation);
+        items.u32(i.model).u16(i.scale);
         count += 1;
     }
     for o in &m.opaque {
         item_header(&mut items, o.cell, o.kind);
         let size = super::map_items::payload_size(o.kind).unwrap_or(0);
-        let mut payload = vec![0u8; size];
-        if let (Some(s), Some(head)) = (o.strat, payload.get_mut(..4)) {
-            head.copy_from_slice(&s.to_le_bytes());
+        let start = items.len();
+        // Only the strat index of an entity is kept; the rest of a payload is zero.
+        if let Some(s) = o.strat.filter(|_| size >= 4) {
+            items.u32(s);
         }
-        items.extend(payload);
+        items.pad_to(start + size, 0);
         count += 1;
     }
 
     let entities = m.opaque.iter().filter(|o| o.strat.is_some()).count() as u16;
-    let mut out = Vec::new();
-    out.extend(MAP_SIGNATURE);
-    for v in [
+    let mut out = ByteWriter::little_endian();
+    out.bytes(MAP_SIGNATURE);
+    out.u32s(&[
         MAP_VERSION,
         m.texture_defs.len() as u32,
         m.block_defs.len() as u32,
@@ -274,34 +218,26 @@ pub fn write_map(m: &MapContents) -> Vec<u8> {
         count,
         m.animations.len() as u32,
         m.imported_textures.len() as u32,
-    ] {
-        u32le(&mut out, v);
-    }
-    u16le(&mut out, entities);
-    u16le(&mut out, m.models.len() as u16);
+    ]);
+    out.u16(entities).u16(m.models.len() as u16);
     name_list(&mut out, &m.imported_textures, 14);
     for d in &m.block_defs {
-        d.textures.iter().for_each(|&t| u16le(&mut out, t));
-        d.y.iter().for_each(|&y| i16le(&mut out, y));
-        out.extend([0u8; 20]);
+        out.u16s(&d.textures).i16s(&d.y).zeros(20);
     }
-    m.texture_defs.iter().for_each(|t| out.extend(texture_def_bytes(t)));
+    m.texture_defs.iter().for_each(|t| {
+        out.bytes(&texture_def_bytes(t));
+    });
     for a in &m.animations {
-        u16le(&mut out, a.target);
-        u16le(&mut out, a.frames.len() as u16);
-        u16le(&mut out, a.delay);
-        u16le(&mut out, a.flags);
+        out.u16(a.target).u16(a.frames.len() as u16).u16(a.delay).u16(a.flags);
         for k in 0..MAX_ANIMATION_FRAMES {
-            u16le(&mut out, a.frames.get(k).copied().unwrap_or(0));
+            out.u16(a.frames.get(k).copied().unwrap_or(0));
         }
     }
     name_list(&mut out, &m.strat_names, 16);
     name_list(&mut out, &m.model_names, 16);
-    for v in [64u16, 64, 6, 6] {
-        u16le(&mut out, v);
-    }
-    out.extend(items);
-    out
+    out.u16s(&[64, 64, 6, 6]);
+    out.bytes(items.as_bytes());
+    out.into_bytes()
 }
 
 #[cfg(test)]
