@@ -1,5 +1,6 @@
 //! Pure parsers: bytes in, each game's own structures out. No GPU, no rendering decisions.
 
+#[cfg(any(test, feature = "writers"))]
 mod byte_writer;
 pub mod carma2;
 pub mod doom;
@@ -13,6 +14,7 @@ pub mod zip_member;
 #[cfg(test)]
 mod writer_identity_tests;
 
+#[cfg(any(test, feature = "writers"))]
 pub use byte_writer::{ByteWriter, Endian, Slot};
 pub use error::{ErrorKind, FormatError, Result};
 pub use reader::Reader;

@@ -16,6 +16,7 @@ pub mod surfaces;
 pub mod track_files;
 pub mod transform;
 pub mod twt;
+#[cfg(any(test, feature = "writers"))]
 pub mod writer;
 
 pub use build::{build_scene, choose_palette, BuildReport, Palette, Subject};

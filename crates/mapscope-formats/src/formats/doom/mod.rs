@@ -37,6 +37,7 @@ pub mod udmf_map;
 pub mod udmf_props;
 pub mod vanilla_map;
 pub mod wad;
+#[cfg(any(test, feature = "writers"))]
 pub mod writer;
 pub mod zdoom_nodes;
 

@@ -16,6 +16,7 @@ pub mod shapes;
 pub mod summary;
 pub mod textures;
 pub mod wad;
+#[cfg(any(test, feature = "writers"))]
 pub mod writer;
 
 pub use level::{level_names, Level};

@@ -16,6 +16,7 @@ pub mod sky;
 pub mod tail;
 pub mod textures;
 pub mod tiles;
+#[cfg(any(test, feature = "writers"))]
 pub mod writer;
 
 pub use build::build_scene;

@@ -21,6 +21,7 @@ pub mod sound;
 pub mod texture_def;
 pub mod textures;
 pub mod wad;
+#[cfg(any(test, feature = "writers"))]
 pub mod writer;
 
 #[cfg(test)]
