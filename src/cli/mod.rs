@@ -229,7 +229,8 @@ pub struct LoadArgs {
     /// Carmageddon 2: the palette pixelmap (default: DRRENDER.PAL beside the files).
     #[arg(long)]
     pub palette: Option<PathBuf>,
-    /// Doom: vanilla's rules, as Chocolate Doom draws (Boom and MBF line specials ignored)
+    /// Doom: vanilla's rules, as Chocolate Doom draws (Boom and MBF line specials ignored,
+    /// only the last TEXTURE1/TEXTURE2 of the files read)
     #[arg(long)]
     pub vanilla: bool,
 }

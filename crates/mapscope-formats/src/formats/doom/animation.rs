@@ -454,6 +454,42 @@ mod tests {
         assert!(note.contains("boom.wad") && note.contains("offset 35"), "{note}");
     }
 
+    /// A WAD with patch P (8x8), its PNAMES and a TEXTURE1 of `names`, each drawing P.
+    fn wad_with_textures(file: &str, names: &[&str]) -> crate::formats::doom::wad::Wad {
+        use crate::formats::doom::writer::{self, TextureSpec, WadWriter};
+        let specs: Vec<TextureSpec> = names
+            .iter()
+            .map(|&name| TextureSpec { name, width: 8, height: 8, patches: &[(0, 0, 0)] })
+            .collect();
+        let mut w = WadWriter::pwad();
+        w.lump("P", writer::patch_lump(8, 8, 0, 0, &[Some(1); 64]))
+            .lump("PNAMES", writer::pnames_lump(&["P"]))
+            .lump("TEXTURE1", writer::texture_lump(&specs));
+        crate::formats::doom::wad::Wad::from_bytes(file, w.to_bytes()).expect("parses")
+    }
+
+    #[test]
+    fn texture_cycles_follow_the_names_of_the_merged_tables() {
+        use super::super::textures::TextureRules;
+        let iwad = || {
+            wad_with_textures("i.wad", &["AASHITTY", "BLODGR1", "BLODGR2", "BLODGR3", "BLODGR4"])
+        };
+        let cycle = |pwad_names: &[&str], rules| {
+            let stack = WadStack::new(vec![iwad(), wad_with_textures("p.wad", pwad_names)]);
+            let tex = TextureDirectory::load_with(&stack, rules).unwrap();
+            let anims = active_anims(&tex, &stack, &mut Vec::new());
+            anims.iter().find(|a| a.is_texture).map(|a| (a.basepic, a.numpics))
+        };
+        // New textures only: the IWAD's cycle keeps its numbers.
+        assert_eq!(cycle(&["DUMMY", "NEW"], TextureRules::ZDoom), Some((1, 4)));
+        // The PWAD's own copies win by name: the cycle runs over them (numbers 6..9).
+        let repeated = ["DUMMY", "BLODGR1", "BLODGR2", "BLODGR3", "BLODGR4"];
+        assert_eq!(cycle(&repeated, TextureRules::ZDoom), Some((6, 4)));
+        // Vanilla: the PWAD's TEXTURE1 replaces the table; without BLODGR there is no cycle.
+        assert_eq!(cycle(&["DUMMY", "NEW"], TextureRules::Vanilla), None);
+        assert_eq!(cycle(&repeated, TextureRules::Vanilla), Some((1, 4)));
+    }
+
     #[test]
     fn animator_remaps_and_scrolls() {
         let level = testwad::two_room_level();

@@ -27,7 +27,7 @@ use super::flats::{flat_texture, SKY_FLAT};
 use super::floors_3d::read_3d_floors;
 use super::lights::{LightSim, PRandom};
 use super::line_styles::{read_line_styles, LineStyle};
-use super::map::{line_flags, MapData, Sector};
+use super::map::{line_flags, MapData, MapFormat, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
 use super::sector_colors::{read_sector_colors, SectorColors};
@@ -35,7 +35,7 @@ use super::slopes::{SectorSlopes, CEILING, FLOOR};
 use super::sprite_memory::SpriteMemory;
 use super::sprites::SpriteDirectory;
 use super::texture_memory::scene_texture_memory;
-use super::textures::{placeholder, PatchCache, TextureDirectory};
+use super::textures::{placeholder, PatchCache, TextureDirectory, TextureRules};
 use super::things::{
     removed_by_nomonsters, spawn_angle_degrees, spawn_decision, spawn_player, spawn_thing, Spawn,
     DEFAULT_SKILL,
@@ -64,7 +64,9 @@ pub struct BuildOptions {
     pub no_monsters: bool,
     /// Vanilla's rules, as Chocolate Doom draws: Boom's and MBF's line specials (213/261
     /// light transfers, scrollers, 242 fake flats, 260 translucency, 271/272 skies) are
-    /// ignored, so a map a Boom port shows differently looks as the original engine shows it.
+    /// ignored, and a Doom-format map outside packages reads its texture tables as vanilla
+    /// does (the stack's last TEXTURE1/TEXTURE2, not every file's as ZDoom), so a map a Boom
+    /// or ZDoom port shows differently looks as the original engine shows it.
     pub vanilla: bool,
 }
 
@@ -191,6 +193,18 @@ pub fn sky_texture_name(map: &str) -> &'static str {
     }
 }
 
+/// Vanilla's texture tables only when vanilla's rules were asked for and the map is one
+/// vanilla could load (Doom format, no package in the stack); ZDoom's otherwise.
+fn texture_rules(stack: &WadStack, map: &MapData, opts: &BuildOptions) -> TextureRules {
+    let vanilla_level =
+        map.format == MapFormat::Doom && !stack.wads().iter().any(|w| w.is_package());
+    if opts.vanilla && vanilla_level {
+        TextureRules::Vanilla
+    } else {
+        TextureRules::ZDoom
+    }
+}
+
 /// Builds map `map` at the default skill.
 pub fn build_scene(stack: &WadStack, map: &str) -> Result<Scene> {
     build_scene_with(stack, map, &BuildOptions::default())
@@ -211,7 +225,7 @@ pub fn build_level_scene(
     let mut notes = map.notes.clone();
     let palette = load_palette(stack)?;
     let mut colormap = load_colormap(stack, &mut notes)?;
-    let texdir = TextureDirectory::load(stack)?;
+    let texdir = TextureDirectory::load_with(stack, texture_rules(stack, map, opts))?;
     let props = UdmfProps::read(map.udmf.as_deref(), &mut notes);
     let boom = BoomEffects::read_with(map, &mut notes, opts.vanilla);
     let views = if opts.vanilla {
@@ -516,7 +530,8 @@ pub fn build_level_scene(
     };
 
     // The walk's flat numbers to the textures made for them, for the CPU's spans.
-    let mut vanilla_map = Box::new(super::vanilla_map::vanilla_map_with(map, stack));
+    let mut vanilla_map =
+        Box::new(super::vanilla_map::vanilla_map_with_textures(map, stack, Some(&texdir)));
     // UDMF floor and ceiling light and placement (identity for vanilla maps).
     // Boom's light transfers (213, 261) and flat scrollers (250, 251, 253) too.
     for (i, sector) in vanilla_map.sectors.iter_mut().enumerate().take(map.sectors.len()) {
@@ -985,8 +1000,25 @@ impl Builder<'_> {
                 }
                 None
             }
-            // TEXTURES' NullTexture: as texture 0, nothing drawn.
-            Some(n) if !self.texdir.draws(n) => None,
+            // TEXTURES' NullTexture and a file's first TEXTURE1 entry (ZDoom's rules): as
+            // texture 0, nothing drawn.
+            Some(n) if !self.texdir.draws(n) => {
+                if self.texdir.defs[n].first_defined {
+                    let key = TexKey::Missing(format!("#first {name}"));
+                    if let std::collections::hash_map::Entry::Vacant(e) = self.keys.entry(key) {
+                        e.insert(u32::MAX);
+                        self.notes.push(format!(
+                            "texture {name} is the first entry of {}'s TEXTURE1, which ZDoom \
+                             never draws on walls",
+                            self.stack
+                                .wads()
+                                .get(self.texdir.defs[n].file)
+                                .map_or("?", |w| w.name())
+                        ));
+                    }
+                }
+                None
+            }
             Some(n) => {
                 self.used_walls.insert(n);
                 let height = self.texdir.defs[n].height as f64;

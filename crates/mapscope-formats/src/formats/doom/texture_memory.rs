@@ -86,7 +86,7 @@ impl TextureDirectory {
         let mut patches = Vec::with_capacity(def.patches.len());
         for p in &def.patches {
             let PatchRef::Pnames(i) = p.patch else { return None };
-            let lump = stack.lump_num(self.pnames.get(i as usize)?)?;
+            let lump = stack.lump_num(self.patch_name(def, i)?)?;
             let data = stack.lump_at(lump)?.data;
             patches.push((p.x, p.y, lump, PatchHeader::read(data)?));
         }

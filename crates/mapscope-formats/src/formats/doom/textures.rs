@@ -1,10 +1,16 @@
 //! Wall textures: PNAMES (patch names) and TEXTURE1/TEXTURE2 (textures composed of patches),
-//! numbered as vanilla `R_InitTextures` does: TEXTURE1's entries, then TEXTURE2's. Then what
-//! GZDoom adds on top, file by file in load order, each file's additions in GZDoom's order
+//! read by one of two rules ([`TextureRules`]). Vanilla's (`R_InitTextures`): the last PNAMES,
+//! TEXTURE1 and TEXTURE2 of the stack, numbered TEXTURE1's entries then TEXTURE2's, so a
+//! PWAD's TEXTURE1 replaces the IWAD's whole table. ZDoom's (`FTextureManager::LoadTextureX`):
+//! every file's TEXTURE1 and TEXTURE2, in load order, each read with the last PNAMES of that
+//! file or of the files before it, appended after the earlier files' textures; a name a later
+//! file defines again is that file's texture for lookups by name, while the earlier entry
+//! keeps its number (animation ranges go by number, as GZDoom's do). Then what GZDoom adds on
+//! top, file by file in load order, each file's additions in GZDoom's order
 //! (`AddTexturesForWad`, then sorted by type): `WallTexture` and `Flat` definitions from its
 //! TEXTURES lumps, the pictures between its `TX_START` and `TX_END` (a package's
 //! `textures/`), then its `Texture` definitions. An addition replaces the wall texture (and,
-//! for pictures and `Texture`, the flat) of its name in place, keeping the vanilla number that
+//! for pictures and `Texture`, the flat) of its name in place, keeping the number that
 //! animations and "texture 0" depend on, unless a later file defined that name; new names are
 //! appended.
 
@@ -84,6 +90,11 @@ pub struct TextureDef {
     pub source: DefSource,
     /// The file of the stack that defined it.
     pub file: usize,
+    /// The PNAMES table (in [`TextureDirectory::pnames`]) its `Pnames` patches index.
+    pub pnames: usize,
+    /// The first entry of a file's TEXTURE1 under ZDoom's rules (GZDoom's `FirstDefined`):
+    /// like vanilla's texture 0, walls naming it draw nothing.
+    pub first_defined: bool,
 }
 
 impl TextureDef {
@@ -107,16 +118,29 @@ impl TextureDef {
             null: false,
             source,
             file,
+            pnames: 0,
+            first_defined: false,
         }
     }
 }
 
-/// All wall textures of a WAD stack, in vanilla numbering, and the flats GZDoom definitions
-/// replace or add.
+/// Which engine's rules pick a stack's TEXTURE1/TEXTURE2 tables (see the module comment).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TextureRules {
+    /// The last PNAMES, TEXTURE1 and TEXTURE2 of the stack (vanilla, Chocolate Doom, Boom).
+    Vanilla,
+    /// Every file's tables with their own PNAMES (ZDoom, GZDoom).
+    #[default]
+    ZDoom,
+}
+
+/// All wall textures of a WAD stack, numbered by its [`TextureRules`], and the flats GZDoom
+/// definitions replace or add.
 #[derive(Clone, Debug, Default)]
 pub struct TextureDirectory {
     pub defs: Vec<TextureDef>,
-    pub pnames: Vec<String>,
+    /// The PNAMES tables TEXTURE1/2 entries index ([`TextureDef::pnames`]).
+    pub pnames: Vec<Vec<String>>,
     by_name: HashMap<String, usize>,
     /// Flats defined by TEXTURES or given as pictures, by name in `flat_by_name`.
     pub flat_defs: Vec<TextureDef>,
@@ -125,34 +149,25 @@ pub struct TextureDirectory {
 }
 
 impl TextureDirectory {
-    /// Reads PNAMES, TEXTURE1 and (if present) TEXTURE2, each the last lump of its name, then
-    /// each file's TEXTURES lumps and loose pictures. A corrupt TEXTURE1/2 table or PNAMES (a
-    /// count or offset past the lump) or malformed TEXTURES syntax is an error; a corrupt
-    /// entry becomes a placeholder with a note.
+    /// [`TextureDirectory::load_with`] by ZDoom's rules.
     pub fn load(stack: &WadStack) -> Result<TextureDirectory> {
+        TextureDirectory::load_with(stack, TextureRules::ZDoom)
+    }
+
+    /// Reads the TEXTURE1/TEXTURE2 tables as `rules` say, then each file's TEXTURES lumps and
+    /// loose pictures. A corrupt TEXTURE1/2 table or PNAMES (a count or offset past the lump)
+    /// or malformed TEXTURES syntax is an error; a corrupt entry becomes a placeholder with a
+    /// note.
+    pub fn load_with(stack: &WadStack, rules: TextureRules) -> Result<TextureDirectory> {
         let mut dir = TextureDirectory::default();
-        match stack.lump("PNAMES") {
-            Some(l) => dir.pnames = parse_pnames(&l)?,
-            None => dir.notes.push("no PNAMES lump: textures cannot be composed".into()),
-        }
-        let mut any = false;
-        for name in ["TEXTURE1", "TEXTURE2"] {
-            if let Some(num) = stack.lump_num(name) {
-                let Some(l) = stack.lump_at(num) else { continue };
-                any = true;
-                let file = stack.file_of(num).unwrap_or(0);
-                let defs = parse_texture_lump(&l, file, &mut dir.notes)?;
-                dir.defs.extend(defs);
-            }
-        }
+        let any = match rules {
+            TextureRules::Vanilla => dir.read_vanilla_tables(stack)?,
+            TextureRules::ZDoom => dir.read_zdoom_tables(stack)?,
+        };
         let loose = stack.loose_textures();
         let textures_lumps = stack.global_lumps_named("TEXTURES");
         if !any && loose.is_empty() && textures_lumps.is_empty() {
             dir.notes.push("no TEXTURE1 lump: every wall is a placeholder".into());
-        }
-        for (i, d) in dir.defs.iter().enumerate() {
-            // Vanilla R_CheckTextureNumForName scans forward: the first definition wins.
-            dir.by_name.entry(d.name.clone()).or_insert(i);
         }
         for file in 0..stack.wads().len() {
             let mut definitions = Vec::new();
@@ -188,14 +203,128 @@ impl TextureDirectory {
         Ok(dir)
     }
 
-    /// Texture number for `name` (case-insensitive), first definition winning.
+    /// Vanilla's tables: the stack's last PNAMES, TEXTURE1 and TEXTURE2, numbered in that
+    /// order, the first definition of a name winning (`R_CheckTextureNumForName` scans
+    /// forward). Whether there was a TEXTURE1 or TEXTURE2.
+    fn read_vanilla_tables(&mut self, stack: &WadStack) -> Result<bool> {
+        match stack.lump("PNAMES") {
+            Some(l) => self.pnames.push(parse_pnames(&l)?),
+            None => self.notes.push("no PNAMES lump: textures cannot be composed".into()),
+        }
+        let mut files = Vec::new();
+        for name in ["TEXTURE1", "TEXTURE2"] {
+            let Some(num) = stack.lump_num(name) else { continue };
+            let Some(l) = stack.lump_at(num) else { continue };
+            let file = stack.file_of(num).unwrap_or(0);
+            files.push(file);
+            let defs = parse_texture_lump(&l, file, &mut self.notes)?;
+            self.defs.extend(defs);
+        }
+        for (i, d) in self.defs.iter().enumerate() {
+            self.by_name.entry(d.name.clone()).or_insert(i);
+        }
+        let with_tables = stack_files_with_tables(stack);
+        if with_tables.len() > 1 {
+            let shown: Vec<&str> = files.iter().map(|&f| stack.wads()[f].name()).collect();
+            self.notes.push(format!(
+                "vanilla rules (--vanilla): only the last TEXTURE1/TEXTURE2 are read ({}); the \
+                 tables of the other files are not (ZDoom reads every file's)",
+                shown.join(", ")
+            ));
+        }
+        Ok(!files.is_empty())
+    }
+
+    /// ZDoom's tables (`LoadTextureX`, `AddTexturesLumps`): each file's TEXTURE1 then
+    /// TEXTURE2 with the last PNAMES of that file or the files before it, appended in load
+    /// order. Within a file the first definition of a name wins (GZDoom skips the repeats;
+    /// they keep their numbers here, as vanilla's do, which a file alone never notices);
+    /// a later file's definition wins over an earlier file's. The first entry of each file's
+    /// TEXTURE1 is GZDoom's `FirstDefined`: not drawn on walls. A file with tables and no
+    /// PNAMES at or before it is skipped, as GZDoom does.
+    fn read_zdoom_tables(&mut self, stack: &WadStack) -> Result<bool> {
+        let pnames_lumps = stack.global_lumps_named("PNAMES");
+        let table1 = stack.global_lumps_named("TEXTURE1");
+        let table2 = stack.global_lumps_named("TEXTURE2");
+        // The last lump of a name in one file (GZDoom's exact `CheckNumForName`).
+        let last_in = |lumps: &[(usize, LumpNum)], file: usize| {
+            lumps.iter().rev().find(|(f, _)| *f == file).map(|&(_, n)| n)
+        };
+        let mut any = false;
+        let with_tables = stack_files_with_tables(stack);
+        // The PNAMES table in force: the last of the files read so far.
+        let mut table = None;
+        let mut merged = Vec::new();
+        for file in 0..stack.wads().len() {
+            // GZDoom reads every file's PNAMES (`AddPatches`), tables or not.
+            if let Some(l) = last_in(&pnames_lumps, file).and_then(|n| stack.lump_at(n)) {
+                self.pnames.push(parse_pnames(&l)?);
+                table = Some(self.pnames.len() - 1);
+            }
+            if !with_tables.contains(&file) {
+                continue;
+            }
+            let Some(table) = table else {
+                self.notes.push(format!(
+                    "{}: TEXTURE1/TEXTURE2 without a PNAMES lump in it or before it; its \
+                     textures are not read (as in GZDoom)",
+                    stack.wads()[file].name()
+                ));
+                continue;
+            };
+            let first = self.defs.len();
+            for (lumps, is_texture1) in [(&table1, true), (&table2, false)] {
+                let Some(num) = last_in(lumps, file) else { continue };
+                let Some(l) = stack.lump_at(num) else { continue };
+                any = true;
+                let mut defs = parse_texture_lump(&l, file, &mut self.notes)?;
+                for d in &mut defs {
+                    d.pnames = table;
+                }
+                if let Some(d) = defs.first_mut().filter(|_| is_texture1) {
+                    d.first_defined = true;
+                }
+                self.defs.extend(defs);
+            }
+            let mut own: HashMap<&str, usize> = HashMap::new();
+            for (i, d) in self.defs.iter().enumerate().skip(first) {
+                own.entry(d.name.as_str()).or_insert(i);
+            }
+            let (mut added, mut replaced) = (0, 0);
+            for (name, i) in own {
+                match self.by_name.insert(name.to_string(), i) {
+                    Some(_) => replaced += 1,
+                    None => added += 1,
+                }
+            }
+            merged
+                .push(format!("{} {added} added, {replaced} replaced", stack.wads()[file].name()));
+        }
+        if merged.len() > 1 {
+            self.notes.push(format!(
+                "TEXTURE1/TEXTURE2 of {} files merged by ZDoom's rules (each with its own \
+                 PNAMES, a later file's texture winning by name): {}",
+                merged.len(),
+                merged.join("; ")
+            ));
+        }
+        Ok(any)
+    }
+
+    /// Texture number for `name` (case-insensitive), by the rules it was read with.
     pub fn number(&self, name: &str) -> Option<usize> {
         self.by_name.get(&name.to_ascii_uppercase()).copied()
     }
 
-    /// Whether texture `num` is drawn: texture 0 and null textures are not.
+    /// Whether texture `num` is drawn: texture 0, null textures and each file's first
+    /// TEXTURE1 entry under ZDoom's rules are not.
     pub fn draws(&self, num: usize) -> bool {
-        num != 0 && self.defs.get(num).is_some_and(|d| !d.null)
+        num != 0 && self.defs.get(num).is_some_and(|d| !d.null && !d.first_defined)
+    }
+
+    /// The name PNAMES index `index` of `def`'s table gives, if it is in the table.
+    pub fn patch_name(&self, def: &TextureDef, index: u16) -> Option<&str> {
+        self.pnames.get(def.pnames)?.get(index as usize).map(String::as_str)
     }
 
     /// The GZDoom definition replacing or adding flat `name`, if any.
@@ -221,6 +350,8 @@ impl TextureDirectory {
                 null: true,
                 source,
                 file,
+                pnames: 0,
+                first_defined: false,
             }
         } else if d.width > MAX_SIDE
             || d.height > MAX_SIDE
@@ -250,6 +381,8 @@ impl TextureDirectory {
                 null: d.null_texture,
                 source,
                 file,
+                pnames: 0,
+                first_defined: false,
             }
         };
         if d.kind.replaces_walls() {
@@ -273,6 +406,8 @@ impl TextureDirectory {
                 null: false,
                 source: DefSource::Picture,
                 file,
+                pnames: 0,
+                first_defined: false,
             },
             _ => TextureDef::broken(
                 lump.name,
@@ -383,13 +518,13 @@ impl TextureDirectory {
         };
         for p in &def.patches {
             let found = self
-                .resolve(&p.patch, own, stack)
+                .resolve(def, &p.patch, own, stack)
                 .and_then(|key| patches.get(self, key, stack, notes, depth));
             let Some(pic) = found else {
                 let what = match &p.patch {
                     PatchRef::Pnames(i) => format!(
                         "patch #{i} ({})",
-                        self.pnames.get(*i as usize).map(String::as_str).unwrap_or("past PNAMES")
+                        self.patch_name(def, *i).unwrap_or("past PNAMES")
                     ),
                     PatchRef::Named(name) => format!("patch {name}"),
                     PatchRef::Lump(n) => format!("picture lump #{n}"),
@@ -433,11 +568,16 @@ impl TextureDirectory {
     }
 
     /// What a placement's picture is, as a cache key.
-    fn resolve(&self, patch: &PatchRef, own: Option<usize>, stack: &WadStack) -> Option<PatchKey> {
+    fn resolve(
+        &self,
+        def: &TextureDef,
+        patch: &PatchRef,
+        own: Option<usize>,
+        stack: &WadStack,
+    ) -> Option<PatchKey> {
         match patch {
-            PatchRef::Pnames(i) => {
-                stack.lump_num(self.pnames.get(*i as usize)?).map(PatchKey::Lump)
-            }
+            // By name in the whole stack, as vanilla and GZDoom's ResolvePatches find them.
+            PatchRef::Pnames(i) => stack.lump_num(self.patch_name(def, *i)?).map(PatchKey::Lump),
             PatchRef::Lump(n) => Some(PatchKey::Lump(*n)),
             PatchRef::Named(name) if name.contains('/') => {
                 stack.lump_num_by_path(name).map(PatchKey::Lump)
@@ -517,6 +657,18 @@ fn read_textures(
         ));
     }
     Ok(())
+}
+
+/// The files of the stack that have a TEXTURE1 or TEXTURE2 outside namespaces, in load order.
+fn stack_files_with_tables(stack: &WadStack) -> Vec<usize> {
+    let mut files: Vec<usize> = ["TEXTURE1", "TEXTURE2"]
+        .iter()
+        .flat_map(|name| stack.global_lumps_named(name))
+        .map(|(file, _)| file)
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    files
 }
 
 /// The first items of a list, and how many more there are.
@@ -768,6 +920,8 @@ fn parse_texture_entry(
         null: false,
         source: DefSource::TextureX,
         file,
+        pnames: 0,
+        first_defined: false,
     })
 }
 
@@ -919,6 +1073,106 @@ mod tests {
         let stack = WadStack::new(vec![base_wad(), textures, later]);
         let dir = TextureDirectory::load(&stack).unwrap();
         assert_eq!(dir.defs[dir.number("A").unwrap()].width, 16);
+    }
+
+    /// A PWAD with its own patch P3 (8x8 of 5), a PNAMES naming only P3 (so its index 0 is
+    /// not the base WAD's P1) and a TEXTURE1 of `textures`, each one patch 0 at (0, 0).
+    fn pwad_with_table(name: &str, textures: &[&str]) -> Wad {
+        pwad(name, |w| {
+            let specs: Vec<TextureSpec> = textures
+                .iter()
+                .map(|&name| TextureSpec { name, width: 8, height: 8, patches: &[(0, 0, 0)] })
+                .collect();
+            w.lump("P3", writer::patch_lump(8, 8, 0, 0, &[Some(5); 64]))
+                .lump("PNAMES", writer::pnames_lump(&["P3"]))
+                .lump("TEXTURE1", writer::texture_lump(&specs));
+        })
+    }
+
+    /// The first texel of texture `name` as composed from `dir`.
+    fn texel_of(dir: &TextureDirectory, stack: &WadStack, name: &str) -> u8 {
+        let num = dir.number(name).unwrap_or_else(|| panic!("no texture {name}"));
+        let mut notes = Vec::new();
+        let t = dir.compose(num, stack, &mut PatchCache::default(), &mut notes);
+        assert!(notes.is_empty(), "{name}: {notes:?}");
+        indexed(&t)[0]
+    }
+
+    #[test]
+    fn zdoom_rules_read_every_files_table_with_its_own_pnames() {
+        // The third file has a TEXTURE1 and no PNAMES: it uses the second file's (P3 at 0).
+        let no_pnames = pwad("n.wad", |w| {
+            w.lump(
+                "TEXTURE1",
+                writer::texture_lump(&[
+                    TextureSpec { name: "DUMMY2", width: 8, height: 8, patches: &[(0, 0, 0)] },
+                    TextureSpec { name: "LATER", width: 8, height: 8, patches: &[(0, 0, 0)] },
+                ]),
+            );
+        });
+        let stack = WadStack::new(vec![
+            base_wad(),
+            pwad_with_table("new.wad", &["DUMMY", "NEW"]),
+            no_pnames,
+        ]);
+        let dir = TextureDirectory::load(&stack).unwrap();
+        // The base WAD's textures keep their numbers and patches; the PWAD's come after,
+        // composed from the PWAD's own PNAMES.
+        assert_eq!((dir.number("A"), dir.number("B")), (Some(0), Some(1)));
+        assert_eq!((dir.number("DUMMY"), dir.number("NEW")), (Some(2), Some(3)));
+        assert_eq!(texel_of(&dir, &stack, "B"), 1, "P1 of the base WAD's PNAMES");
+        assert_eq!(texel_of(&dir, &stack, "NEW"), 5, "P3 of the PWAD's PNAMES");
+        assert_eq!(texel_of(&dir, &stack, "LATER"), 5, "the nearest earlier PNAMES");
+        // Each file's first TEXTURE1 entry is GZDoom's FirstDefined: never drawn on walls.
+        assert!(dir.draws(1) && dir.draws(3) && dir.draws(dir.number("LATER").unwrap()));
+        assert!(!dir.draws(0) && !dir.draws(2) && !dir.draws(dir.number("DUMMY2").unwrap()));
+        let note = dir.notes.iter().find(|n| n.contains("merged")).expect("a merge note");
+        assert!(
+            note.contains("3 files")
+                && note.contains("base.wad 2 added, 0 replaced")
+                && note.contains("new.wad 2 added, 0 replaced"),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn under_zdoom_rules_a_later_files_texture_of_a_name_wins() {
+        let stack =
+            WadStack::new(vec![base_wad(), pwad_with_table("re.wad", &["DUMMY", "B", "NEW"])]);
+        let dir = TextureDirectory::load(&stack).unwrap();
+        assert_eq!(dir.number("B"), Some(3));
+        assert_eq!(texel_of(&dir, &stack, "B"), 5, "the PWAD's B, from its P3");
+        assert_eq!(texel_of(&dir, &stack, "A"), 1, "the base WAD's A");
+        // The base WAD's B keeps its number (animation ranges go by number).
+        assert_eq!(dir.defs[1].file, 0);
+        assert!(dir.notes.iter().any(|n| n.contains("re.wad 2 added, 1 replaced")));
+    }
+
+    #[test]
+    fn vanilla_rules_take_the_last_tables_whole() {
+        let stack = WadStack::new(vec![base_wad(), pwad_with_table("new.wad", &["DUMMY", "NEW"])]);
+        let dir = TextureDirectory::load_with(&stack, TextureRules::Vanilla).unwrap();
+        // The PWAD's TEXTURE1 replaces the base WAD's: A and B are gone, NEW is number 1.
+        assert_eq!((dir.number("A"), dir.number("B")), (None, None));
+        assert_eq!((dir.number("DUMMY"), dir.number("NEW")), (Some(0), Some(1)));
+        assert_eq!(texel_of(&dir, &stack, "NEW"), 5);
+        assert!(dir.notes.iter().any(|n| n.contains("only the last TEXTURE1")), "{:?}", dir.notes);
+        // With the PWAD's TEXTURE1 over the base WAD's PNAMES, vanilla's index 0 is P1.
+        let old_pnames = pwad("t.wad", |w| {
+            w.lump(
+                "TEXTURE1",
+                writer::texture_lump(&[TextureSpec {
+                    name: "C",
+                    width: 8,
+                    height: 8,
+                    patches: &[(0, 0, 0)],
+                }]),
+            );
+        });
+        let stack = WadStack::new(vec![pwad_with_table("p.wad", &["X"]), base_wad(), old_pnames]);
+        let dir = TextureDirectory::load_with(&stack, TextureRules::Vanilla).unwrap();
+        assert_eq!(dir.defs.len(), 1);
+        assert_eq!(texel_of(&dir, &stack, "C"), 1);
     }
 
     #[test]

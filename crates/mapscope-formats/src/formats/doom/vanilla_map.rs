@@ -29,6 +29,16 @@ pub fn vanilla_map_with(map: &MapData, stack: &WadStack) -> VanillaMap {
     convert(map, Some(stack), textures.as_ref())
 }
 
+/// [`vanilla_map_with`] with the texture numbers of `textures` (read by the rules the level
+/// is built with).
+pub fn vanilla_map_with_textures(
+    map: &MapData,
+    stack: &WadStack,
+    textures: Option<&TextureDirectory>,
+) -> VanillaMap {
+    convert(map, Some(stack), textures)
+}
+
 struct FlatNumbers<'a> {
     stack: Option<&'a WadStack>,
     interned: HashMap<String, u32>,
