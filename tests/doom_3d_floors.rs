@@ -9,12 +9,13 @@ mod support;
 
 use image::RgbaImage;
 use mapscope::formats::doom::map::{
-    line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Thing, Vertex,
+    line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Vertex,
 };
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{doom_shade, vertex_flags, Scene, SurfaceKind, WorldVertex};
 use support::doom_test_room::{
-    add_checker_and_solid_walls, renders_three_ways, scene_over_freedoom2, A, B, R, THREE_WAYS,
+    add_checker_and_solid_walls, hexen_player_start, renders_three_ways, scene_over_freedoom2, A,
+    B, R, THREE_WAYS,
 };
 
 /// The control sector's floor and ceiling: the slab's bottom and top.
@@ -140,14 +141,7 @@ fn hexen_map(args: Option<[i32; 5]>, sunk: bool) -> MapData {
     MapData {
         name: "MAP01".into(),
         format: MapFormat::Hexen,
-        things: vec![Thing {
-            x: 128 << 16,
-            y: 32 << 16,
-            angle: 90,
-            kind: 1,
-            flags: 7 | 0x700,
-            ..Default::default()
-        }],
+        things: vec![hexen_player_start()],
         linedefs,
         sidedefs,
         vertices: vertices(),

@@ -10,12 +10,13 @@ mod support;
 use image::RgbaImage;
 use mapscope::formats::doom::line_styles::{blend_table, InversePalette, LineStyle};
 use mapscope::formats::doom::map::{
-    line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Thing, Vertex,
+    line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Vertex,
 };
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{doom_shade, vertex_flags, Scene, Shading};
 use support::doom_test_room::{
-    add_checker_and_solid_walls, renders_three_ways, scene_over_freedoom2, THREE_WAYS,
+    add_checker_and_solid_walls, hexen_player_start, renders_three_ways, scene_over_freedoom2,
+    THREE_WAYS,
 };
 
 /// The split line's middle texture, and how the map is written.
@@ -97,14 +98,7 @@ fn hexen_map(glass: Glass) -> MapData {
     MapData {
         name: "MAP01".into(),
         format: MapFormat::Hexen,
-        things: vec![Thing {
-            x: 128 << 16,
-            y: 32 << 16,
-            angle: 90,
-            kind: 1,
-            flags: 7 | 0x700,
-            ..Default::default()
-        }],
+        things: vec![hexen_player_start()],
         linedefs,
         sidedefs,
         vertices: vertices(),

@@ -7,12 +7,14 @@ mod support;
 
 use image::RgbaImage;
 use mapscope::formats::doom::map::{
-    line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Thing, Vertex,
+    line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Vertex,
 };
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::render::{render_headless, RenderMode, ViewSettings};
 use mapscope::scene::Scene;
-use support::doom_test_room::{add_check_textures, scene_over_freedoom2, shared_gpu};
+use support::doom_test_room::{
+    add_check_textures, hexen_player_start, scene_over_freedoom2, shared_gpu,
+};
 
 /// The 256 x 256 room's lines, clockwise (fronts face in).
 const LINES: [(u32, u32); 4] = [(0, 3), (3, 2), (2, 1), (1, 0)];
@@ -68,14 +70,7 @@ fn hexen(light: i16, upper: &str, lower: &str) -> Vec<u8> {
     let map = MapData {
         name: "MAP01".into(),
         format: MapFormat::Hexen,
-        things: vec![Thing {
-            x: 128 << 16,
-            y: 32 << 16,
-            angle: 90,
-            kind: 1,
-            flags: 7 | 0x700,
-            ..Default::default()
-        }],
+        things: vec![hexen_player_start()],
         linedefs,
         sidedefs,
         vertices: vec![v(0, 0), v(256, 0), v(256, 256), v(0, 256)],

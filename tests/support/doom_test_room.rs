@@ -85,6 +85,11 @@ pub fn player_start() -> Thing {
     Thing { x: 128 << 16, y: 32 << 16, angle: 90, kind: 1, flags: 7, ..Default::default() }
 }
 
+/// The same start in a Hexen-format map (single player, cooperative and deathmatch flags too).
+pub fn hexen_player_start() -> Thing {
+    Thing { flags: 7 | 0x700, ..player_start() }
+}
+
 /// Map `map` of the PWAD `pwad` (named `name`) over freedoom2, read once per test binary.
 pub fn scene_over_freedoom2(name: &str, pwad: Vec<u8>, map: &str) -> Scene {
     static IWAD: OnceLock<Vec<u8>> = OnceLock::new();
