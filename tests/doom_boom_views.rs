@@ -11,11 +11,11 @@ use image::RgbaImage;
 use mapscope::formats::doom::boom_views::default_tranmap;
 use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Vertex};
 use mapscope::formats::doom::writer::WadWriter;
-use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
+use mapscope::render::{render_headless, Gpu, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
 use support::doom_test_room::{
-    add_checker_and_solid_walls, player_start, room_and_control_vertices, scene_over_freedoom2,
-    shared_gpu, A, B, R,
+    add_checker_and_solid_walls, check_gpu_blend, middle_pixels, player_start,
+    room_and_control_vertices, scene_over_freedoom2, shared_gpu, A, B, R, THREE_WAYS,
 };
 
 /// A sector's look.
@@ -206,19 +206,12 @@ fn scene(s: &Setup) -> Scene {
     scene_over_freedoom2("boom.wad", pwad(s), s.map)
 }
 
-/// The three ways a Doom frame is drawn.
-const VIEWS: [(&str, RenderMode, f64); 3] = [
-    ("faithful (canvas)", RenderMode::Faithful, 90.0),
-    ("faithful (GPU)", RenderMode::Faithful, 100.0),
-    ("smooth", RenderMode::Smooth, 90.0),
-];
-
-/// The room at 320x200 in each of [`VIEWS`] from `camera` (the player start when `None`),
+/// The room at 320x200 in each of [`THREE_WAYS`] from `camera` (the player start when `None`),
 /// things hidden.
 fn renders_from(s: &Setup, camera: Option<CameraPose>) -> Vec<RgbaImage> {
     let mut scene = scene(s);
     let camera = camera.unwrap_or(scene.spawn);
-    VIEWS
+    THREE_WAYS
         .iter()
         .map(|&(_, mode, fov_deg)| {
             let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
@@ -279,8 +272,8 @@ fn fake_flats_from_between_show_the_control_heights_in_every_mode() {
         renders_from(&plain, Some(eye())),
     );
     save_on_failure("fake-between", &fake);
-    for i in 0..VIEWS.len() {
-        let what = VIEWS[i].0;
+    for i in 0..THREE_WAYS.len() {
+        let what = THREE_WAYS[i].0;
         assert_eq!(same_share(&fake[i], &reference[i], 0..200), 1.0, "{what}");
         assert!(same_share(&fake[i], &without[i], 0..200) < 0.9, "{what}: 242 changes nothing");
     }
@@ -362,15 +355,6 @@ fn table(dest: bool) -> Vec<u8> {
     (0..65536).map(|i: usize| if dest { (i >> 8) as u8 } else { i as u8 }).collect()
 }
 
-/// The pixels where the opaque middle texture shows (it differs from the wall behind).
-fn middle_pixels(opaque: &RgbaImage, behind: &RgbaImage) -> Vec<(u32, u32)> {
-    opaque
-        .enumerate_pixels()
-        .filter(|(x, y, p)| behind.get_pixel(*x, *y) != *p)
-        .map(|(x, y, _)| (x, y))
-        .collect()
-}
-
 #[test]
 fn translucent_middles_blend_through_the_table_in_its_order() {
     let opaque = renders(&glass((0, 0), Vec::new()));
@@ -384,25 +368,7 @@ fn translucent_middles_blend_through_the_table_in_its_order() {
     assert_eq!(same_share(&to_dest[0], &behind[0], 0..200), 1.0);
     assert_eq!(same_share(&to_src[0], &opaque[0], 0..200), 1.0);
     // Off vanilla's projection and in smooth mode, 2/3 of the texture over 1/3 of the wall.
-    for i in 1..VIEWS.len() {
-        let pixels = middle_pixels(&opaque[i], &behind[i]);
-        assert!(pixels.len() > 5000, "{}: {} middle pixels", VIEWS[i].0, pixels.len());
-        for &(x, y) in &pixels {
-            let (s, d, got) = (
-                opaque[i].get_pixel(x, y).0,
-                behind[i].get_pixel(x, y).0,
-                to_dest[i].get_pixel(x, y).0,
-            );
-            for c in 0..3 {
-                let want = (2.0 * s[c] as f64 + d[c] as f64) / 3.0;
-                assert!(
-                    (got[c] as f64 - want).abs() <= 2.0,
-                    "{} ({x}, {y}): {got:?} for {want}",
-                    VIEWS[i].0
-                );
-            }
-        }
-    }
+    check_gpu_blend(&to_dest, &opaque, &behind, 2.0, |s, d| (2.0 * s + d) / 3.0);
     let notes = scene(&glass((260, 0), Vec::new())).facts.notes;
     assert!(notes.iter().any(|n| n.contains("1 Boom translucent middle line")), "{notes:?}");
 }
@@ -480,8 +446,8 @@ fn a_272_line_gives_its_sectors_its_texture_as_sky() {
     let map21 = renders(&sky("MAP21", None));
     let own = renders(&sky("MAP01", None));
     save_on_failure("sky272", &transferred);
-    for i in 0..VIEWS.len() {
-        let what = VIEWS[i].0;
+    for i in 0..THREE_WAYS.len() {
+        let what = THREE_WAYS[i].0;
         assert_eq!(same_share(&transferred[i], &map21[i], SKY_ROWS), 1.0, "{what}");
         assert!(same_share(&transferred[i], &own[i], SKY_ROWS) < 0.5, "{what}: still SKY1");
     }
@@ -498,12 +464,12 @@ fn sky_offsets_move_the_rows_and_columns() {
     let turned = renders(&sky("MAP01", Some((272, "SKY3", 64, 128))));
     save_on_failure("sky-base", &base);
     save_on_failure("sky-down", &down);
-    for i in 0..VIEWS.len() {
-        let what = VIEWS[i].0;
+    for i in 0..THREE_WAYS.len() {
+        let what = THREE_WAYS[i].0;
         assert!(same_share(&turned[i], &base[i], SKY_ROWS) < 0.9, "{what}: x offset ignored");
         assert!(same_share(&down[i], &base[i], SKY_ROWS) < 0.9, "{what}: y offset ignored");
         // At 90 degrees a sky texel row is a screen row.
-        if VIEWS[i].2 != 90.0 {
+        if THREE_WAYS[i].2 != 90.0 {
             continue;
         }
         let rows = sky_pixels(0..16);
@@ -527,8 +493,8 @@ fn a_271_line_reads_the_sky_the_other_way() {
     };
     save_on_failure("sky-271", &flipped);
     save_on_failure("sky-south", &south);
-    for i in 0..VIEWS.len() {
-        let what = VIEWS[i].0;
+    for i in 0..THREE_WAYS.len() {
+        let what = THREE_WAYS[i].0;
         let pixels = sky_pixels(SKY_ROWS);
         let n = pixels.clone().count() as f64;
         // Mirrored about the screen's centre line, which lies on a column or between two.

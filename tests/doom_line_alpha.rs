@@ -15,8 +15,8 @@ use mapscope::formats::doom::map::{
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{doom_shade, vertex_flags, Scene, Shading};
 use support::doom_test_room::{
-    add_checker_and_solid_walls, hexen_player_start, renders_three_ways, scene_over_freedoom2,
-    THREE_WAYS,
+    add_checker_and_solid_walls, check_gpu_blend, hexen_player_start, middle_pixels,
+    renders_three_ways, scene_over_freedoom2,
 };
 
 /// The split line's middle texture, and how the map is written.
@@ -168,43 +168,6 @@ fn renders(glass: Glass, name: &str) -> Vec<RgbaImage> {
     renders_three_ways(&mut scene(glass), "MAPSCOPE_ALPHA_DUMP", name)
 }
 
-/// The pixels where the opaque middle shows (it differs from the wall behind).
-fn middle_pixels(opaque: &RgbaImage, behind: &RgbaImage) -> Vec<(u32, u32)> {
-    opaque
-        .enumerate_pixels()
-        .filter(|(x, y, p)| behind.get_pixel(*x, *y) != *p)
-        .map(|(x, y, _)| (x, y))
-        .collect()
-}
-
-/// In the GPU's frames every middle pixel is `blend(source, behind)` within rounding.
-fn check_gpu_blend(
-    got: &[RgbaImage],
-    opaque: &[RgbaImage],
-    behind: &[RgbaImage],
-    blend: impl Fn(f64, f64) -> f64,
-) {
-    for i in 1..THREE_WAYS.len() {
-        let pixels = middle_pixels(&opaque[i], &behind[i]);
-        assert!(pixels.len() > 5000, "{}: {} middle pixels", THREE_WAYS[i].0, pixels.len());
-        for &(x, y) in &pixels {
-            let (s, d, g) = (
-                opaque[i].get_pixel(x, y).0,
-                behind[i].get_pixel(x, y).0,
-                got[i].get_pixel(x, y).0,
-            );
-            for c in 0..3 {
-                let want = blend(s[c] as f64, d[c] as f64).min(255.0);
-                assert!(
-                    (g[c] as f64 - want).abs() <= 2.5,
-                    "{} ({x}, {y}) channel {c}: {g:?} for {want} (source {s:?}, behind {d:?})",
-                    THREE_WAYS[i].0
-                );
-            }
-        }
-    }
-}
-
 /// On vanilla's canvas every middle pixel is the palette colour `table[dest << 8 | src]` for
 /// the colours behind and of the texture (any palette index of each), and most differ from
 /// the opaque texture.
@@ -235,7 +198,7 @@ fn udmf_alpha_blends_the_middle_over_what_is_behind() {
     let behind = renders(Glass::Open, "behind");
     let half = renders(Glass::Udmf("alpha = 0.5;"), "half");
     let a = 128.0 / 255.0;
-    check_gpu_blend(&half, &opaque, &behind, |s, d| a * s + (1.0 - a) * d);
+    check_gpu_blend(&half, &opaque, &behind, 2.5, |s, d| a * s + (1.0 - a) * d);
     check_canvas_table(&half[0], &opaque[0], &behind[0], LineStyle { alpha: 128, additive: false });
     // Alpha 1 is the opaque line, pixel for pixel.
     let one = renders(Glass::Udmf("alpha = 1.0; renderstyle = \"translucent\";"), "one");
@@ -251,7 +214,7 @@ fn additive_render_style_adds_the_middle() {
     let behind = renders(Glass::Open, "behind");
     let add = renders(Glass::Udmf("alpha = 0.5; renderstyle = \"add\";"), "add");
     let a = 128.0 / 255.0;
-    check_gpu_blend(&add, &opaque, &behind, |s, d| d + a * s);
+    check_gpu_blend(&add, &opaque, &behind, 2.5, |s, d| d + a * s);
     check_canvas_table(&add[0], &opaque[0], &behind[0], LineStyle { alpha: 128, additive: true });
 }
 

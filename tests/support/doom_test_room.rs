@@ -48,6 +48,46 @@ pub fn renders_three_ways(scene: &mut Scene, dump: &str, name: &str) -> Vec<Rgba
         .collect()
 }
 
+/// The pixels where `opaque` (a wall's middle drawn opaque) differs from `behind` (the same
+/// view without it): where the middle shows.
+pub fn middle_pixels(opaque: &RgbaImage, behind: &RgbaImage) -> Vec<(u32, u32)> {
+    opaque
+        .enumerate_pixels()
+        .filter(|(x, y, p)| behind.get_pixel(*x, *y) != *p)
+        .map(|(x, y, _)| (x, y))
+        .collect()
+}
+
+/// In the GPU's frames of [`THREE_WAYS`] (all but the canvas's), every middle pixel of `got`
+/// is `blend(source, behind)` within `tolerance`, channel by channel.
+pub fn check_gpu_blend(
+    got: &[RgbaImage],
+    opaque: &[RgbaImage],
+    behind: &[RgbaImage],
+    tolerance: f64,
+    blend: impl Fn(f64, f64) -> f64,
+) {
+    for i in 1..THREE_WAYS.len() {
+        let pixels = middle_pixels(&opaque[i], &behind[i]);
+        assert!(pixels.len() > 5000, "{}: {} middle pixels", THREE_WAYS[i].0, pixels.len());
+        for &(x, y) in &pixels {
+            let (s, d, g) = (
+                opaque[i].get_pixel(x, y).0,
+                behind[i].get_pixel(x, y).0,
+                got[i].get_pixel(x, y).0,
+            );
+            for c in 0..3 {
+                let want = blend(s[c] as f64, d[c] as f64).min(255.0);
+                assert!(
+                    (g[c] as f64 - want).abs() <= tolerance,
+                    "{} ({x}, {y}) channel {c}: {g:?} for {want} (source {s:?}, behind {d:?})",
+                    THREE_WAYS[i].0
+                );
+            }
+        }
+    }
+}
+
 /// Adds patches `CHECKP` (the checker) and `SOLIDP` (all [`R`]) and their `TEXTURES` entries
 /// `CHECKW` and `SOLIDW` to `w`.
 pub fn add_checker_and_solid_walls(w: &mut WadWriter) {
