@@ -8,14 +8,12 @@
 mod support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::map::{
-    line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Vertex,
-};
+use mapscope::formats::doom::map::{MapData, MapFormat, Sector, Vertex};
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{doom_shade, vertex_flags, Scene, SurfaceKind, WorldVertex};
 use support::doom_test_room::{
-    add_checker_and_solid_walls, hexen_player_start, renders_three_ways, scene_over_freedoom2, A,
-    B, R, THREE_WAYS,
+    add_checker_and_solid_walls, add_line, hexen_player_start, renders_three_ways,
+    scene_over_freedoom2, A, B, R, THREE_WAYS,
 };
 
 /// The control sector's floor and ceiling: the slab's bottom and top.
@@ -96,35 +94,21 @@ fn side_texture(i: usize, back: bool) -> &'static str {
 }
 
 fn hexen_map(args: Option<[i32; 5]>, sunk: bool) -> MapData {
-    let mut sidedefs = Vec::new();
-    let mut linedefs = Vec::new();
+    let mut map = MapData {
+        name: "MAP01".into(),
+        format: MapFormat::Hexen,
+        things: vec![hexen_player_start()],
+        vertices: vertices(),
+        ..Default::default()
+    };
     for (i, &(v1, v2, front, back)) in LINES.iter().enumerate() {
-        let side = |sector, middle: &str| Sidedef {
-            middle: middle.into(),
-            upper: "-".into(),
-            lower: "-".into(),
-            sector,
-            ..Default::default()
-        };
-        sidedefs.push(side(front, side_texture(i, false)));
-        let front_side = sidedefs.len() as u32 - 1;
-        let back_side = back.map(|b| {
-            sidedefs.push(side(b, side_texture(i, true)));
-            sidedefs.len() as u32 - 1
-        });
-        let (special, args) = match (i, args) {
+        let special = match (i, args) {
             (CONTROL, Some(a)) => (160, a),
             _ => (0, [0; 5]),
         };
-        linedefs.push(Linedef {
-            v1,
-            v2,
-            flags: if back.is_some() { line_flags::TWO_SIDED } else { line_flags::IMPASSABLE },
-            special,
-            args,
-            sides: [Some(front_side), back_side],
-            ..Default::default()
-        });
+        let front = (front, side_texture(i, false));
+        let back = back.map(|b| (b, side_texture(i, true)));
+        add_line(&mut map, (v1, v2), front, back, special);
     }
     let sectors = sectors(sunk)
         .iter()
@@ -138,16 +122,7 @@ fn hexen_map(args: Option<[i32; 5]>, sunk: bool) -> MapData {
             ..Default::default()
         })
         .collect();
-    MapData {
-        name: "MAP01".into(),
-        format: MapFormat::Hexen,
-        things: vec![hexen_player_start()],
-        linedefs,
-        sidedefs,
-        vertices: vertices(),
-        sectors,
-        ..Default::default()
-    }
+    MapData { sectors, ..map }
 }
 
 fn textmap(args: Option<[i32; 5]>) -> String {

@@ -9,13 +9,11 @@ mod support;
 
 use image::RgbaImage;
 use mapscope::formats::doom::line_styles::{blend_table, InversePalette, LineStyle};
-use mapscope::formats::doom::map::{
-    line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Vertex,
-};
+use mapscope::formats::doom::map::{MapData, MapFormat, Sector, Vertex};
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{doom_shade, vertex_flags, Scene, Shading};
 use support::doom_test_room::{
-    add_checker_and_solid_walls, check_gpu_blend, hexen_player_start, middle_pixels,
+    add_checker_and_solid_walls, add_line, check_gpu_blend, hexen_player_start, middle_pixels,
     renders_three_ways, scene_over_freedoom2,
 };
 
@@ -56,36 +54,20 @@ fn hexen_map(glass: Glass) -> MapData {
         Glass::Hexen { split, south } => (split, south),
         _ => ((0, [0; 5]), (0, [0; 5])),
     };
-    let mut sidedefs = Vec::new();
-    let mut linedefs = Vec::new();
+    let mut map = MapData {
+        name: "MAP01".into(),
+        format: MapFormat::Hexen,
+        things: vec![hexen_player_start()],
+        vertices: vertices(),
+        ..Default::default()
+    };
     for (i, &(v1, v2, front, back, texture)) in LINES.iter().enumerate() {
-        let side = |sector, middle: &str| Sidedef {
-            middle: middle.into(),
-            upper: "-".into(),
-            lower: "-".into(),
-            sector,
-            ..Default::default()
-        };
-        sidedefs.push(side(front, texture));
-        let front_side = sidedefs.len() as u32 - 1;
-        let back_side = back.map(|b| {
-            sidedefs.push(side(b, "-"));
-            sidedefs.len() as u32 - 1
-        });
-        let (special, args) = match i {
+        let special = match i {
             SPLIT => split,
             SOUTH => south,
             _ => (0, [0; 5]),
         };
-        linedefs.push(Linedef {
-            v1,
-            v2,
-            flags: if back.is_some() { line_flags::TWO_SIDED } else { line_flags::IMPASSABLE },
-            special,
-            args,
-            sides: [Some(front_side), back_side],
-            ..Default::default()
-        });
+        add_line(&mut map, (v1, v2), (front, texture), back.map(|b| (b, "-")), special);
     }
     let sector = || Sector {
         floor: 0,
@@ -95,16 +77,7 @@ fn hexen_map(glass: Glass) -> MapData {
         light: 255,
         ..Default::default()
     };
-    MapData {
-        name: "MAP01".into(),
-        format: MapFormat::Hexen,
-        things: vec![hexen_player_start()],
-        linedefs,
-        sidedefs,
-        vertices: vertices(),
-        sectors: vec![sector(), sector()],
-        ..Default::default()
-    }
+    MapData { sectors: vec![sector(), sector()], ..map }
 }
 
 fn textmap(split_keys: &str, middle: &str) -> String {

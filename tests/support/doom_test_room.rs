@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use image::RgbaImage;
-use mapscope::formats::doom::map::{Thing, Vertex};
+use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sidedef, Thing, Vertex};
 use mapscope::formats::doom::wad::Wad;
 use mapscope::formats::doom::writer::{patch_lump, WadWriter};
 use mapscope::formats::doom::{build_scene, WadStack};
@@ -128,6 +128,31 @@ pub fn player_start() -> Thing {
 /// The same start in a Hexen-format map (single player, cooperative and deathmatch flags too).
 pub fn hexen_player_start() -> Thing {
     Thing { flags: 7 | 0x700, ..player_start() }
+}
+
+/// Adds line `v1`-`v2` to `map` with its front side in sector `front` and, for a two-sided
+/// line, its back side in `back`, each `(sector, middle texture)` with no upper or lower
+/// texture; one-sided lines block, two-sided ones are marked so.
+pub fn add_line(
+    map: &mut MapData,
+    (v1, v2): (u32, u32),
+    front: (u32, &str),
+    back: Option<(u32, &str)>,
+    (special, args): (u16, [i32; 5]),
+) {
+    let mut side = |(sector, middle): (u32, &str)| {
+        map.sidedefs.push(Sidedef {
+            middle: middle.into(),
+            upper: "-".into(),
+            lower: "-".into(),
+            sector,
+            ..Default::default()
+        });
+        map.sidedefs.len() as u32 - 1
+    };
+    let sides = [Some(side(front)), back.map(&mut side)];
+    let flags = if back.is_some() { line_flags::TWO_SIDED } else { line_flags::IMPASSABLE };
+    map.linedefs.push(Linedef { v1, v2, flags, special, args, sides, ..Default::default() });
 }
 
 /// Map `map` of the PWAD `pwad` (named `name`) over freedoom2, read once per test binary.
