@@ -1,7 +1,7 @@
 //! Saturn Quake's, Marathon's and Attack of the Saucerman's faithful frames draw their solid
-//! world on the CPU canvas (render/soft): the picture must be the one the GPU's passes draw,
-//! masked surfaces, sprites and translucent surfaces over it included, from every side of the
-//! level and pitched; smooth frames stay on the GPU.
+//! world, masked surfaces and sprites on the CPU canvas (render/soft): the picture must be the
+//! one the GPU's passes draw, translucent surfaces over it included, from every side of the
+//! level, pitched, and up close to each sprite; smooth frames stay on the GPU.
 
 mod support;
 
@@ -92,6 +92,50 @@ fn saucerman_canvas_frames_match_the_gpu_passes() {
     // floor's far rows at the horizon are triangles a pixel high or less, whose coverage
     // and fog steps differ there in a few pixels of a row.
     canvas_matches_gpu("saucer_testa", &open("saucer/Saucerdata.pak"), 0.99);
+}
+
+/// Renders each sprite of `scene` from `distance` away, a little above it and from two sides:
+/// the canvas must draw it as the GPU's sprite pass does, and leave nothing to the GPU but
+/// the translucent surfaces (`gpu_free`: the scene has none).
+fn sprites_match_gpu(name: &str, scene: &Scene, distance: f64, gpu_free: bool, floor: f64) {
+    let gpu = Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)");
+    let view = ViewSettings { width: 320, height: 200, ..Default::default() };
+    let hidden = ViewSettings { show_sprites: false, ..view.clone() };
+    let mut canvas = SceneRenderer::new(&gpu, scene).expect("upload");
+    let mut shaded = SceneRenderer::new(&gpu, scene).expect("upload");
+    shaded.set_cpu_canvas(false);
+    assert!(!scene.sprites.is_empty(), "{name} has sprites");
+    for (i, s) in scene.sprites.iter().enumerate() {
+        for yaw in [0.3f64, 2.2] {
+            // Back from the sprite along the view, a little above its foot.
+            let look = glam::DVec3::new(yaw.cos(), 0.0, -yaw.sin());
+            let pos = s.pos.as_dvec3() - look * distance + glam::DVec3::Y * distance * 0.2;
+            let camera = CameraPose { pos, yaw, pitch: -0.1 };
+            canvas.render(&gpu, &camera, &hidden);
+            let without = canvas.read_image(&gpu).expect("read back");
+            canvas.render(&gpu, &camera, &view);
+            assert!(canvas.used_cpu_canvas(), "{name}: on the CPU");
+            assert!(!gpu_free || canvas.draw_calls() == 0, "{name}: nothing drawn on the GPU");
+            shaded.render(&gpu, &camera, &view);
+            let a = canvas.read_image(&gpu).expect("read back");
+            let b = shaded.read_image(&gpu).expect("read back");
+            let drawn = 1.0 - identical(&a, &without);
+            assert!(drawn > 0.01, "{name} sprite {i}: {:.2}% of the frame", drawn * 100.0);
+            let share = identical(&a, &b);
+            assert!(share >= floor, "{name} sprite {i}: {:.3}% identical", share * 100.0);
+        }
+    }
+}
+
+#[test]
+fn marathon_sprites_match_the_gpu_up_close() {
+    sprites_match_gpu("marathon_m2", &open("marathon/M2Map.sceA"), 400.0, true, 0.995);
+}
+
+#[test]
+fn saucerman_sprites_match_the_gpu_up_close() {
+    // Its translucent surfaces are still the GPU's.
+    sprites_match_gpu("saucer_testa", &open("saucer/Saucerdata.pak"), 200.0, false, 0.99);
 }
 
 #[test]

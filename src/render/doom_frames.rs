@@ -53,7 +53,7 @@ pub(super) struct DoomFrames {
 
 impl DoomFrames {
     pub(super) fn new(gpu: &Gpu, inputs: FamilyInputs) -> DoomFrames {
-        let FamilyInputs { scene, packed, solid, bgra } = inputs;
+        let FamilyInputs { scene, packed, solid, bgra, .. } = inputs;
         let map = match &scene.shading {
             Shading::DoomColormap { map, .. } => map.as_ref(),
             _ => None,

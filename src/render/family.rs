@@ -11,12 +11,10 @@
 //! triangle rasteriser on the CPU draws (`soft`); the others draw with the generic passes
 //! alone ([`GenericFrames`]).
 
-use std::ops::Range;
-
 use super::doom_frames::DoomFrames;
 use super::packing::{PackedScene, StateLayout};
 use super::profiler::CpuSteps;
-use super::soft::{SoftFrames, SoftView};
+use super::soft::{CanvasDraws, SoftFrames, SoftView};
 use super::world_pipelines::{PipelineKey, WorldPipelines};
 use super::{Gpu, ViewSettings};
 use crate::scene::{CameraPose, Scene, Shading, WorldVertex};
@@ -55,9 +53,9 @@ pub(super) enum SolidWorld {
     /// the view shows them): the GPU draws only what lies over it (overlays, translucent
     /// surfaces), tested against the canvas depths.
     Canvas,
-    /// The family draws the solid world on the CPU from the solid triangles the renderer's
-    /// culling keeps ([`FamilyFrames::draw_canvas`]); the GPU draws the masked surfaces,
-    /// sprites, overlays and translucent surfaces over it, tested against the canvas depths.
+    /// The family draws the solid world, the masked surfaces and the sprites on the CPU from
+    /// the triangles the renderer's culling keeps ([`FamilyFrames::draw_canvas`]); the GPU
+    /// draws only overlays and translucent surfaces over it, tested against the canvas depths.
     CulledCanvas,
 }
 
@@ -121,10 +119,11 @@ pub(super) trait FamilyFrames {
         FramePlan::default()
     }
 
-    /// Draws this frame's solid world on the CPU canvas, when its plan is
-    /// [`SolidWorld::CulledCanvas`]: the solid triangles of `ranges` (positions in
-    /// [`FamilyInputs::solid`], in the GPU's drawing order), seen as `view` says.
-    fn draw_canvas(&mut self, _view: &SoftView, _ranges: &mut dyn Iterator<Item = Range<u32>>) {}
+    /// Draws this frame's opaque world on the CPU canvas, when its plan is
+    /// [`SolidWorld::CulledCanvas`]: the solid and masked triangles `draws` names (positions
+    /// in [`FamilyInputs::solid`] and in the renderer's world vertices, in the GPU's drawing
+    /// order) and the sprites, seen as `view` says.
+    fn draw_canvas(&mut self, _view: &SoftView, _draws: CanvasDraws) {}
 
     /// Lets frames draw on a CPU canvas where the family has one that the generic passes could
     /// replace (the default), or not (to compare the two).
@@ -163,6 +162,10 @@ pub(super) struct FamilyInputs<'a> {
     pub packed: PackedScene,
     /// The solid triangles as the renderer draws them (reversed; see `world_batches`).
     pub solid: &'a [WorldVertex],
+    /// The masked triangles, and the position of the first among the renderer's world
+    /// vertices (which its masked ranges count).
+    pub masked: &'a [WorldVertex],
+    pub masked_first: u32,
     /// The image's byte order is BGRA.
     pub bgra: bool,
 }

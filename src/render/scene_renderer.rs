@@ -8,7 +8,7 @@ use std::cell::Cell;
 
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
-use glam::Mat4;
+use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use super::family::{
@@ -20,7 +20,7 @@ use super::indexed_vertices::index_vertices;
 use super::occlusion::OcclusionMap;
 use super::packing::{pack_scene, pack_state, MetaLayout, StateLayout};
 use super::profiler::{CpuSteps, FrameProfile, PassTimer, StepTime};
-use super::soft::SoftView;
+use super::soft::{CanvasDraws, SoftView};
 use super::translucent_pass::{self, OpaqueTargets, TranslucentPass};
 use super::world_batches::{batch_world, Group};
 use super::world_pipelines::{
@@ -248,7 +248,10 @@ impl SceneRenderer {
         let (meta_layout, sprite_count, sprite_views) =
             (packed.layout, packed.sprite_count, packed.sprite_views);
         let solid = &batches.solid_reversed[..batches.solid_count as usize];
-        let family = family_frames(gpu, FamilyInputs { scene, packed, solid, bgra });
+        let masked_first = batches.solid_count;
+        let masked = &batches.vertices[masked_first as usize..batches.opaque_count as usize];
+        let inputs = FamilyInputs { scene, packed, solid, masked, masked_first, bgra };
+        let family = family_frames(gpu, inputs);
         if let Some(own) = family.bind_group_layout() {
             pipelines.set_family_layout(device.create_pipeline_layout(
                 &wgpu::PipelineLayoutDescriptor {
@@ -381,10 +384,13 @@ impl SceneRenderer {
         if self.plan.solid == SolidWorld::CulledCanvas {
             let soft_view =
                 soft_view(&uniform, view, self.near, &self.state_words, &self.state_layout);
-            let cull = &self.solid_cull;
-            let mut ranges =
-                (0..self.solid_groups.len()).flat_map(|i| cull.ranges(i).iter().cloned());
-            self.family.draw_canvas(&soft_view, &mut ranges);
+            let (solid, masked) = (&self.solid_cull, &self.masked_cull);
+            let mut solid =
+                (0..self.solid_groups.len()).flat_map(|i| solid.ranges(i).iter().cloned());
+            let mut masked =
+                (0..self.masked_groups.len()).flat_map(|i| masked.ranges(i).iter().cloned());
+            let draws = CanvasDraws { solid: &mut solid, masked: &mut masked };
+            self.family.draw_canvas(&soft_view, draws);
             cpu.mark("CPU canvas");
         }
         let over_canvas = canvas && self.draws_over_canvas(view);
@@ -413,10 +419,12 @@ impl SceneRenderer {
         let solid: &[SceneStage] =
             if canvas { &[] } else { &[SceneStage::DepthPrePass, SceneStage::Solid] };
         // The canvas has the masked surfaces and the sprites too.
-        let rest = [SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays];
-        let on_canvas = |s| matches!(s, SceneStage::Masked | SceneStage::Sprites);
-        let rest = rest.into_iter().filter(|&s| !(walk_canvas && on_canvas(s)));
-        let mut stages: Vec<SceneStage> = solid.iter().copied().chain(rest).collect();
+        let rest: &[SceneStage] = if canvas {
+            &[SceneStage::Overlays]
+        } else {
+            &[SceneStage::Masked, SceneStage::Sprites, SceneStage::Overlays]
+        };
+        let mut stages: Vec<SceneStage> = solid.iter().chain(rest).copied().collect();
         // Nothing draws over a canvas frame: no pass at all (its depth clear alone is a
         // full-screen write on a software rasteriser). Profiled frames keep their passes.
         if canvas && !over_canvas && self.timer.is_none() {
@@ -669,16 +677,10 @@ impl SceneRenderer {
         true
     }
 
-    /// Whether the GPU draws anything over this frame's canvas (masked surfaces, sprites,
-    /// markers, wireframe or translucent surfaces), which then needs the canvas depths.
+    /// Whether the GPU draws anything over this frame's canvas (markers, wireframe or
+    /// translucent surfaces), which then needs the canvas depths.
     fn draws_over_canvas(&self, view: &ViewSettings) -> bool {
-        let culled = self.plan.solid == SolidWorld::CulledCanvas;
-        let masked = (0..self.masked_groups.len()).any(|i| !self.masked_cull.ranges(i).is_empty());
-        let sprites = view.show_sprites && self.sprite_count > 0;
-        (culled && (masked || sprites))
-            || (view.show_markers && self.marker_count > 0)
-            || view.wireframe
-            || self.translucent.is_some()
+        (view.show_markers && self.marker_count > 0) || view.wireframe || self.translucent.is_some()
     }
 
     /// Writes the animation state into the state buffer and, when `depths` (the GPU draws
@@ -873,11 +875,11 @@ impl SceneRenderer {
             ),
             SolidWorld::Canvas | SolidWorld::CulledCanvas => {}
         }
-        if self.plan.solid != SolidWorld::Canvas {
+        if !self.plan.solid.on_canvas() {
             keys.extend(self.masked_groups.iter().map(|g| (PipelineKind::World, g.surface, true)));
-        }
-        if view.show_sprites && self.sprite_count > 0 {
-            keys.push((PipelineKind::Sprite, self.sprite_surface(), true));
+            if view.show_sprites && self.sprite_count > 0 {
+                keys.push((PipelineKind::Sprite, self.sprite_surface(), true));
+            }
         }
         if view.show_markers && self.marker_count > 0 {
             keys.push((PipelineKind::Marker, 0, true));
@@ -960,6 +962,9 @@ fn soft_view<'a>(
         centre: uniform.center,
         focal: uniform.screen[2],
         show_sky: view.show_sky,
+        show_sprites: view.show_sprites,
+        cam_pos: Vec3::from_slice(&uniform.cam_pos[..3]),
+        cam_right: Vec3::from_slice(&uniform.cam_right[..3]),
         light: part(l.light, (l.light + l.light_count) as usize),
         remap: part(l.remap, l.scroll as usize),
         scroll: part(l.scroll, words.len()),

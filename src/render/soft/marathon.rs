@@ -7,8 +7,9 @@
 use crate::render::packing::PackedScene;
 use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 
+use super::billboards::Billboard;
 use super::textures::{floor_i32, SoftTextures, TextureAt};
-use super::{scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP};
+use super::{scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP};
 
 /// Family constant 0's flag: the scene has a Shapes file (its colours go through the shading
 /// tables; without one, flat colours are scaled by the light).
@@ -49,6 +50,8 @@ pub struct MarathonTriangle {
     transfer: i32,
     /// Entries of the texture's colour table.
     defined: u32,
+    /// A sprite: texel coordinates in texels, clamped to the texture.
+    sprite: bool,
 }
 
 impl MarathonShader {
@@ -85,6 +88,21 @@ impl MarathonShader {
         }
     }
 
+    /// The texel of lane `j` of `p` (before static): by direction for a landscape, in
+    /// texels for a sprite, else one texture per world unit.
+    #[inline(always)]
+    fn texel_of(&self, t: &MarathonTriangle, p: &Pixels, j: usize) -> (i32, i32) {
+        let (w, h) = (t.texture.width(), t.texture.height());
+        if t.landscape {
+            self.landscape_texel(&t.texture, p.x + j, p.y)
+        } else if t.sprite {
+            (sprite_texel(p.u[j], w), sprite_texel(p.v[j], h))
+        } else {
+            let scale = |c: f32, size: u32| floor_i32(c * (size as f32 / WORLD_ONE));
+            (scale(p.u[j] + t.scroll[0], w), scale(p.v[j] + t.scroll[1], h))
+        }
+    }
+
     /// The landscape texel of pixel (`x`, `y`): its line by the ray's elevation, its place
     /// in the line by the ray's direction (shaders/marathon.wgsl `m_landscape_texel`).
     fn landscape_texel(&self, t: &TextureAt, x: usize, y: usize) -> (i32, i32) {
@@ -110,6 +128,10 @@ impl SoftShader for MarathonShader {
         self.focal = view.focal;
     }
 
+    fn textures(&self) -> &SoftTextures {
+        &self.textures
+    }
+
     fn triangle(&self, v: &WorldVertex, view: &SoftView) -> MarathonTriangle {
         let texture = self.textures.at(view.remap, v.texture);
         let slot = (v.light as usize).min(view.light.len().saturating_sub(1));
@@ -122,15 +144,39 @@ impl SoftShader for MarathonShader {
             landscape: view.show_sky && kind == SurfaceKind::Sky as u32,
             transfer: ((v.flags >> vertex_flags::CONTRAST_SHIFT) & 255) as u8 as i8 as i32,
             defined: self.defined[palette.min(self.defined.len() - 1)],
+            sprite: false,
         }
+    }
+
+    /// Lit by its light slot, or at full intensity for a self-luminous frame.
+    fn sprite(&self, quad: &Billboard, view: &SoftView) -> MarathonTriangle {
+        let slot = (quad.light as usize).min(view.light.len().saturating_sub(1));
+        let light = view.light.get(slot).copied().unwrap_or(0) as i32;
+        let palette = quad.texture.palette as usize;
+        MarathonTriangle {
+            texture: quad.texture,
+            scroll: [0.0; 2],
+            light: if quad.fullbright { FULL_LIGHT } else { light },
+            landscape: false,
+            transfer: 0,
+            defined: self.defined[palette.min(self.defined.len() - 1)],
+            sprite: true,
+        }
+    }
+
+    fn opaque(&self, t: &MarathonTriangle, p: &Pixels) -> [bool; GROUP] {
+        std::array::from_fn(|j| {
+            let (x, y) = self.texel_of(t, p, j);
+            self.textures.texel(&t.texture, x, y) & 0x100 == 0
+        })
     }
 
     #[inline(always)]
     fn shade(&self, t: &MarathonTriangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
-        if t.landscape || t.transfer != 0 || !self.shapes {
+        if t.landscape || t.transfer != 0 || t.sprite || !self.shapes {
             for (j, c) in colors.iter_mut().enumerate() {
                 if p.wins[j] {
-                    *c = self.shade_pixel(t, p.x + j, p.y, p.u[j], p.v[j], p.dist[j]);
+                    *c = self.shade_pixel(t, p, j);
                 }
             }
             return;
@@ -156,24 +202,11 @@ impl SoftShader for MarathonShader {
 }
 
 impl MarathonShader {
-    /// One pixel, every rule of shaders/marathon.wgsl `shade`: landscapes, static, and
-    /// flat colours without a Shapes file.
-    fn shade_pixel(
-        &self,
-        t: &MarathonTriangle,
-        x: usize,
-        y: usize,
-        u: f32,
-        v: f32,
-        dist: f32,
-    ) -> u32 {
-        let (u, v) = (u + t.scroll[0], v + t.scroll[1]);
-        let (tx, ty) = if t.landscape {
-            self.landscape_texel(&t.texture, x, y)
-        } else {
-            let scale = |c: f32, size: u32| floor_i32(c * (size as f32 / WORLD_ONE));
-            (scale(u, t.texture.width()), scale(v, t.texture.height()))
-        };
+    /// Lane `j` of `p`, every rule of shaders/marathon.wgsl `shade`: landscapes, sprites,
+    /// static, and flat colours without a Shapes file.
+    fn shade_pixel(&self, t: &MarathonTriangle, p: &Pixels, j: usize) -> u32 {
+        let (x, y, dist) = (p.x + j, p.y, p.dist[j]);
+        let (tx, ty) = self.texel_of(t, p, j);
         let mut index = (self.textures.texel(&t.texture, tx, ty) as u32 & 255) + t.texture.palette;
         let tick = t.scroll[0] as u32;
         let fizzing = t.transfer == XFER_STATIC

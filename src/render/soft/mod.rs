@@ -1,18 +1,21 @@
-//! The solid world of faithful frames drawn on the CPU for the shading families whose rules
-//! fit a triangle rasteriser (Saturn Quake, Marathon and Attack of the Saucerman), as Doom's
-//! faithful frames are (`vanilla`).
+//! The faithful frames of the shading families whose rules fit a triangle rasteriser (Saturn
+//! Quake, Marathon and Attack of the Saucerman) drawn on the CPU, as Doom's faithful frames
+//! are (`vanilla`): the solid world, the masked surfaces and the sprites.
 //!
 //! On a software GPU (lavapipe) a full-screen frame costs a depth pre-pass and a shading pass
 //! whose fixed cost alone (a fragment shader returning a constant) is several milliseconds at
 //! 1280x720: the fragment stage runs eight pixels at a time through code compiled for any
-//! triangle. Here each frame's solid triangles in view (after the frustum and occlusion
-//! culling the GPU path uses too) are clipped and set up once, sorted nearest first, and drawn
-//! in interleaved bands of rows on every core (`canvas_bands`), a span's pixels depth-tested eight at a
-//! time before any is shaded, so that most pixels are shaded once; the family's shading is the same arithmetic as its WGSL, so the picture
-//! matches the GPU's but for pixel centres on the exact edge of a texel or a triangle. The
-//! canvas then goes to the GPU as Doom's does, and masked surfaces, sprites, translucent
-//! surfaces and overlays are drawn over it there, tested against the canvas depths.
+//! triangle. Here each frame's triangles in view (after the frustum and occlusion culling the
+//! GPU path uses too) and its sprites' quads (`billboards`) are clipped and set up once,
+//! sorted nearest first, and drawn in interleaved bands of rows on every core
+//! (`canvas_bands`), a span's pixels depth-tested eight at a time before any is shaded, so
+//! that most pixels are shaded once; a masked surface's or sprite's transparent texels leave
+//! the pixel as it was. The family's shading is the same arithmetic as its WGSL, so the
+//! picture matches the GPU's but for pixel centres on the exact edge of a texel or a
+//! triangle. Only translucent surfaces and overlays are left for the GPU, drawn over the
+//! canvas and tested against its depths; a frame without them never reaches the GPU.
 
+mod billboards;
 mod marathon;
 mod raster;
 mod saturn;
@@ -27,11 +30,13 @@ use super::canvas_bands::{self, Bands};
 use super::family::{Canvas, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SolidWorld};
 use super::profiler::CpuSteps;
 use super::{Gpu, RenderMode};
-use crate::scene::{Scene, Shading, ShadingFamily, WorldVertex};
+use crate::scene::{Scene, Shading, ShadingFamily, Sprite, WorldVertex};
+use billboards::{billboard, Billboard};
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
 use saucer::SaucerShader;
+use textures::{floor_i32, SoftTextures};
 
 /// One frame's view and animation state, as the GPU's frame uniform and state buffer hold
 /// them.
@@ -46,6 +51,10 @@ pub(super) struct SoftView<'a> {
     /// Focal length in pixels.
     pub focal: f32,
     pub show_sky: bool,
+    pub show_sprites: bool,
+    /// The eye, and the camera's right (horizontal) that sprites face the viewer across.
+    pub cam_pos: Vec3,
+    pub cam_right: Vec3,
     /// Light values by slot, the texture each texture shows, and the scroll slots' offsets
     /// (two f32 bit patterns a slot), as `packing::pack_state` lays them out.
     pub light: &'a [u32],
@@ -80,8 +89,19 @@ pub(super) trait SoftShader: Sync {
 
     fn begin_frame(&mut self, view: &SoftView);
 
+    /// The scene's textures, as the shader reads them.
+    fn textures(&self) -> &SoftTextures;
+
     /// The shading of the triangle whose first (provoking) corner is `first`.
     fn triangle(&self, first: &WorldVertex, view: &SoftView) -> Self::Triangle;
+
+    /// The shading of a sprite's quad (texel coordinates in texels, kept inside the
+    /// texture as shaders/world.wgsl `fs_sprite` keeps them).
+    fn sprite(&self, quad: &Billboard, view: &SoftView) -> Self::Triangle;
+
+    /// Which lanes of `p` show an opaque texel of triangle `t` (a masked surface or a
+    /// sprite, whose transparent texels the GPU discards).
+    fn opaque(&self, t: &Self::Triangle, p: &Pixels) -> [bool; GROUP];
 
     /// Writes the colour of each pixel of `p` that triangle `t` wins into `colors` (one a
     /// pixel of the group: `colors.len()` lanes are real), and with [`Self::KEYS`] its
@@ -98,6 +118,13 @@ fn scroll_offset(scroll: &[u32], slot: u32) -> [f32; 2] {
     }
 }
 
+/// Texel coordinate `c` of a sprite, kept on the texture's last texel at its far edge instead
+/// of wrapping to the first (shaders/world.wgsl `fs_sprite`).
+#[inline(always)]
+fn sprite_texel(c: f32, size: u32) -> i32 {
+    floor_i32(c.clamp(0.0, size as f32 - 0.001))
+}
+
 /// `rgb` (red low) as an opaque pixel in the colour target's byte order.
 #[inline(always)]
 fn to_target(rgb: u32, bgra: bool) -> u32 {
@@ -105,13 +132,33 @@ fn to_target(rgb: u32, bgra: bool) -> u32 {
     rgb | 0xFF00_0000
 }
 
-/// A triangle to draw this frame: its raster set-up, its shading, and its place in the order
-/// the GPU would draw it in (where two triangles' nearest corners tie, the later one is drawn
-/// first, as it would win a depth tie there).
+/// A triangle to draw this frame: its raster set-up, its shading, whether its transparent
+/// texels are left out (masked surfaces and sprites), and its place in the order the GPU
+/// would draw it in (where two triangles' nearest corners tie, the later one is drawn first,
+/// as it would win a depth tie there).
 struct Drawn<T> {
     raster: RasterTriangle,
     shading: T,
+    masked: bool,
     sequence: u32,
+}
+
+/// What the canvas draws this frame: the solid and masked triangles the renderer's culling
+/// keeps (positions in [`SoftFrames`]' solid and masked vertices, in the GPU's drawing order),
+/// and the scene's sprites where the view shows them.
+pub(super) struct CanvasDraws<'a> {
+    pub solid: &'a mut dyn Iterator<Item = Range<u32>>,
+    pub masked: &'a mut dyn Iterator<Item = Range<u32>>,
+}
+
+/// The scene's triangles and sprites as the canvas reads them.
+struct SoftWorld {
+    /// The solid triangles, as the renderer's culling ranges count them.
+    solid: Vec<WorldVertex>,
+    /// The masked triangles, and the position of the first in the renderer's ranges.
+    masked: Vec<WorldVertex>,
+    masked_first: u32,
+    sprites: Vec<Sprite>,
 }
 
 /// A family's shader and this frame's triangles for it.
@@ -126,12 +173,11 @@ impl<S: SoftShader> Family<S> {
         Family { shader, triangles: Vec::new(), order: Vec::new() }
     }
 
-    /// Sets up the triangles of `ranges` (positions in `vertices`, in drawing order) and
-    /// draws them into `canvas`.
+    /// Sets up this frame's triangles and sprite quads and draws them into `canvas`.
     fn draw(
         &mut self,
-        vertices: &[WorldVertex],
-        ranges: &mut dyn Iterator<Item = Range<u32>>,
+        world: &SoftWorld,
+        draws: CanvasDraws,
         view: &SoftView,
         canvas: &mut SoftCanvas,
     ) {
@@ -140,19 +186,44 @@ impl<S: SoftShader> Family<S> {
         self.shader.begin_frame(view);
         self.triangles.clear();
         let mut sequence = 0;
-        for r in ranges {
-            let Some(tris) = vertices.get(r.start as usize..r.end as usize) else { continue };
+        let corner = |v: &WorldVertex| ClipCorner {
+            clip: view.view_proj * Vec3::from(v.pos).extend(1.0),
+            uv: v.uv,
+        };
+        let (shader, triangles) = (&self.shader, &mut self.triangles);
+        let mut world_triangles = |vertices: &[WorldVertex], r: Range<u32>, masked: bool| {
+            let Some(tris) = vertices.get(r.start as usize..r.end as usize) else { return };
             for t in tris.chunks_exact(3) {
                 sequence += 1;
-                let corner = |v: &WorldVertex| ClipCorner {
-                    clip: view.view_proj * Vec3::from(v.pos).extend(1.0),
-                    uv: v.uv,
-                };
                 if let Some(raster) =
                     RasterTriangle::new(&[corner(&t[0]), corner(&t[1]), corner(&t[2])], &vp)
                 {
-                    let shading = self.shader.triangle(&t[0], view);
-                    self.triangles.push(Drawn { raster, shading, sequence });
+                    let shading = shader.triangle(&t[0], view);
+                    triangles.push(Drawn { raster, shading, masked, sequence });
+                }
+            }
+        };
+        for r in draws.solid {
+            world_triangles(&world.solid, r, false);
+        }
+        for r in draws.masked {
+            let first = world.masked_first;
+            let r = r.start.saturating_sub(first)..r.end.saturating_sub(first);
+            world_triangles(&world.masked, r, true);
+        }
+        if view.show_sprites {
+            for s in &world.sprites {
+                let Some(quad) = billboard(s, view, shader.textures()) else { continue };
+                for t in &quad.triangles {
+                    sequence += 1;
+                    // A billboard faces the camera, but its corners may wind either way on
+                    // screen (the GPU draws sprites without culling).
+                    let raster = RasterTriangle::new(t, &vp)
+                        .or_else(|| RasterTriangle::new(&[t[0], t[2], t[1]], &vp));
+                    if let Some(raster) = raster {
+                        let shading = shader.sprite(&quad, view);
+                        triangles.push(Drawn { raster, shading, masked: true, sequence });
+                    }
                 }
             }
         }
@@ -236,9 +307,10 @@ fn draw_span<S: SoftShader>(
             p.dist[j] = 1.0 / span.inv_w(k);
             (p.u[j], p.v[j]) = span.uv(k, p.dist[j]);
         }
+        let opaque = if t.masked { shader.opaque(&t.shading, &p) } else { [true; GROUP] };
         // Without branches, so that the lanes are tested together.
         for (j, d) in depths.iter_mut().enumerate() {
-            let wins = z[j] > *d;
+            let wins = z[j] > *d && opaque[j];
             p.wins[j] = wins;
             *d = if wins { z[j] } else { *d };
         }
@@ -271,8 +343,7 @@ enum Shaders {
 /// frames are the GPU's.
 pub(super) struct SoftFrames {
     shaders: Shaders,
-    /// The solid triangles, as the renderer's culling ranges count them.
-    vertices: Vec<WorldVertex>,
+    world: SoftWorld,
     canvas: SoftCanvas,
     /// Whether this frame's solid world is on the canvas.
     on_canvas: bool,
@@ -298,7 +369,12 @@ impl SoftFrames {
         let [r, g, b] = inputs.scene.clear.rgb.map(u32::from);
         Some(SoftFrames {
             shaders,
-            vertices: inputs.solid.to_vec(),
+            world: SoftWorld {
+                solid: inputs.solid.to_vec(),
+                masked: inputs.masked.to_vec(),
+                masked_first: inputs.masked_first,
+                sprites: inputs.scene.sprites.clone(),
+            },
             canvas: SoftCanvas {
                 clear: to_target(r | g << 8 | b << 16, inputs.bgra),
                 threads: canvas_bands::threads(),
@@ -329,11 +405,11 @@ impl FamilyFrames for SoftFrames {
         FramePlan { solid, occlusion: true, keys }
     }
 
-    fn draw_canvas(&mut self, view: &SoftView, ranges: &mut dyn Iterator<Item = Range<u32>>) {
+    fn draw_canvas(&mut self, view: &SoftView, draws: CanvasDraws) {
         match &mut self.shaders {
-            Shaders::Saturn(f) => f.draw(&self.vertices, ranges, view, &mut self.canvas),
-            Shaders::Marathon(f) => f.draw(&self.vertices, ranges, view, &mut self.canvas),
-            Shaders::Saucer(f) => f.draw(&self.vertices, ranges, view, &mut self.canvas),
+            Shaders::Saturn(f) => f.draw(&self.world, draws, view, &mut self.canvas),
+            Shaders::Marathon(f) => f.draw(&self.world, draws, view, &mut self.canvas),
+            Shaders::Saucer(f) => f.draw(&self.world, draws, view, &mut self.canvas),
         }
     }
 

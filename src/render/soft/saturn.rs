@@ -6,8 +6,9 @@
 use crate::render::packing::PackedScene;
 use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 
+use super::billboards::Billboard;
 use super::textures::{floor_i32, SoftTextures, TextureAt};
-use super::{scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP};
+use super::{scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP};
 
 /// Light indices the offset table holds (shaders/saturn.wgsl `sat_offset_word`).
 const OFFSET_WORDS: usize = 18;
@@ -40,6 +41,8 @@ pub struct SaturnTriangle {
     bottom: [[f32; 2]; 3],
     flip_h: bool,
     flip_v: bool,
+    /// A sprite: texel coordinates clamped to the texture.
+    sprite: bool,
 }
 
 impl SaturnShader {
@@ -78,6 +81,10 @@ impl SoftShader for SaturnShader {
         );
     }
 
+    fn textures(&self) -> &SoftTextures {
+        &self.textures
+    }
+
     fn triangle(&self, v: &WorldVertex, view: &SoftView) -> SaturnTriangle {
         let corner = |k: u32| self.offsets[((v.surface >> (5 * k)) & 31).min(17) as usize];
         let [c0, c1, c2, c3] = [corner(0), corner(1), corner(2), corner(3)];
@@ -90,7 +97,34 @@ impl SoftShader for SaturnShader {
             bottom: std::array::from_fn(|k| [c3[k], c2[k] - c3[k]]),
             flip_h: v.surface & FLIP_H != 0,
             flip_v: v.surface & FLIP_V != 0,
+            sprite: false,
         }
+    }
+
+    /// Saturn Quake levels carry no sprites. A sprite has no corner light words, which
+    /// shaders/saturn.wgsl reads as word 0: every channel 16 steps down.
+    fn sprite(&self, quad: &Billboard, _view: &SoftView) -> SaturnTriangle {
+        SaturnTriangle {
+            texture: quad.texture,
+            scroll: [0.0; 2],
+            sky: false,
+            top: [[-16.0, 0.0]; 3],
+            bottom: [[-16.0, 0.0]; 3],
+            flip_h: false,
+            flip_v: false,
+            sprite: true,
+        }
+    }
+
+    fn opaque(&self, t: &SaturnTriangle, p: &Pixels) -> [bool; GROUP] {
+        std::array::from_fn(|j| {
+            let (x, y) = if t.sky {
+                (self.sky_columns[p.x + j], self.sky_rows[p.y])
+            } else {
+                texel_of(t, p, j)
+            };
+            self.textures.texel(&t.texture, x, y) & 0x8000 == 0
+        })
     }
 
     #[inline(always)]
@@ -110,8 +144,7 @@ impl SoftShader for SaturnShader {
         let mut offsets = [[0i32; GROUP]; 3];
         for j in 0..GROUP {
             let (u, v) = (p.u[j] + t.scroll[0], p.v[j] + t.scroll[1]);
-            tx[j] = floor_i32(u);
-            ty[j] = floor_i32(v);
+            (tx[j], ty[j]) = texel_of(t, p, j);
             let px = (u / TEXTURE_SIZE).clamp(0.0, 1.0);
             let py = (v / TEXTURE_SIZE).clamp(0.0, 1.0);
             let px = if t.flip_h { 1.0 - px } else { px };
@@ -143,6 +176,16 @@ impl SoftShader for SaturnShader {
                 *c = lit[j];
             }
         }
+    }
+}
+
+/// The texel coordinates of lane `j` of `p`.
+#[inline(always)]
+fn texel_of(t: &SaturnTriangle, p: &Pixels, j: usize) -> (i32, i32) {
+    if t.sprite {
+        (sprite_texel(p.u[j], t.texture.width()), sprite_texel(p.v[j], t.texture.height()))
+    } else {
+        (floor_i32(p.u[j] + t.scroll[0]), floor_i32(p.v[j] + t.scroll[1]))
     }
 }
 

@@ -7,8 +7,9 @@
 use crate::render::packing::PackedScene;
 use crate::scene::WorldVertex;
 
+use super::billboards::Billboard;
 use super::textures::{floor_i32, SoftTextures, TextureAt};
-use super::{scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP};
+use super::{scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP};
 
 /// Fog levels of LUT1, and the words of one lighting part (levels x 256 colours).
 const FOG_LEVELS: i32 = 64;
@@ -30,6 +31,27 @@ pub struct SaucerTriangle {
     scroll: [f32; 2],
     /// Its LUT1 lighting part's first word in `lit`.
     part: u32,
+    /// A sprite: texel coordinates clamped to the texture.
+    sprite: bool,
+}
+
+impl SaucerShader {
+    /// The first word in `lit` of the lighting part light slot `slot` holds.
+    fn part(slot: u32, view: &SoftView) -> u32 {
+        let slot = (slot as usize).min(view.light.len().saturating_sub(1));
+        let part = view.light.get(slot).copied().unwrap_or(0) as usize & (PARTS - 1);
+        (part * PART_WORDS) as u32
+    }
+
+    /// The texel coordinates of lane `j` of `p`.
+    #[inline(always)]
+    fn texel_of(t: &SaucerTriangle, p: &Pixels, j: usize) -> (i32, i32) {
+        if t.sprite {
+            (sprite_texel(p.u[j], t.texture.width()), sprite_texel(p.v[j], t.texture.height()))
+        } else {
+            (floor_i32(p.u[j] + t.scroll[0]), floor_i32(p.v[j] + t.scroll[1]))
+        }
+    }
 }
 
 impl SaucerShader {
@@ -54,14 +76,35 @@ impl SoftShader for SaucerShader {
 
     fn begin_frame(&mut self, _view: &SoftView) {}
 
+    fn textures(&self) -> &SoftTextures {
+        &self.textures
+    }
+
     fn triangle(&self, v: &WorldVertex, view: &SoftView) -> SaucerTriangle {
-        let slot = (v.light as usize).min(view.light.len().saturating_sub(1));
-        let part = view.light.get(slot).copied().unwrap_or(0) as usize & (PARTS - 1);
         SaucerTriangle {
             texture: self.textures.at(view.remap, v.texture),
             scroll: scroll_offset(view.scroll, v.flags >> crate::scene::vertex_flags::SCROLL_SHIFT),
-            part: (part * PART_WORDS) as u32,
+            part: Self::part(v.light, view),
+            sprite: false,
         }
+    }
+
+    /// The light slot is the sprite brightness of the tile under it; the game has no
+    /// full-brightness frames.
+    fn sprite(&self, quad: &Billboard, view: &SoftView) -> SaucerTriangle {
+        SaucerTriangle {
+            texture: quad.texture,
+            scroll: [0.0; 2],
+            part: Self::part(quad.light, view),
+            sprite: true,
+        }
+    }
+
+    fn opaque(&self, t: &SaucerTriangle, p: &Pixels) -> [bool; GROUP] {
+        std::array::from_fn(|j| {
+            let (x, y) = Self::texel_of(t, p, j);
+            self.textures.texel(&t.texture, x, y) & 0x100 == 0
+        })
     }
 
     #[inline(always)]
@@ -69,8 +112,7 @@ impl SoftShader for SaucerShader {
         // 32-bit lanes: four a vector.
         let (mut tx, mut ty, mut level) = ([0i32; GROUP], [0i32; GROUP], [0u32; GROUP]);
         for j in 0..GROUP {
-            tx[j] = floor_i32(p.u[j] + t.scroll[0]);
-            ty[j] = floor_i32(p.v[j] + t.scroll[1]);
+            (tx[j], ty[j]) = Self::texel_of(t, p, j);
             level[j] = t.part + fog_level(self.fog_near, self.fog_far, p.dist[j]) * 256;
         }
         for (j, (c, k)) in colors.iter_mut().zip(keys.iter_mut()).enumerate() {

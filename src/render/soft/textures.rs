@@ -16,6 +16,8 @@ pub struct TextureAt {
     /// Both sides powers of two: coordinates wrap with a mask.
     pow2: bool,
     pub palette: u32,
+    /// The texel at a sprite's position (x from the left, y from the top).
+    pub origin: [i32; 2],
 }
 
 impl TextureAt {
@@ -30,7 +32,7 @@ impl TextureAt {
 
 impl Default for TextureAt {
     fn default() -> Self {
-        TextureAt { first: 0, width: 1, height: 1, pow2: true, palette: 0 }
+        TextureAt { first: 0, width: 1, height: 1, pow2: true, palette: 0, origin: [0, 0] }
     }
 }
 
@@ -56,6 +58,7 @@ impl SoftTextures {
                     height,
                     pow2: width.is_power_of_two() && height.is_power_of_two(),
                     palette: word(6).unwrap_or(0),
+                    origin: [word(4), word(5)].map(|w| w.unwrap_or(0) as i32),
                 }
             })
             .collect();
@@ -122,12 +125,14 @@ mod tests {
     fn texels_wrap_both_ways_as_the_shaders_wrap_them() {
         let mut t = SoftTextures { texels: (0..12).collect(), infos: Vec::new() };
         // 4 x 3: not a power of two.
-        let odd = TextureAt { first: 0, width: 4, height: 3, pow2: false, palette: 0 };
+        let odd =
+            TextureAt { first: 0, width: 4, height: 3, pow2: false, palette: 0, origin: [0, 0] };
         assert_eq!(t.texel(&odd, 1, 1), 5);
         assert_eq!(t.texel(&odd, -1, -1), 11);
         assert_eq!(t.texel(&odd, 5, 4), 5);
         t.texels = (0..8).collect();
-        let pow2 = TextureAt { first: 0, width: 4, height: 2, pow2: true, palette: 0 };
+        let pow2 =
+            TextureAt { first: 0, width: 4, height: 2, pow2: true, palette: 0, origin: [0, 0] };
         assert_eq!(t.texel(&pow2, -1, -1), 7);
         assert_eq!(t.texel(&pow2, 4, 2), 0);
     }
