@@ -100,7 +100,7 @@ fn saucerman_canvas_frames_match_the_gpu_passes() {
 fn sprites_match_gpu(name: &str, scene: &Scene, distance: f64, gpu_free: bool, floor: f64) {
     let gpu = Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)");
     let view = ViewSettings { width: 320, height: 200, ..Default::default() };
-    let hidden = ViewSettings { show_sprites: false, ..view.clone() };
+    let hidden = ViewSettings { show_sprites: false, ..view };
     let mut canvas = SceneRenderer::new(&gpu, scene).expect("upload");
     let mut shaded = SceneRenderer::new(&gpu, scene).expect("upload");
     shaded.set_cpu_canvas(false);
