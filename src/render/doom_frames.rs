@@ -251,7 +251,7 @@ impl FamilyFrames for DoomFrames {
             (false, false) => SolidWorld::Shaded,
         };
         // The walk culls Doom's smooth frames; elsewhere Doom's open spaces hide little.
-        self.plan = FramePlan { solid, occlusion: false, keys: false };
+        self.plan = FramePlan { solid, occlusion: false, keys: false, translucent: false };
         self.plan
     }
 

@@ -54,8 +54,9 @@ pub(super) enum SolidWorld {
     /// surfaces), tested against the canvas depths.
     Canvas,
     /// The family draws the solid world, the masked surfaces and the sprites on the CPU from
-    /// the triangles the renderer's culling keeps ([`FamilyFrames::draw_canvas`]); the GPU
-    /// draws only overlays and translucent surfaces over it, tested against the canvas depths.
+    /// the triangles the renderer's culling keeps ([`FamilyFrames::draw_canvas`]), and blends
+    /// the translucent surfaces over them ([`FramePlan::translucent`]); the GPU draws only
+    /// overlays over it, tested against the canvas depths.
     CulledCanvas,
 }
 
@@ -75,11 +76,14 @@ pub(super) struct FramePlan {
     pub occlusion: bool,
     /// Whether the canvas keeps each pixel's palette index ([`Canvas::keys`]).
     pub keys: bool,
+    /// Whether the canvas has the translucent surfaces blended in too (the GPU's translucent
+    /// pass then has nothing to do).
+    pub translucent: bool,
 }
 
 impl Default for FramePlan {
     fn default() -> Self {
-        FramePlan { solid: SolidWorld::Shaded, occlusion: true, keys: false }
+        FramePlan { solid: SolidWorld::Shaded, occlusion: true, keys: false, translucent: false }
     }
 }
 
@@ -166,6 +170,8 @@ pub(super) struct FamilyInputs<'a> {
     /// vertices (which its masked ranges count).
     pub masked: &'a [WorldVertex],
     pub masked_first: u32,
+    /// The translucent triangles, in the scene's order.
+    pub translucent: &'a [WorldVertex],
     /// The image's byte order is BGRA.
     pub bgra: bool,
 }

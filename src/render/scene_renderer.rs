@@ -250,7 +250,17 @@ impl SceneRenderer {
         let solid = &batches.solid_reversed[..batches.solid_count as usize];
         let masked_first = batches.solid_count;
         let masked = &batches.vertices[masked_first as usize..batches.opaque_count as usize];
-        let inputs = FamilyInputs { scene, packed, solid, masked, masked_first, bgra };
+        let translucent_world = &batches.vertices[batches.opaque_count as usize..]
+            [..batches.translucent_count as usize];
+        let inputs = FamilyInputs {
+            scene,
+            packed,
+            solid,
+            masked,
+            masked_first,
+            translucent: translucent_world,
+            bgra,
+        };
         let family = family_frames(gpu, inputs);
         if let Some(own) = family.bind_group_layout() {
             pipelines.set_family_layout(device.create_pipeline_layout(
@@ -478,7 +488,8 @@ impl SceneRenderer {
                 draws += self.family.record(&mut pass, stage, &self.pipelines, mode);
             }
         }
-        if let (Some(pass), Some(keys_view)) = (self.translucent.as_mut(), &targets.keys_view) {
+        let translucent = self.translucent.as_mut().filter(|_| !self.plan.translucent);
+        if let (Some(pass), Some(keys_view)) = (translucent, &targets.keys_view) {
             let opaque_bytes = self.vertex_count as u64 * std::mem::size_of::<WorldVertex>() as u64;
             pass.record(
                 &gpu.device,
@@ -680,7 +691,13 @@ impl SceneRenderer {
     /// Whether the GPU draws anything over this frame's canvas (markers, wireframe or
     /// translucent surfaces), which then needs the canvas depths.
     fn draws_over_canvas(&self, view: &ViewSettings) -> bool {
-        (view.show_markers && self.marker_count > 0) || view.wireframe || self.translucent.is_some()
+        (view.show_markers && self.marker_count > 0) || view.wireframe || self.gpu_translucent()
+    }
+
+    /// Whether the GPU's translucent pass blends this frame's translucent surfaces (the scene
+    /// has some, and the family's canvas has not blended them).
+    fn gpu_translucent(&self) -> bool {
+        self.translucent.is_some() && !self.plan.translucent
     }
 
     /// Writes the animation state into the state buffer and, when `depths` (the GPU draws
@@ -691,7 +708,7 @@ impl SceneRenderer {
         let canvas = self.family.canvas();
         let depths = canvas.as_ref().filter(|_| depths).map(|c| c.depths).unwrap_or(&[]);
         // The palette indices only for translucent surfaces to blend with, after the depths.
-        let keys = canvas.as_ref().filter(|_| self.translucent.is_some() && !depths.is_empty());
+        let keys = canvas.as_ref().filter(|_| self.gpu_translucent() && !depths.is_empty());
         let keys = keys.map(|c| c.keys).unwrap_or(&[]);
         let size = ((self.state_words.len() + depths.len() + keys.len().div_ceil(4)) * 4) as u64;
         if size > self.state.size() {
@@ -815,7 +832,7 @@ impl SceneRenderer {
         // The canvas depths follow the animation state in the state buffer, and its palette
         // indices (four a word) the depths, where translucent surfaces blend with them.
         let depths = if canvas { self.state_words.len() as u32 } else { 0 };
-        let keys = self.plan.keys && self.translucent.is_some();
+        let keys = self.plan.keys && self.gpu_translucent();
         let keys = if keys { depths + (p.width * p.height) as u32 } else { 0 };
         let right = camera.right();
         FrameUniform {

@@ -9,6 +9,7 @@ use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 
 use super::billboards::Billboard;
 use super::textures::{floor_i32, SoftTextures, TextureAt};
+use super::translucent::Layer;
 use super::{scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP};
 
 /// Family constant 0's flag: the scene has a Shapes file (its colours go through the shading
@@ -103,6 +104,12 @@ impl MarathonShader {
         }
     }
 
+    /// Whether lane `j` of `p` shows an opaque texel of `t`.
+    fn opaque_at(&self, t: &MarathonTriangle, p: &Pixels, j: usize) -> bool {
+        let (x, y) = self.texel_of(t, p, j);
+        self.textures.texel(&t.texture, x, y) & 0x100 == 0
+    }
+
     /// The landscape texel of pixel (`x`, `y`): its line by the ray's elevation, its place
     /// in the line by the ray's direction (shaders/marathon.wgsl `m_landscape_texel`).
     fn landscape_texel(&self, t: &TextureAt, x: usize, y: usize) -> (i32, i32) {
@@ -165,10 +172,21 @@ impl SoftShader for MarathonShader {
     }
 
     fn opaque(&self, t: &MarathonTriangle, p: &Pixels) -> [bool; GROUP] {
-        std::array::from_fn(|j| {
-            let (x, y) = self.texel_of(t, p, j);
-            self.textures.texel(&t.texture, x, y) & 0x100 == 0
-        })
+        std::array::from_fn(|j| self.opaque_at(t, p, j))
+    }
+
+    /// The shaded texel, replacing the colour behind it.
+    fn translucent(
+        &self,
+        t: &MarathonTriangle,
+        p: &Pixels,
+        j: usize,
+        masked: bool,
+    ) -> Option<Layer> {
+        if masked && !self.opaque_at(t, p, j) {
+            return None;
+        }
+        Some(Layer { color: self.shade_pixel(t, p, j), index: 0, mode: 0 })
     }
 
     #[inline(always)]

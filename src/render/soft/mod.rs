@@ -12,8 +12,9 @@
 //! that most pixels are shaded once; a masked surface's or sprite's transparent texels leave
 //! the pixel as it was. The family's shading is the same arithmetic as its WGSL, so the
 //! picture matches the GPU's but for pixel centres on the exact edge of a texel or a
-//! triangle. Only translucent surfaces and overlays are left for the GPU, drawn over the
-//! canvas and tested against its depths; a frame without them never reaches the GPU.
+//! triangle. Translucent surfaces are blended over the canvas as the GPU's translucent pass
+//! blends them (`translucent`). Only overlays are left for the GPU, drawn over the canvas and
+//! tested against its depths; a frame without them never reaches the GPU.
 
 mod billboards;
 mod marathon;
@@ -21,6 +22,7 @@ mod raster;
 mod saturn;
 mod saucer;
 mod textures;
+mod translucent;
 
 use std::ops::Range;
 
@@ -30,13 +32,14 @@ use super::canvas_bands::{self, Bands};
 use super::family::{Canvas, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SolidWorld};
 use super::profiler::CpuSteps;
 use super::{Gpu, RenderMode};
-use crate::scene::{Scene, Shading, ShadingFamily, Sprite, WorldVertex};
+use crate::scene::{vertex_flags, Scene, Shading, ShadingFamily, Sprite, WorldVertex};
 use billboards::{billboard, Billboard};
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
 use saucer::SaucerShader;
 use textures::{floor_i32, SoftTextures};
+use translucent::{collect_span, resolve, Layer};
 
 /// One frame's view and animation state, as the GPU's frame uniform and state buffer hold
 /// them.
@@ -103,6 +106,17 @@ pub(super) trait SoftShader: Sync {
     /// sprite, whose transparent texels the GPU discards).
     fn opaque(&self, t: &Self::Triangle, p: &Pixels) -> [bool; GROUP];
 
+    /// What translucent triangle `t` leaves in the list of lane `j` of `p`, as the family's
+    /// WGSL `translucent` says; `None` for a transparent texel of a `masked` one.
+    fn translucent(&self, t: &Self::Triangle, p: &Pixels, j: usize, masked: bool) -> Option<Layer>;
+
+    /// Palette index `src` blended with `dst` through the family's blend table `mode` (its
+    /// WGSL `blend_index`), and the result's palette colour. Only a family whose translucent
+    /// layers name a table (Attack of the Saucerman) is asked.
+    fn blend(&self, src: u8, _dst: u8, _mode: u16) -> (u8, u32) {
+        (src, 0xFF00_0000)
+    }
+
     /// Writes the colour of each pixel of `p` that triangle `t` wins into `colors` (one a
     /// pixel of the group: `colors.len()` lanes are real), and with [`Self::KEYS`] its
     /// palette index into `keys` (empty otherwise).
@@ -158,19 +172,23 @@ struct SoftWorld {
     /// The masked triangles, and the position of the first in the renderer's ranges.
     masked: Vec<WorldVertex>,
     masked_first: u32,
+    /// The translucent triangles, all drawn every frame (as the GPU's pass draws them).
+    translucent: Vec<WorldVertex>,
     sprites: Vec<Sprite>,
 }
 
-/// A family's shader and this frame's triangles for it.
+/// A family's shader and this frame's triangles for it: the opaque ones (drawn in `order`)
+/// and the translucent ones (in the scene's order).
 struct Family<S: SoftShader> {
     shader: S,
     triangles: Vec<Drawn<S::Triangle>>,
     order: Vec<u32>,
+    translucent: Vec<Drawn<S::Triangle>>,
 }
 
 impl<S: SoftShader> Family<S> {
     fn new(shader: S) -> Self {
-        Family { shader, triangles: Vec::new(), order: Vec::new() }
+        Family { shader, triangles: Vec::new(), order: Vec::new(), translucent: Vec::new() }
     }
 
     /// Sets up this frame's triangles and sprite quads and draws them into `canvas`.
@@ -191,6 +209,15 @@ impl<S: SoftShader> Family<S> {
             uv: v.uv,
         };
         let (shader, triangles) = (&self.shader, &mut self.triangles);
+        self.translucent.clear();
+        for (n, t) in world.translucent.chunks_exact(3).enumerate() {
+            let corners = [corner(&t[0]), corner(&t[1]), corner(&t[2])];
+            if let Some(raster) = RasterTriangle::new(&corners, &vp) {
+                let shading = shader.triangle(&t[0], view);
+                let masked = t[0].flags & vertex_flags::MASKED != 0;
+                self.translucent.push(Drawn { raster, shading, masked, sequence: n as u32 });
+            }
+        }
         let mut world_triangles = |vertices: &[WorldVertex], r: Range<u32>, masked: bool| {
             let Some(tris) = vertices.get(r.start as usize..r.end as usize) else { return };
             for t in tris.chunks_exact(3) {
@@ -235,7 +262,8 @@ impl<S: SoftShader> Family<S> {
             let (a, b) = (&tris[a as usize], &tris[b as usize]);
             b.raster.nearest().total_cmp(&a.raster.nearest()).then(b.sequence.cmp(&a.sequence))
         });
-        let (shader, order) = (&self.shader, &self.order);
+        let (shader, order, translucent) = (&self.shader, &self.order, &self.translucent);
+        let clear_index = canvas.clear_index;
         let how = Bands {
             rows: BAND_ROWS,
             threads: canvas.threads,
@@ -260,6 +288,22 @@ impl<S: SoftShader> Family<S> {
                     }
                 }
             }
+            if translucent.is_empty() {
+                return;
+            }
+            let mut fragments = Vec::new();
+            for t in translucent {
+                let (rows, band_rows) = (t.raster.rows(), band.rows());
+                let rows = rows.start.max(band_rows.start)..rows.end.min(band_rows.end);
+                for y in rows {
+                    if let Some(span) = t.raster.span(y, vp.width) {
+                        let at = (y - band.y0) * vp.width + span.x0;
+                        let depths = &band.depths[at..at + span.x1 - span.x0];
+                        collect_span(shader, t, &span, y, vp.near, depths, at, &mut fragments);
+                    }
+                }
+            }
+            resolve(shader, &mut fragments, band, clear_index);
         });
     }
 }
@@ -330,6 +374,8 @@ struct SoftCanvas {
     depths: Vec<f32>,
     indices: Vec<u8>,
     clear: u32,
+    /// The palette index translucent layers blend with where nothing was drawn.
+    clear_index: u8,
     threads: usize,
 }
 
@@ -373,10 +419,12 @@ impl SoftFrames {
                 solid: inputs.solid.to_vec(),
                 masked: inputs.masked.to_vec(),
                 masked_first: inputs.masked_first,
+                translucent: inputs.translucent.to_vec(),
                 sprites: inputs.scene.sprites.clone(),
             },
             canvas: SoftCanvas {
                 clear: to_target(r | g << 8 | b << 16, inputs.bgra),
+                clear_index: inputs.scene.clear.index.min(255) as u8,
                 threads: canvas_bands::threads(),
                 ..SoftCanvas::default()
             },
@@ -402,7 +450,7 @@ impl FamilyFrames for SoftFrames {
         self.on_canvas = self.enabled && frame.view.mode == RenderMode::Faithful;
         let solid = if self.on_canvas { SolidWorld::CulledCanvas } else { SolidWorld::Shaded };
         let keys = self.on_canvas && matches!(self.shaders, Shaders::Saucer(_));
-        FramePlan { solid, occlusion: true, keys }
+        FramePlan { solid, occlusion: true, keys, translucent: self.on_canvas }
     }
 
     fn draw_canvas(&mut self, view: &SoftView, draws: CanvasDraws) {

@@ -8,6 +8,7 @@ use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 
 use super::billboards::Billboard;
 use super::textures::{floor_i32, SoftTextures, TextureAt};
+use super::translucent::Layer;
 use super::{scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP};
 
 /// Light indices the offset table holds (shaders/saturn.wgsl `sat_offset_word`).
@@ -125,6 +126,17 @@ impl SoftShader for SaturnShader {
             };
             self.textures.texel(&t.texture, x, y) & 0x8000 == 0
         })
+    }
+
+    /// Saturn Quake levels have no translucent surfaces; shaders/saturn.wgsl gives one its
+    /// texel's colour, without the Gouraud offsets.
+    fn translucent(&self, t: &SaturnTriangle, p: &Pixels, j: usize, masked: bool) -> Option<Layer> {
+        let (x, y) = texel_of(t, p, j);
+        let texel = self.textures.texel(&t.texture, x, y) as u32;
+        if masked && texel & 0x8000 != 0 {
+            return None;
+        }
+        Some(Layer { color: to_target(rgb(texel), self.bgra), index: 0, mode: 0 })
     }
 
     #[inline(always)]

@@ -2,19 +2,23 @@
 //! shaders/saucer.wgsl shades it: the texel's palette index through LUT1 (the tile's lighting
 //! part and the fog level of the pixel's depth), tabulated with the palette by
 //! render/lit_tables.rs. Each pixel also keeps its palette index, which translucent surfaces
-//! blend with through LUT2 on the GPU.
+//! blend with through LUT2.
 
 use crate::render::packing::PackedScene;
-use crate::scene::WorldVertex;
+use crate::scene::{vertex_flags, WorldVertex};
 
 use super::billboards::Billboard;
 use super::textures::{floor_i32, SoftTextures, TextureAt};
+use super::translucent::Layer;
 use super::{scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP};
 
 /// Fog levels of LUT1, and the words of one lighting part (levels x 256 colours).
 const FOG_LEVELS: i32 = 64;
 const PART_WORDS: usize = 64 * 256;
 const PARTS: usize = 16;
+/// LUT2's tables, each a byte per source and destination index.
+const BLEND_TABLES: usize = 16;
+const BLEND_TABLE_BYTES: usize = 256 * 256;
 
 pub struct SaucerShader {
     textures: SoftTextures,
@@ -23,6 +27,10 @@ pub struct SaucerShader {
     lit: Vec<(u32, u8)>,
     fog_near: f32,
     fog_far: f32,
+    /// LUT2: per table, source and destination index, the blended index.
+    blend: Vec<u8>,
+    /// The palette (in the target's order), which blended indices are shown in.
+    palette: Vec<u32>,
 }
 
 /// One triangle's shading.
@@ -33,6 +41,8 @@ pub struct SaucerTriangle {
     part: u32,
     /// A sprite: texel coordinates clamped to the texture.
     sprite: bool,
+    /// A translucent triangle's LUT2 table + 1 (its contrast byte), 0 for none.
+    mode: u16,
 }
 
 impl SaucerShader {
@@ -41,6 +51,14 @@ impl SaucerShader {
         let slot = (slot as usize).min(view.light.len().saturating_sub(1));
         let part = view.light.get(slot).copied().unwrap_or(0) as usize & (PARTS - 1);
         (part * PART_WORDS) as u32
+    }
+
+    /// A texel's lit colour and palette index at view depth `depth`: its index with the
+    /// texture's palette base, through LUT1 at the depth's fog level.
+    fn lit_texel(&self, t: &SaucerTriangle, texel: u32, depth: f32) -> (u32, u8) {
+        let colour = ((texel & 255) + t.texture.palette) as usize & 255;
+        let level = fog_level(self.fog_near, self.fog_far, depth) as usize;
+        self.lit.get(t.part as usize + level * 256 + colour).copied().unwrap_or((0, 0))
     }
 
     /// The texel coordinates of lane `j` of `p`.
@@ -56,16 +74,33 @@ impl SaucerShader {
 
 impl SaucerShader {
     pub fn new(packed: &PackedScene, bgra: bool) -> SaucerShader {
-        let [_, near, far, lut1, ..] = packed.layout.family;
+        let [_, near, far, lut1, lut2, ..] = packed.layout.family;
         let word = |i: usize| packed.meta.get(lut1 as usize + i).copied().unwrap_or(0);
         let lit = (0..PARTS * PART_WORDS)
             .map(|i| (to_target(word(i) & 0x00FF_FFFF, bgra), (word(i) >> 24) as u8))
+            .collect();
+        // Four bytes a word, as shaders/saucer.wgsl `saucer_lut2` reads them.
+        let blend = (0..BLEND_TABLES * BLEND_TABLE_BYTES)
+            .map(|i| {
+                let w = packed.meta.get(lut2 as usize + i / 4).copied().unwrap_or(0);
+                (w >> ((i % 4) * 8)) as u8
+            })
+            .collect();
+        let layout = &packed.layout;
+        let palette = packed
+            .meta
+            .get(layout.palette as usize..layout.colormap as usize)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&c| to_target(c & 0x00FF_FFFF, bgra))
             .collect();
         SaucerShader {
             textures: SoftTextures::new(packed),
             lit,
             fog_near: near as f32,
             fog_far: far as f32,
+            blend,
+            palette,
         }
     }
 }
@@ -83,9 +118,10 @@ impl SoftShader for SaucerShader {
     fn triangle(&self, v: &WorldVertex, view: &SoftView) -> SaucerTriangle {
         SaucerTriangle {
             texture: self.textures.at(view.remap, v.texture),
-            scroll: scroll_offset(view.scroll, v.flags >> crate::scene::vertex_flags::SCROLL_SHIFT),
+            scroll: scroll_offset(view.scroll, v.flags >> vertex_flags::SCROLL_SHIFT),
             part: Self::part(v.light, view),
             sprite: false,
+            mode: (((v.flags >> vertex_flags::CONTRAST_SHIFT) & 255) as u8 as i8).max(0) as u16,
         }
     }
 
@@ -97,7 +133,27 @@ impl SoftShader for SaucerShader {
             scroll: [0.0; 2],
             part: Self::part(quad.light, view),
             sprite: true,
+            mode: 0,
         }
+    }
+
+    /// The lit, fogged texel; its index is blended through LUT2 table `mode - 1`.
+    fn translucent(&self, t: &SaucerTriangle, p: &Pixels, j: usize, masked: bool) -> Option<Layer> {
+        let (x, y) = Self::texel_of(t, p, j);
+        let texel = self.textures.texel(&t.texture, x, y) as u32;
+        if masked && texel & 0x100 != 0 {
+            return None;
+        }
+        let (color, index) = self.lit_texel(t, texel, p.dist[j]);
+        Some(Layer { color, index, mode: t.mode })
+    }
+
+    fn blend(&self, src: u8, dst: u8, mode: u16) -> (u8, u32) {
+        let table = (mode as usize).wrapping_sub(1) % BLEND_TABLES;
+        let at = table * BLEND_TABLE_BYTES + src as usize * 256 + dst as usize;
+        let index = self.blend.get(at).copied().unwrap_or(0);
+        let last = self.palette.len().saturating_sub(1);
+        (index, self.palette.get((index as usize).min(last)).copied().unwrap_or(0xFF00_0000))
     }
 
     fn opaque(&self, t: &SaucerTriangle, p: &Pixels) -> [bool; GROUP] {

@@ -1,0 +1,101 @@
+//! Translucent triangles on the CPU canvas, blended as the GPU's translucent pass blends them
+//! (shaders/translucent.wgsl): every fragment in front of the opaque canvas joins its pixel's
+//! list, the first [`LAYERS`] to arrive are kept, and each list is blended far to near over
+//! the canvas pixel, equal depths in the order they arrived. A layer replaces the colour, or
+//! blends its palette index with the pixel's through a table of the family (Saucerman's LUT2).
+
+use super::canvas_bands::Band;
+use super::raster::Span;
+use super::{Drawn, Pixels, SoftShader, GROUP};
+use crate::render::translucent_pass::LAYERS;
+
+/// What a translucent fragment leaves in its pixel's list: `mode` 0 replaces the pixel's
+/// colour with `color` (every family's translucent colour is opaque), any other blends
+/// palette index `index` with the pixel's through the family's table `mode`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::render) struct Layer {
+    pub color: u32,
+    pub index: u8,
+    pub mode: u16,
+}
+
+/// A fragment in a band's lists: its pixel (in the band), the triangle's place in the
+/// drawing order (its arrival), its view distance and what it blends.
+pub(super) struct Fragment {
+    pixel: u32,
+    arrival: u32,
+    depth: f32,
+    layer: Layer,
+}
+
+/// Adds the fragments of span `span` (row `y`) of translucent triangle `t` that lie in front
+/// of the canvas to `fragments`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn collect_span<S: SoftShader>(
+    shader: &S,
+    t: &Drawn<S::Triangle>,
+    span: &Span,
+    y: usize,
+    near: f32,
+    depths: &[f32],
+    first_pixel: usize,
+    fragments: &mut Vec<Fragment>,
+) {
+    for (g, depths) in depths.chunks(GROUP).enumerate() {
+        let first = (g * GROUP) as f32;
+        let z: [f32; GROUP] = std::array::from_fn(|j| near * span.inv_w(first + j as f32));
+        if !z.iter().zip(depths).any(|(z, d)| z > d) {
+            continue;
+        }
+        let mut p = Pixels {
+            x: span.x0 + g * GROUP,
+            y,
+            u: [0.0; GROUP],
+            v: [0.0; GROUP],
+            dist: [0.0; GROUP],
+            wins: [false; GROUP],
+        };
+        for j in 0..GROUP {
+            let k = first + j as f32;
+            p.dist[j] = 1.0 / span.inv_w(k);
+            (p.u[j], p.v[j]) = span.uv(k, p.dist[j]);
+        }
+        for (j, d) in depths.iter().enumerate() {
+            if z[j] <= *d {
+                continue;
+            }
+            if let Some(layer) = shader.translucent(&t.shading, &p, j, t.masked) {
+                let pixel = (first_pixel + g * GROUP + j) as u32;
+                fragments.push(Fragment { pixel, arrival: t.sequence, depth: p.dist[j], layer });
+            }
+        }
+    }
+}
+
+/// Blends each pixel's list of `fragments` over `band`; where the canvas drew nothing the
+/// palette index blended with is `clear_index`.
+pub(super) fn resolve<S: SoftShader>(
+    shader: &S,
+    fragments: &mut [Fragment],
+    band: &mut Band,
+    clear_index: u8,
+) {
+    fragments.sort_unstable_by_key(|f| (f.pixel, f.arrival));
+    for list in fragments.chunk_by_mut(|a, b| a.pixel == b.pixel) {
+        let kept = list.len().min(LAYERS as usize);
+        let kept = &mut list[..kept];
+        // Far to near; a stable sort keeps equal depths in their order of arrival.
+        kept.sort_by(|a, b| b.depth.total_cmp(&a.depth));
+        let at = kept[0].pixel as usize;
+        let Some(color) = band.colors.get_mut(at) else { continue };
+        let drawn = band.depths.get(at).is_some_and(|&d| d > 0.0);
+        let mut index = band.indices.get(at).filter(|_| drawn).copied().unwrap_or(clear_index);
+        for f in kept.iter() {
+            if f.layer.mode == 0 {
+                *color = f.layer.color;
+            } else {
+                (index, *color) = shader.blend(f.layer.index, index, f.layer.mode);
+            }
+        }
+    }
+}
