@@ -26,7 +26,7 @@ pub(super) fn billboard(s: &Sprite, view: &SoftView, textures: &SoftTextures) ->
     let shown = s.views.get(rotation(s, view.cam_pos, count).min(count.checked_sub(1)?))?;
     let texture = textures.at(view.remap, shown.texture);
     let (w, h) = (texture.width() as f32, texture.height() as f32);
-    let [ox, oy] = texture.origin.map(|o| o as f32);
+    let [ox, oy] = textures.origin(view.remap, shown.texture).map(|o| o as f32);
     let corner = |cx: f32, cy: f32| {
         let across = (cx * w - ox) * s.scale;
         let up = (oy - cy * h) * s.scale;

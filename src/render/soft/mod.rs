@@ -39,7 +39,7 @@ use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
 use saucer::SaucerShader;
 use textures::{floor_i32, SoftTextures};
-use translucent::{collect_span, resolve, Layer};
+use translucent::{blend_translucent, Layer};
 
 /// One frame's view and animation state, as the GPU's frame uniform and state buffer hold
 /// them.
@@ -137,6 +137,28 @@ fn scroll_offset(scroll: &[u32], slot: u32) -> [f32; 2] {
 #[inline(always)]
 fn sprite_texel(c: f32, size: u32) -> i32 {
     floor_i32(c.clamp(0.0, size as f32 - 0.001))
+}
+
+/// The texel coordinates of every lane of `p`: its texel coordinates plus `scroll`, or for a
+/// sprite (`sprite`: its texture's size) kept inside the texture. The branch is taken once a
+/// group, so that each loop compiles to vector instructions.
+#[inline(always)]
+fn texel_lanes(
+    p: &Pixels,
+    scroll: [f32; 2],
+    sprite: Option<(u32, u32)>,
+) -> ([i32; GROUP], [i32; GROUP]) {
+    let (mut tx, mut ty) = ([0i32; GROUP], [0i32; GROUP]);
+    if let Some((w, h)) = sprite {
+        for j in 0..GROUP {
+            (tx[j], ty[j]) = (sprite_texel(p.u[j], w), sprite_texel(p.v[j], h));
+        }
+    } else {
+        for j in 0..GROUP {
+            (tx[j], ty[j]) = (floor_i32(p.u[j] + scroll[0]), floor_i32(p.v[j] + scroll[1]));
+        }
+    }
+    (tx, ty)
 }
 
 /// `rgb` (red low) as an opaque pixel in the colour target's byte order.
@@ -284,26 +306,18 @@ impl<S: SoftShader> Family<S> {
                         let colors = &mut band.colors[pixels.clone()];
                         let depths = &mut band.depths[pixels.clone()];
                         let keys = band.indices.get_mut(pixels).unwrap_or_default();
-                        draw_span(shader, t, &span, y, vp.near, colors, depths, keys);
+                        let at = (&span, y, vp.near);
+                        if t.masked {
+                            draw_span::<S, true>(shader, t, at, colors, depths, keys);
+                        } else {
+                            draw_span::<S, false>(shader, t, at, colors, depths, keys);
+                        }
                     }
                 }
             }
-            if translucent.is_empty() {
-                return;
+            if !translucent.is_empty() {
+                blend_translucent(shader, translucent, band, vp, clear_index);
             }
-            let mut fragments = Vec::new();
-            for t in translucent {
-                let (rows, band_rows) = (t.raster.rows(), band.rows());
-                let rows = rows.start.max(band_rows.start)..rows.end.min(band_rows.end);
-                for y in rows {
-                    if let Some(span) = t.raster.span(y, vp.width) {
-                        let at = (y - band.y0) * vp.width + span.x0;
-                        let depths = &band.depths[at..at + span.x1 - span.x0];
-                        collect_span(shader, t, &span, y, vp.near, depths, at, &mut fragments);
-                    }
-                }
-            }
-            resolve(shader, &mut fragments, band, clear_index);
         });
     }
 }
@@ -311,15 +325,13 @@ impl<S: SoftShader> Family<S> {
 /// Draws one span of triangle `t`: each pixel whose reverse depth beats the canvas's gets the
 /// triangle's colour and depth. A tie keeps the pixel drawn first: triangles come nearest
 /// first, so only surfaces in one plane tie, and one buffer less to read and write a pixel
-/// matters more here than which of two coplanar surfaces shows.
-#[allow(clippy::too_many_arguments)]
+/// matters more here than which of two coplanar surfaces shows. `MASKED`: the triangle's
+/// transparent texels are left out (a separate instance, so that solid spans pay nothing).
 #[inline(always)]
-fn draw_span<S: SoftShader>(
+fn draw_span<S: SoftShader, const MASKED: bool>(
     shader: &S,
     t: &Drawn<S::Triangle>,
-    span: &Span,
-    y: usize,
-    near: f32,
+    (span, y, near): (&Span, usize, f32),
     colors: &mut [u32],
     depths: &mut [f32],
     keys: &mut [u8],
@@ -351,7 +363,8 @@ fn draw_span<S: SoftShader>(
             p.dist[j] = 1.0 / span.inv_w(k);
             (p.u[j], p.v[j]) = span.uv(k, p.dist[j]);
         }
-        let opaque = if t.masked { shader.opaque(&t.shading, &p) } else { [true; GROUP] };
+        // A masked triangle's transparent texels leave the pixel as it was, depth and all.
+        let opaque = if MASKED { shader.opaque(&t.shading, &p) } else { [true; GROUP] };
         // Without branches, so that the lanes are tested together.
         for (j, d) in depths.iter_mut().enumerate() {
             let wins = z[j] > *d && opaque[j];

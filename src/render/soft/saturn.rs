@@ -151,12 +151,24 @@ impl SoftShader for SaturnShader {
             }
             return;
         }
+        if t.sprite {
+            // Every corner's offsets are the same: the quad's are too.
+            for (j, c) in colors.iter_mut().enumerate() {
+                if p.wins[j] {
+                    let (x, y) = texel_of(t, p, j);
+                    let texel = self.textures.texel(&t.texture, x, y) as u32;
+                    *c = to_target(offset_rgb(texel, |k| t.top[k][0] as i32), self.bgra);
+                }
+            }
+            return;
+        }
         // Lane by lane: texel coordinates and the Gouraud offsets.
         let (mut tx, mut ty) = ([0i32; GROUP], [0i32; GROUP]);
         let mut offsets = [[0i32; GROUP]; 3];
         for j in 0..GROUP {
             let (u, v) = (p.u[j] + t.scroll[0], p.v[j] + t.scroll[1]);
-            (tx[j], ty[j]) = texel_of(t, p, j);
+            tx[j] = floor_i32(u);
+            ty[j] = floor_i32(v);
             let px = (u / TEXTURE_SIZE).clamp(0.0, 1.0);
             let py = (v / TEXTURE_SIZE).clamp(0.0, 1.0);
             let px = if t.flip_h { 1.0 - px } else { px };
@@ -176,12 +188,7 @@ impl SoftShader for SaturnShader {
         }
         let mut lit = [0u32; GROUP];
         for (j, lit) in lit.iter_mut().enumerate() {
-            let mut rgb = 0;
-            for (k, offset) in offsets.iter().enumerate() {
-                let five = ((texels[j] >> (5 * k)) & 31) as i32 + offset[j];
-                rgb |= expand(five.clamp(0, 31) as u32) << (8 * k);
-            }
-            *lit = to_target(rgb, self.bgra);
+            *lit = to_target(offset_rgb(texels[j], |k| offsets[k][j]), self.bgra);
         }
         for (j, c) in colors.iter_mut().enumerate() {
             if p.wins[j] {
@@ -199,6 +206,18 @@ fn texel_of(t: &SaturnTriangle, p: &Pixels, j: usize) -> (i32, i32) {
     } else {
         (floor_i32(p.u[j] + t.scroll[0]), floor_i32(p.v[j] + t.scroll[1]))
     }
+}
+
+/// An rgb555 texel's colour (red low) after adding channel `k`'s offset `offset(k)` in
+/// 5-bit steps, clamped.
+#[inline(always)]
+fn offset_rgb(texel: u32, offset: impl Fn(usize) -> i32) -> u32 {
+    let mut rgb = 0;
+    for k in 0..3 {
+        let five = ((texel >> (5 * k)) & 31) as i32 + offset(k);
+        rgb |= expand(five.clamp(0, 31) as u32) << (8 * k);
+    }
+    rgb
 }
 
 /// An rgb555 texel's colour (red low).

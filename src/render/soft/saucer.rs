@@ -10,7 +10,9 @@ use crate::scene::{vertex_flags, WorldVertex};
 use super::billboards::Billboard;
 use super::textures::{floor_i32, SoftTextures, TextureAt};
 use super::translucent::Layer;
-use super::{scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP};
+use super::{
+    scroll_offset, sprite_texel, texel_lanes, to_target, Pixels, SoftShader, SoftView, GROUP,
+};
 
 /// Fog levels of LUT1, and the words of one lighting part (levels x 256 colours).
 const FOG_LEVELS: i32 = 64;
@@ -166,10 +168,11 @@ impl SoftShader for SaucerShader {
     #[inline(always)]
     fn shade(&self, t: &SaucerTriangle, p: &Pixels, colors: &mut [u32], keys: &mut [u8]) {
         // 32-bit lanes: four a vector.
-        let (mut tx, mut ty, mut level) = ([0i32; GROUP], [0i32; GROUP], [0u32; GROUP]);
-        for j in 0..GROUP {
-            (tx[j], ty[j]) = Self::texel_of(t, p, j);
-            level[j] = t.part + fog_level(self.fog_near, self.fog_far, p.dist[j]) * 256;
+        let mut level = [0u32; GROUP];
+        let sprite = t.sprite.then(|| (t.texture.width(), t.texture.height()));
+        let (tx, ty) = texel_lanes(p, t.scroll, sprite);
+        for (j, level) in level.iter_mut().enumerate() {
+            *level = t.part + fog_level(self.fog_near, self.fog_far, p.dist[j]) * 256;
         }
         for (j, (c, k)) in colors.iter_mut().zip(keys.iter_mut()).enumerate() {
             if p.wins[j] {

@@ -16,8 +16,6 @@ pub struct TextureAt {
     /// Both sides powers of two: coordinates wrap with a mask.
     pow2: bool,
     pub palette: u32,
-    /// The texel at a sprite's position (x from the left, y from the top).
-    pub origin: [i32; 2],
 }
 
 impl TextureAt {
@@ -32,7 +30,7 @@ impl TextureAt {
 
 impl Default for TextureAt {
     fn default() -> Self {
-        TextureAt { first: 0, width: 1, height: 1, pow2: true, palette: 0, origin: [0, 0] }
+        TextureAt { first: 0, width: 1, height: 1, pow2: true, palette: 0 }
     }
 }
 
@@ -41,6 +39,9 @@ impl Default for TextureAt {
 pub struct SoftTextures {
     texels: Vec<u16>,
     infos: Vec<TextureAt>,
+    /// Each texture's texel at a sprite's position (x from the left, y from the top); apart
+    /// from `infos`, which every triangle copies.
+    origins: Vec<[i32; 2]>,
 }
 
 impl SoftTextures {
@@ -58,17 +59,28 @@ impl SoftTextures {
                     height,
                     pow2: width.is_power_of_two() && height.is_power_of_two(),
                     palette: word(6).unwrap_or(0),
-                    origin: [word(4), word(5)].map(|w| w.unwrap_or(0) as i32),
                 }
             })
             .collect();
-        SoftTextures { texels, infos }
+        let origins = (0..count)
+            .map(|t| {
+                [4, 5]
+                    .map(|k| packed.meta.get(at + t * INFO_WORDS + k).copied().unwrap_or(0) as i32)
+            })
+            .collect();
+        SoftTextures { texels, infos, origins }
     }
 
     /// Texture `texture` after this frame's animation (`remap`, the state's remap words).
     pub fn at(&self, remap: &[u32], texture: u32) -> TextureAt {
         let t = remap.get(texture as usize).copied().unwrap_or(texture);
         self.infos.get(t as usize).copied().unwrap_or_default()
+    }
+
+    /// Texture `texture`'s origin after this frame's animation (`remap`).
+    pub fn origin(&self, remap: &[u32], texture: u32) -> [i32; 2] {
+        let t = remap.get(texture as usize).copied().unwrap_or(texture);
+        self.origins.get(t as usize).copied().unwrap_or_default()
     }
 
     /// The 16-bit texel (`x`, `y`) of `t`, wrapped into the texture; 0 outside the texels.
@@ -123,16 +135,15 @@ mod tests {
 
     #[test]
     fn texels_wrap_both_ways_as_the_shaders_wrap_them() {
-        let mut t = SoftTextures { texels: (0..12).collect(), infos: Vec::new() };
+        let mut t =
+            SoftTextures { texels: (0..12).collect(), infos: Vec::new(), origins: Vec::new() };
         // 4 x 3: not a power of two.
-        let odd =
-            TextureAt { first: 0, width: 4, height: 3, pow2: false, palette: 0, origin: [0, 0] };
+        let odd = TextureAt { first: 0, width: 4, height: 3, pow2: false, palette: 0 };
         assert_eq!(t.texel(&odd, 1, 1), 5);
         assert_eq!(t.texel(&odd, -1, -1), 11);
         assert_eq!(t.texel(&odd, 5, 4), 5);
         t.texels = (0..8).collect();
-        let pow2 =
-            TextureAt { first: 0, width: 4, height: 2, pow2: true, palette: 0, origin: [0, 0] };
+        let pow2 = TextureAt { first: 0, width: 4, height: 2, pow2: true, palette: 0 };
         assert_eq!(t.texel(&pow2, -1, -1), 7);
         assert_eq!(t.texel(&pow2, 4, 2), 0);
     }

@@ -5,7 +5,7 @@
 //! blends its palette index with the pixel's through a table of the family (Saucerman's LUT2).
 
 use super::canvas_bands::Band;
-use super::raster::Span;
+use super::raster::{Span, Viewport};
 use super::{Drawn, Pixels, SoftShader, GROUP};
 use crate::render::translucent_pass::LAYERS;
 
@@ -21,17 +21,43 @@ pub(in crate::render) struct Layer {
 
 /// A fragment in a band's lists: its pixel (in the band), the triangle's place in the
 /// drawing order (its arrival), its view distance and what it blends.
-pub(super) struct Fragment {
+struct Fragment {
     pixel: u32,
     arrival: u32,
     depth: f32,
     layer: Layer,
 }
 
+/// Blends the translucent triangles `translucent` (in the scene's order) over `band`; where
+/// the canvas drew nothing the palette index blended with is `clear_index`. Kept out of the
+/// opaque triangles' loop, which every frame runs.
+#[inline(never)]
+pub(super) fn blend_translucent<S: SoftShader>(
+    shader: &S,
+    translucent: &[Drawn<S::Triangle>],
+    band: &mut Band,
+    vp: Viewport,
+    clear_index: u8,
+) {
+    let mut fragments = Vec::new();
+    for t in translucent {
+        let (rows, band_rows) = (t.raster.rows(), band.rows());
+        let rows = rows.start.max(band_rows.start)..rows.end.min(band_rows.end);
+        for y in rows {
+            if let Some(span) = t.raster.span(y, vp.width) {
+                let at = (y - band.y0) * vp.width + span.x0;
+                let depths = &band.depths[at..at + span.x1 - span.x0];
+                collect_span(shader, t, &span, y, vp.near, depths, at, &mut fragments);
+            }
+        }
+    }
+    resolve(shader, &mut fragments, band, clear_index);
+}
+
 /// Adds the fragments of span `span` (row `y`) of translucent triangle `t` that lie in front
 /// of the canvas to `fragments`.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn collect_span<S: SoftShader>(
+fn collect_span<S: SoftShader>(
     shader: &S,
     t: &Drawn<S::Triangle>,
     span: &Span,
@@ -72,9 +98,8 @@ pub(super) fn collect_span<S: SoftShader>(
     }
 }
 
-/// Blends each pixel's list of `fragments` over `band`; where the canvas drew nothing the
-/// palette index blended with is `clear_index`.
-pub(super) fn resolve<S: SoftShader>(
+/// Blends each pixel's list of `fragments` over `band`.
+fn resolve<S: SoftShader>(
     shader: &S,
     fragments: &mut [Fragment],
     band: &mut Band,
