@@ -61,7 +61,7 @@ const FLOORS: [(&str, f64); 36] = [
     ("freedoom1_e2m4_barrels", 1.0),
     ("freedoom2_map02_dm", 1.0),
     ("freedoom2_map05_columns", 1.0),
-    ("freedoom2_map07_start", 1.0),
+    ("freedoom2_map07_room", 1.0),
     ("freedoom2_map10_lamps", 1.0),
     ("freedoom2_map12_start", 1.0),
     ("si_c1m3_e1m3_start", 1.0),
