@@ -19,7 +19,9 @@ struct Frame {
     // with FLAG_CANVAS), sprite views (word offset into `sprites`), the CPU canvas's palette
     // indices (word offset into `state`, four a word; 0 for none)
     draw: vec4<u32>,
-    // clear palette index, fragments a pixel list holds, 0, 0
+    // clear palette index, fragments a pixel list holds, the things' frame words (word offset
+    // into `state`, one a sprite instance; 0xFFFFFFFF for none), Doom's sprite frame table
+    // (word offset into `sprites`: the frame count, then first | count << 24 a frame)
     misc: vec4<u32>,
 }
 

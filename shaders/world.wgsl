@@ -113,9 +113,22 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
     let facing = bitcast<f32>(sprites[b + 3u]);
     let scale = bitcast<f32>(sprites[b + 4u]);
     let light = sprites[b + 5u];
-    let sflags = sprites[b + 6u];
-    let first = sprites[b + 7u] & 0xFFFFFFu;
-    let count = sprites[b + 7u] >> 24u;
+    var bright = (sprites[b + 6u] & 1u) != 0u;
+    var first = sprites[b + 7u] & 0xFFFFFFu;
+    var count = sprites[b + 7u] >> 24u;
+    // An animated thing shows the frame the state gives it (as the CPU canvas draws it),
+    // with that frame's full brightness; without a word, the spawn frame.
+    if frame.misc.z != 0xFFFFFFFFu {
+        let word = state[frame.misc.z + ii];
+        let table = frame.misc.w;
+        let f = word & 0x7FFFFFFFu;
+        if f < sprites[table] {
+            let entry = sprites[table + 1u + f];
+            first = entry & 0xFFFFFFu;
+            count = entry >> 24u;
+            bright = (word >> 31u) != 0u;
+        }
+    }
 
     // Rotation as vanilla R_ProjectSprite picks it: angle from the viewer to the thing
     // against the thing's facing, in eighths, rotation 1 seen from the front.
@@ -156,7 +169,7 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
     out.extra = vec4<u32>(0u);
     out.shade = vec4<f32>(0.0);
     // Sprites are always masked; bit 0 of the sprite flags marks full brightness.
-    out.flags = KIND_SPRITE | VFLAG_MASKED | select(0u, SPRITE_FULLBRIGHT, (sflags & 1u) != 0u);
+    out.flags = KIND_SPRITE | VFLAG_MASKED | select(0u, SPRITE_FULLBRIGHT, bright);
     return out;
 }
 

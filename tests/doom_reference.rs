@@ -19,17 +19,20 @@ const DOOM_DIR: &str = "/usr/share/games/doom";
 /// Each view's regression floor: the share of pixels identical to Chocolate Doom's frame,
 /// just under the measured one. Walls, flats, sky, masked middles and things are drawn as
 /// vanilla draws them (render/vanilla/), from vanilla's texture memory (tutti-frutti
-/// included), so most views match in every pixel; on the crates view the 56-row COMPUTE2
-/// tiles and 4 pixels of it read past its patch lumps' ends into Chocolate Doom's zone heap,
-/// which mapscope reads as index 0 (measured 99.994%; 99.78% before the texture memory).
-/// Animated things start their cycles where vanilla's P_Random puts them at spawn (before,
-/// shown at their spawn frame: si_c1m3 views 99.980%, trees_gate and trees_outdoor 99.998%,
-/// the MAP01 bonuses 99.894% and 99.681%, the MAP03 lamps 98.96%), and the light specials
-/// draw on from there (drawn from index 0 as before, bonuses_east is 99.988%). What the views
-/// with things still miss: a flat texel here and there where the regenerated sine and tangent
-/// tables land a span on the other side of a texel boundary (si_c4m1 column and lamps, MAP03
-/// lamps: 1-10 pixels).
-const FLOORS: [(&str, f64); 20] = [
+/// included), so most views match in every pixel. What differs is memory no one can know:
+/// on the crates view the 56-row COMPUTE2 tiles and 4 pixels of it read past its patch lumps'
+/// ends into Chocolate Doom's zone heap, which mapscope reads as index 0 (measured 99.994%;
+/// 99.78% before the texture memory); on the E1M4 start the top row of the 16-row STEP6 reads
+/// texture row 127, past the end of its 512-byte composite for its last columns (9 pixels,
+/// 99.986%). Animated things start their cycles where vanilla's P_Random puts them at spawn
+/// (before, shown at their spawn frame: si_c1m3 views 99.980%, trees_gate and trees_outdoor
+/// 99.998%, the MAP01 bonuses 99.894% and 99.681%, the MAP03 lamps 98.96%), and the light
+/// specials draw on from there (drawn from index 0 as before, bonuses_east is 99.988%). The
+/// sine, tangent and arctangent tables equal vanilla's (render/vanilla/tables.rs); the plain
+/// definitions moved a flat texel or a wall edge here and there (si_c4m1 column 99.984% and
+/// lamps 99.993%, MAP03 lamps 99.998%, the E3M1 candelabras and the si_c1m3 column and start
+/// 99.998%).
+const FLOORS: [(&str, f64); 36] = [
     ("freedoom1_e1m1_courtyard", 1.0),
     ("freedoom1_e1m1_crates", 0.9999),
     ("freedoom1_e1m1_start", 1.0),
@@ -43,13 +46,29 @@ const FLOORS: [(&str, f64); 20] = [
     ("freedoom1_e1m1_tree_near", 1.0),
     ("si_c1m3_e1m3_lamps", 1.0),
     ("si_c1m3_e1m3_pedestal", 1.0),
-    ("si_c4m1_e4m1_lamps", 0.99993),
+    ("si_c4m1_e4m1_lamps", 1.0),
     ("si_c4m1_e4m1_door", 1.0),
-    ("si_c4m1_e4m1_column", 0.99984),
+    ("si_c4m1_e4m1_column", 1.0),
     ("freedoom2_map20_boom_ceiling", 1.0),
     ("freedoom2_map01_bonuses_east", 1.0),
     ("freedoom2_map01_bonuses_west", 1.0),
-    ("freedoom2_map03_lamps", 0.99998),
+    ("freedoom2_map03_lamps", 1.0),
+    ("freedoom1_e1m2_lamps", 1.0),
+    ("freedoom1_e1m4_start", 0.99985),
+    ("freedoom1_e2m1_start", 1.0),
+    ("freedoom1_e2m1_lamps", 1.0),
+    ("freedoom1_e3m1_candelabras", 1.0),
+    ("freedoom1_e2m4_barrels", 1.0),
+    ("freedoom2_map02_dm", 1.0),
+    ("freedoom2_map05_columns", 1.0),
+    ("freedoom2_map07_room", 1.0),
+    ("freedoom2_map10_lamps", 1.0),
+    ("freedoom2_map12_start", 1.0),
+    ("si_c1m3_e1m3_start", 1.0),
+    ("si_c1m3_e1m3_window", 1.0),
+    ("si_c1m3_e1m3_column", 1.0),
+    ("si_c4m1_e4m1_start", 1.0),
+    ("si_c4m1_e4m1_columns", 1.0),
 ];
 
 struct Capture {
@@ -232,6 +251,55 @@ fn views_with_things_need_the_canvas_sprites() {
     assert!(tested >= 4, "{tested} views with things");
 }
 
+/// Sprites the GPU draws (here: a camera pitched by a hair, which vanilla's walk cannot draw)
+/// show the frame each animated thing has reached, as the canvas draws them, not the frame it
+/// spawned with. Compared are the pixels the canvas's sprites cover (where the frame with
+/// sprites differs from the frame without), each against the GPU frame's pixels around it
+/// (the GPU places a sprite to within a pixel of vanilla's columns and rows). On the views
+/// whose lamps and bonuses have left their spawn frames by the capture tic nearly all match
+/// (measured 100%, 99.5%, 99.5%; drawn at their spawn frames 94.0%, 97.2%, 93.0%).
+#[test]
+fn gpu_sprites_show_the_frames_the_canvas_shows() {
+    let gpu = Gpu::headless().expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let tolerance = 8;
+    let animated =
+        ["freedoom2_map03_lamps", "freedoom2_map01_bonuses_east", "freedoom2_map01_bonuses_west"];
+    let mut failures = Vec::new();
+    for c in captures().iter() {
+        let name = c.png.file_stem().unwrap().to_string_lossy().to_string();
+        if !animated.contains(&name.as_str()) {
+            continue;
+        }
+        let (mut scene, cam) = scene_and_camera(c);
+        let shown = ViewSettings { show_sprites: true, ..Default::default() };
+        let hidden = ViewSettings { show_sprites: false, ..Default::default() };
+        let canvas = render_headless(&gpu, &mut scene, &cam, &shown, c.tic).unwrap();
+        let bare = render_headless(&gpu, &mut scene, &cam, &hidden, c.tic).unwrap();
+        let pitched = CameraPose { pitch: 1e-7, ..cam };
+        let drawn = render_headless(&gpu, &mut scene, &pitched, &shown, c.tic).unwrap();
+        let (mut covered, mut close) = (0, 0);
+        for (x, y, p) in canvas.enumerate_pixels() {
+            if *p == *bare.get_pixel(x, y) {
+                continue;
+            }
+            covered += 1;
+            let near = (x.saturating_sub(1)..=(x + 1).min(canvas.width() - 1)).any(|qx| {
+                (y.saturating_sub(1)..=(y + 1).min(canvas.height() - 1)).any(|qy| {
+                    let q = drawn.get_pixel(qx, qy);
+                    (0..3).all(|k| p[k].abs_diff(q[k]) <= tolerance)
+                })
+            });
+            close += near as usize;
+        }
+        let share = close as f64 / covered.max(1) as f64;
+        println!("{name}: {close} of {covered} sprite pixels close on the GPU");
+        if covered < 1000 || share < 0.99 {
+            failures.push(format!("{name}: {close} of {covered}"));
+        }
+    }
+    assert!(failures.is_empty(), "GPU sprites away from the canvas's: {failures:?}");
+}
+
 /// Smooth mode filters walls and flats but draws the sky from the sky texture by view angle,
 /// as faithful mode does, not the ceiling's F_SKY1 flat: the courtyard's sky above the
 /// building (top rows, middle columns) holds only colours of the sky texture.
@@ -267,7 +335,10 @@ fn smooth_mode_draws_the_sky_from_the_sky_texture() {
 /// 4.2-10.7; binding each run the next texture instead drops to 70-95% and 15-25. The views
 /// with things are left out: smooth mode is far from them for reasons of its own, not the
 /// sprites' (61-99.6% within 48; on freedoom1_e1m1_trees_outdoor the floor and ceiling
-/// around the camera are missing), which is a smooth-mode issue of its own.
+/// around the camera are missing), which is a smooth-mode issue of its own. On E2M1's start
+/// the walls are a stone of dark cracks on light grey, where filtering blends nearly every
+/// crack edge: 93.7% within 48 with the geometry in place (mean error 9.8), so that view
+/// keeps a floor of its own.
 #[test]
 fn smooth_mode_stays_close_to_the_vanilla_frames() {
     let gpu = Gpu::headless().expect("a Vulkan adapter (install mesa-vulkan-drivers)");
@@ -285,7 +356,8 @@ fn smooth_mode_stays_close_to_the_vanilla_frames() {
             report.within_tolerance_share * 100.0,
             report.mean_abs_error
         );
-        if report.within_tolerance_share < 0.965 || report.mean_abs_error > 12.0 {
+        let within = if name == "freedoom1_e2m1_start" { 0.93 } else { 0.965 };
+        if report.within_tolerance_share < within || report.mean_abs_error > 12.0 {
             failures.push(name);
         }
     }

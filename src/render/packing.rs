@@ -1,7 +1,9 @@
 //! Packs a `Scene` into the flat u32 arrays the shaders read (see shaders/common.wgsl).
 
 use super::lit_tables::family_tables;
-use crate::scene::{FrameState, Scene, Shading, ShadingFamily, Sprite, Texels, MAX_PALETTE};
+use crate::scene::{
+    FrameState, Scene, Shading, ShadingFamily, Sprite, SpriteView, Texels, MAX_PALETTE,
+};
 
 /// Word offsets of the parts of the scene metadata buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,6 +27,10 @@ pub struct PackedScene {
     /// Word offset of the sprite views inside `sprites`.
     pub sprite_views: u32,
     pub sprite_count: u32,
+    /// Word offset inside `sprites` of Doom's frame table: the number of frames, then a word
+    /// a frame (its views' first, relative to `sprite_views`, and count in the top 8 bits),
+    /// by the frame index the frame state's thing words hold.
+    pub sprite_frames: u32,
 }
 
 const TEX_RGBA: u32 = 1;
@@ -100,7 +106,11 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
         texels.push(0);
     }
 
-    let (sprites, sprite_views) = pack_sprites(&scene.sprites);
+    let frame_views = match &scene.shading {
+        Shading::DoomColormap { map: Some(map), .. } => &map.things.frame_views[..],
+        _ => &[],
+    };
+    let (sprites, sprite_views, sprite_frames) = pack_sprites(&scene.sprites, frame_views);
     PackedScene {
         layout: MetaLayout {
             palette,
@@ -117,6 +127,7 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
         texels,
         sprite_views,
         sprite_count: scene.sprites.len() as u32,
+        sprite_frames,
         sprites,
     }
 }
@@ -130,18 +141,20 @@ fn rgb555_texel(rgba: u32, transparent: bool) -> u32 {
     channel(0) | channel(1) << 5 | channel(2) << 10 | u32::from(transparent) << 15
 }
 
-/// Sprite instances (8 words each) followed by their views (1 word each).
-fn pack_sprites(sprites: &[Sprite]) -> (Vec<u32>, u32) {
+/// A sprite view as the shader reads it: the texture, mirrored in the top bit.
+fn view_word(v: &SpriteView) -> u32 {
+    (v.texture & 0x7FFF_FFFF) | if v.mirrored { 1 << 31 } else { 0 }
+}
+
+/// Sprite instances (8 words each) followed by their views (1 word each), then the frame
+/// table of `frame_views` (see [`PackedScene::sprite_frames`]) whose views follow the
+/// instances'. Returns the words, the views' offset and the frame table's.
+fn pack_sprites(sprites: &[Sprite], frame_views: &[Vec<SpriteView>]) -> (Vec<u32>, u32, u32) {
     let mut out = Vec::with_capacity(sprites.len() * 9 + 1);
     let mut views = Vec::new();
     for s in sprites {
         let first = views.len() as u32;
-        views.extend(
-            s.views
-                .iter()
-                .take(255)
-                .map(|v| (v.texture & 0x7FFF_FFFF) | if v.mirrored { 1 << 31 } else { 0 }),
-        );
+        views.extend(s.views.iter().take(255).map(view_word));
         let count = s.views.len().min(255) as u32;
         out.extend([
             s.pos.x.to_bits(),
@@ -154,12 +167,17 @@ fn pack_sprites(sprites: &[Sprite]) -> (Vec<u32>, u32) {
             (first & 0xFF_FFFF) | count << 24,
         ]);
     }
+    let mut frames = vec![frame_views.len() as u32];
+    for f in frame_views {
+        let first = views.len() as u32;
+        views.extend(f.iter().take(255).map(view_word));
+        frames.push((first & 0xFF_FFFF) | (f.len().min(255) as u32) << 24);
+    }
     let views_at = out.len() as u32;
     out.extend(views);
-    if out.is_empty() {
-        out.push(0);
-    }
-    (out, views_at)
+    let frames_at = out.len() as u32;
+    out.extend(frames);
+    (out, views_at, frames_at)
 }
 
 /// Word offsets of the parts of the frame state buffer.

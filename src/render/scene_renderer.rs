@@ -48,6 +48,8 @@ struct FrameUniform {
 const FLAG_FAITHFUL: u32 = 1;
 const FLAG_CANVAS: u32 = 2;
 const FLAG_SKY: u32 = 4;
+/// `misc.z` when the sprites take no frames from the state (shaders/world.wgsl `vs_sprite`).
+const NO_THING_FRAMES: u32 = u32::MAX;
 /// `KIND_SPRITE` in shaders/common.wgsl.
 const KIND_SPRITE: u32 = 3;
 /// Frames drawn without the occlusion map after a frame where it hid under an eighth of the
@@ -119,6 +121,8 @@ pub struct SceneRenderer {
     wire_count: u32,
     sprite_count: u32,
     sprite_views: u32,
+    /// Doom's sprite frame table in the sprites buffer (see `PackedScene::sprite_frames`).
+    sprite_frames: u32,
     meta_layout: MetaLayout,
     state_layout: StateLayout,
     state_words: Vec<u32>,
@@ -245,8 +249,8 @@ impl SceneRenderer {
         let mut pipelines =
             WorldPipelines::new(module, pipeline_layout, translucent.is_some(), format);
         pipelines.set_scene(packed.layout);
-        let (meta_layout, sprite_count, sprite_views) =
-            (packed.layout, packed.sprite_count, packed.sprite_views);
+        let (meta_layout, sprite_count, sprite_views, sprite_frames) =
+            (packed.layout, packed.sprite_count, packed.sprite_views, packed.sprite_frames);
         let solid = &batches.solid_reversed[..batches.solid_count as usize];
         let masked_first = batches.solid_count;
         let masked = &batches.vertices[masked_first as usize..batches.opaque_count as usize];
@@ -305,6 +309,7 @@ impl SceneRenderer {
             wire_count: wire_vertices.len() as u32,
             sprite_count,
             sprite_views,
+            sprite_frames,
             meta_layout,
             state_layout,
             state_words,
@@ -835,6 +840,14 @@ impl SceneRenderer {
         let keys = self.plan.keys && self.gpu_translucent();
         let keys = if keys { depths + (p.width * p.height) as u32 } else { 0 };
         let right = camera.right();
+        // The sprites take their frames from the state's thing words where it has one for
+        // each (Doom's things, instance i being thing i); otherwise their spawn views.
+        let layout = &self.state_layout;
+        let thing_words = if layout.thing_count >= self.sprite_count && self.sprite_count > 0 {
+            layout.things
+        } else {
+            NO_THING_FRAMES
+        };
         FrameUniform {
             view_proj: (proj * view_m).to_cols_array_2d(),
             view: view_m.to_cols_array_2d(),
@@ -860,7 +873,7 @@ impl SceneRenderer {
                 self.state_layout.light_count,
             ],
             draw: [flags, depths, self.sprite_views, keys],
-            misc: [self.clear_index, translucent_pass::LAYERS, 0, 0],
+            misc: [self.clear_index, translucent_pass::LAYERS, thing_words, self.sprite_frames],
         }
     }
 

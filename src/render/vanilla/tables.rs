@@ -2,9 +2,13 @@
 //! r_plane.c R_InitPlanes), generalised from the 320x200 screen to any viewport so the
 //! faithful shaders can repeat the vanilla arithmetic per pixel.
 //!
-//! The sine and tangent tables are regenerated from their definitions rather than copied;
-//! they match the originals to within a few units in the last place (see tests), which moves
-//! a flat texel only where the vanilla value sits on a texel boundary.
+//! The sine, tangent and arctangent tables are regenerated rather than copied, the way the
+//! originals were made: with pi written as 3.141592657 (the constant id's Wolfenstein 3-D
+//! headers carry, and RealDOOM's tables.h), in double precision, with the angle or the result
+//! passed through single precision where the original generator kept a `float`. Every entry
+//! then equals vanilla's (checked against the tables of Chocolate Doom's binary: see the
+//! tests' checksums); the plain definitions miss 33 sines, 200 tangents and 1880 arctangents
+//! by a unit or more, which moved a flat texel or a wall edge where a value sat on a boundary.
 
 pub const FRACBITS: u32 = 16;
 pub const FRACUNIT: i32 = 1 << FRACBITS;
@@ -33,24 +37,32 @@ pub fn fixed_div(a: i32, b: i32) -> i32 {
     }
 }
 
-/// `finesine[10240]`: a quarter turn extra so `finecosine[i] = finesine[i + 2048]`.
+/// Pi as the tables' generator had it (one digit off in the ninth decimal place).
+const TABLE_PI: f64 = 3.141592657;
+
+/// Rounds to single precision, as storing into a C `float` does.
+fn single(v: f64) -> f64 {
+    v as f32 as f64
+}
+
+/// `finesine[10240]`: a quarter turn extra so `finecosine[i] = finesine[i + 2048]`. The angle
+/// of entry `i` is the middle of its fine angle, `(i + 0.5) * 2pi / 8192`, held in a float.
 pub fn finesine() -> Vec<i32> {
-    // The original was generated in single precision; using f32's pi keeps the last digits
-    // closest to it.
-    let pi = std::f32::consts::PI as f64;
     (0..FINEANGLES * 5 / 4)
-        .map(|i| ((i as f64 + 0.5) * 2.0 * pi / FINEANGLES as f64).sin() * FRACUNIT as f64)
-        .map(|v| v as i32)
+        .map(|i| single((i as f64 + 0.5) * TABLE_PI / (FINEANGLES / 2) as f64))
+        .map(|a| (a.sin() * FRACUNIT as f64) as i32)
         .collect()
 }
 
-/// `finetangent[4096]`, covering -90°..+90°.
+/// `finetangent[4096]`, covering -90°..+90° at the middles of the fine angles; angle and
+/// fixed-point result each held in a float.
 pub fn finetangent() -> Vec<i32> {
-    let pi = std::f32::consts::PI as f64;
     (0..FINEANGLES / 2)
         .map(|i| {
-            let a = (i as f64 - FINEANGLES as f64 / 4.0 + 0.5) * pi / (FINEANGLES / 2) as f64;
-            (a.tan() * FRACUNIT as f64) as i32
+            let a = single(
+                (i as f64 - FINEANGLES as f64 / 4.0 + 0.5) * TABLE_PI / (FINEANGLES / 2) as f64,
+            );
+            single(a.tan() * FRACUNIT as f64) as i32
         })
         .collect()
 }
@@ -153,12 +165,12 @@ pub const SLOPERANGE: u32 = 2048;
 pub const ANG180: u32 = 0x8000_0000;
 pub const ANG270: u32 = 0xC000_0000;
 
-/// `tantoangle[2049]`: the angle (BAM) whose tangent is i / 2048.
+/// `tantoangle[2049]`: the angle (BAM) whose tangent is i / 2048, held in a float.
 pub fn tantoangle() -> Vec<u32> {
     (0..=SLOPERANGE)
         .map(|i| {
             let a = (i as f64 / SLOPERANGE as f64).atan();
-            (a / std::f64::consts::TAU * 4294967296.0) as u32
+            single(a / (2.0 * TABLE_PI) * 4294967296.0) as u32
         })
         .collect()
 }
@@ -209,18 +221,29 @@ pub fn point_to_dist(tan: &[u32], sine: &[i32], x: i32, y: i32) -> i32 {
 mod tests {
     use super::*;
 
+    /// The sum and the position-weighted sum (entry i counted i + 1 times) of a table.
+    fn checksums(table: impl Iterator<Item = i64>) -> (i64, i64) {
+        table
+            .enumerate()
+            .fold((0, 0), |(sum, weighted), (i, v)| (sum + v, weighted + (i as i64 + 1) * v))
+    }
+
     #[test]
-    fn sine_and_tangent_are_close_to_the_originals() {
+    fn sine_tangent_and_arctangent_equal_the_originals() {
+        // Checksums of vanilla's tables as Chocolate Doom's binary holds them, and entries
+        // the plain definitions get wrong.
         let s = finesine();
         assert_eq!(s.len(), 10240);
-        assert_eq!(s[0], 25);
-        assert!((s[2047] - 65535).abs() <= 1);
+        assert_eq!(checksums(s.iter().map(|&v| v as i64)), (85444615, 111445532230));
+        assert_eq!((s[0], s[771], s[3212]), (25, 36555, 41088));
         let t = finetangent();
-        // First entries of vanilla's finetangent.
-        for (got, want) in t.iter().zip([-170910304i64, -56965752, -34178904, -24413316]) {
-            assert!(((*got as i64 - want) as f64 / want as f64).abs() < 1e-5, "{got} vs {want}");
-        }
-        assert!((t[2048] - 25).abs() <= 1);
+        assert_eq!(t.len(), 4096);
+        assert_eq!(checksums(t.iter().map(|&v| v as i64)), (0, 2955156920136));
+        assert_eq!((t[0], t[47], t[2048]), (-170910304, -1798063, 25));
+        let a = tantoangle();
+        assert_eq!(a.len(), 2049);
+        assert_eq!(checksums(a.iter().map(|&v| v as i64)), (614597232870, 819423954476946));
+        assert_eq!((a[20], a[2048]), (6675230, 536870912));
     }
 
     #[test]

@@ -242,6 +242,10 @@ pub struct VanillaThings {
     pub sector_first: Vec<u32>,
     pub sector_things: Vec<u32>,
     pub frames: Vec<VSpriteFrame>,
+    /// Each of [`Self::frames`] as the GPU draws sprites (the scene's textures, one view or
+    /// eight by rotation as in [`super::Sprite::views`]), so that sprites drawn by the GPU
+    /// show the frame an animated thing has reached, not only its spawn frame.
+    pub frame_views: Vec<Vec<super::SpriteView>>,
     pub patches: Vec<SpritePatch>,
     pub blocks: Vec<std::sync::Arc<[u8]>>,
 }

@@ -33,7 +33,7 @@ use super::picture::Picture;
 use super::sector_colors::{read_sector_colors, SectorColors};
 use super::slopes::{SectorSlopes, CEILING, FLOOR};
 use super::sprite_memory::SpriteMemory;
-use super::sprites::SpriteDirectory;
+use super::sprites::{SpriteDirectory, SpriteFrame};
 use super::texture_memory::scene_texture_memory;
 use super::textures::{placeholder, PatchCache, TextureDirectory, TextureRules};
 use super::things::{
@@ -366,6 +366,8 @@ pub fn build_level_scene(
     // Things.
     let sprite_dir = SpriteDirectory::new(stack);
     let mut sprite_memory = SpriteMemory::default();
+    // Each of sprite_memory's frames as the GPU draws it, by the frame's index there.
+    let mut frame_views: Vec<Vec<SpriteView>> = Vec::new();
     let mut sprites = Vec::new();
     let mut markers = Vec::new();
     let mut spawned = 0u64;
@@ -416,13 +418,9 @@ pub fn build_level_scene(
                     let texture = b.sprite_texture(lump);
                     b.textures.get(texture as usize).cloned()
                 });
-                let n_views = if frame.rotates { 8 } else { 1 };
-                let mut views = Vec::with_capacity(n_views);
-                let fallback = frame.lumps.iter().flatten().next().copied();
-                for r in 0..n_views {
-                    let Some(lump) = frame.lumps[r].or(fallback) else { continue };
-                    let texture = b.sprite_texture(lump);
-                    views.push(SpriteView { texture, mirrored: frame.mirrored[r] });
+                let views = gpu_sprite_views(&mut b, frame);
+                if thing_frame as usize == frame_views.len() {
+                    frame_views.push(views.clone());
                 }
                 if frame.missing_rotations() > 0 {
                     missing_frames
@@ -441,6 +439,9 @@ pub fn build_level_scene(
                                     let texture = b.sprite_texture(lump);
                                     b.textures.get(texture as usize).cloned()
                                 });
+                                if i as usize == frame_views.len() {
+                                    frame_views.push(gpu_sprite_views(&mut b, f));
+                                }
                                 thing_frame_word(i, state.bright)
                             }
                             None => {
@@ -596,6 +597,7 @@ pub fn build_level_scene(
     vanilla_map.texture_memory =
         scene_texture_memory(&texdir, stack, &walls, b.textures.len(), &mut b.notes);
     vanilla_map.things = sprite_memory.finish(vanilla_map.sectors.len());
+    vanilla_map.things.frame_views = frame_views;
     // Vanilla's walk and spans know only level planes and no slabs: a frame that reaches a
     // sloped sector or one with a 3D floor is the GPU's (vanilla's COLORMAP light by depth
     // over ordinary rasterisation), as every faithful frame off vanilla's projection is; the
@@ -747,6 +749,19 @@ struct Builder<'a> {
 /// ZDoom's sector colours for smooth mode: the table of distinct (light, fade) pairs, and each
 /// world vertex of a coloured sector (by its light slot) given its pair's number plus one in
 /// shade bytes 2 and 3 (`scene::doom_shade::sector_color`), with a note.
+/// A sprite frame's views as the GPU draws it: eight by rotation (rotation 1 first) or one; a
+/// rotation without a lump shows the first the frame has.
+fn gpu_sprite_views(b: &mut Builder, frame: &SpriteFrame) -> Vec<SpriteView> {
+    let n_views = if frame.rotates { 8 } else { 1 };
+    let fallback = frame.lumps.iter().flatten().next().copied();
+    (0..n_views)
+        .filter_map(|r| {
+            let lump = frame.lumps[r].or(fallback)?;
+            Some(SpriteView { texture: b.sprite_texture(lump), mirrored: frame.mirrored[r] })
+        })
+        .collect()
+}
+
 fn sector_color_table(colors: &SectorColors, b: &mut Builder) -> Vec<[u32; 2]> {
     if colors.sectors.is_empty() {
         return Vec::new();
