@@ -184,6 +184,34 @@ fn saucerman_translucent_surfaces_match_the_gpu_up_close() {
 }
 
 #[test]
+fn the_baseline_and_avx2_canvas_loops_draw_the_same_bytes() {
+    // The canvas's pixel loops are compiled twice and picked at run time; on a CPU without
+    // AVX2 both runs take the baseline loops and the test is trivially true.
+    let out = std::env::temp_dir().join(format!("soft_canvas_simd_{}", std::process::id()));
+    std::fs::create_dir_all(&out).expect("temp dir");
+    for (level, angle) in [
+        ("saturn/test_room.lev", "30"),
+        ("marathon/M2Map.sceA", "200"),
+        ("saucer/Saucerdata.pak", "90"),
+    ] {
+        let render = |simd: &str| {
+            let png = out.join(format!("{}_{simd}.png", level.replace('/', "_")));
+            let status = std::process::Command::new(env!("CARGO_BIN_EXE_mapscope"))
+                .args(["render", fixture(level).to_str().expect("path"), "--angle", angle])
+                .args(["--size", "320x200", "-o", png.to_str().expect("path")])
+                .env("MAPSCOPE_CANVAS_SIMD", simd)
+                .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+                .status()
+                .expect("mapscope runs");
+            assert!(status.success(), "{level}: render with {simd}");
+            std::fs::read(&png).expect("the render")
+        };
+        assert!(render("sse2") == render("auto"), "{level}: the two canvas loops differ");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
 fn smooth_frames_stay_on_the_gpu() {
     let gpu = Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)");
     let scene = open("saturn/test_room.lev");

@@ -323,11 +323,15 @@ fn draw_opaque_widest<S: SoftShader>(
     draw_opaque(shader, tris, order, band, vp);
 }
 
-/// Whether the CPU has AVX2, asked once.
+/// Whether the CPU has AVX2, asked once; `MAPSCOPE_CANVAS_SIMD=sse2` says no, to compare the
+/// two (tests/soft_canvas.rs checks they draw the same bytes).
 #[cfg(target_arch = "x86_64")]
 fn avx2() -> bool {
     static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
+    *AVX2.get_or_init(|| {
+        let baseline = std::env::var_os("MAPSCOPE_CANVAS_SIMD").is_some_and(|v| v == "sse2");
+        !baseline && std::arch::is_x86_feature_detected!("avx2")
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
