@@ -25,6 +25,7 @@ pub mod pk3;
 pub mod png_lump;
 pub mod script_tokens;
 pub mod sector_colors;
+pub mod slope_things;
 pub mod slopes;
 pub mod sprite_memory;
 pub mod sprites;
