@@ -30,6 +30,7 @@ pub mod slopes;
 pub mod sprite_memory;
 pub mod sprites;
 pub mod texture_memory;
+pub mod texture_scale;
 pub mod textures;
 pub mod textures_lump;
 pub mod things;

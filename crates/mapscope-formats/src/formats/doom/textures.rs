@@ -95,6 +95,41 @@ pub struct TextureDef {
     /// The first entry of a file's TEXTURE1 under ZDoom's rules (GZDoom's `FirstDefined`):
     /// like vanilla's texture 0, walls naming it draw nothing.
     pub first_defined: bool,
+    /// TEXTURES `XScale` / `YScale` and `WorldPanning`: how many texels a map unit spans.
+    pub scale: TextureScale,
+}
+
+/// A texture's own scale (GZDoom's `Scale`): texels per map unit along x and y, in 16.16 so
+/// that definitions compare exactly; `world_panning` puts offsets in map units instead of
+/// texels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureScale {
+    pub x: i32,
+    pub y: i32,
+    pub world_panning: bool,
+}
+
+impl Default for TextureScale {
+    fn default() -> Self {
+        TextureScale { x: 1 << 16, y: 1 << 16, world_panning: false }
+    }
+}
+
+impl TextureScale {
+    /// From the scales a TEXTURES definition gives (kept to 1/65536..32767).
+    pub fn from_units(x: f64, y: f64, world_panning: bool) -> TextureScale {
+        let fixed = |v: f64| (v.abs() * 65536.0).round().clamp(1.0, i32::MAX as f64) as i32;
+        TextureScale { x: fixed(x), y: fixed(y), world_panning }
+    }
+
+    pub fn is_unit(&self) -> bool {
+        *self == TextureScale::default()
+    }
+
+    /// Texels per map unit, x and y.
+    pub fn units(&self) -> [f64; 2] {
+        [self.x as f64 / 65536.0, self.y as f64 / 65536.0]
+    }
 }
 
 impl TextureDef {
@@ -120,6 +155,7 @@ impl TextureDef {
             file,
             pnames: 0,
             first_defined: false,
+            scale: TextureScale::default(),
         }
     }
 }
@@ -352,6 +388,7 @@ impl TextureDirectory {
                 file,
                 pnames: 0,
                 first_defined: false,
+                scale: TextureScale::default(),
             }
         } else if d.width > MAX_SIDE
             || d.height > MAX_SIDE
@@ -383,6 +420,7 @@ impl TextureDirectory {
                 file,
                 pnames: 0,
                 first_defined: false,
+                scale: TextureScale::from_units(d.x_scale, d.y_scale, d.world_panning),
             }
         };
         if d.kind.replaces_walls() {
@@ -408,6 +446,7 @@ impl TextureDirectory {
                 file,
                 pnames: 0,
                 first_defined: false,
+                scale: TextureScale::default(),
             },
             _ => TextureDef::broken(
                 lump.name,
@@ -643,7 +682,7 @@ fn read_textures(
     }
     if !ignored.is_empty() {
         notes.push(format!(
-            "{} TEXTURES: read but not drawn by mapscope (drawn at scale 1, untranslated, \
+            "{} TEXTURES: read but not drawn by mapscope (drawn unmirrored, untranslated, \
              opaque): {}",
             lump.file,
             shortened(&ignored)
@@ -922,6 +961,7 @@ fn parse_texture_entry(
         file,
         pnames: 0,
         first_defined: false,
+        scale: TextureScale::default(),
     })
 }
 
