@@ -228,14 +228,12 @@ pub fn build_level_scene(
     let mut colormap = load_colormap(stack, &mut notes)?;
     let texdir = TextureDirectory::load_with(stack, texture_rules(stack, map, opts))?;
     let mut props = UdmfProps::read(map.udmf.as_deref(), &mut notes);
-    if texture_scale::any_scaled(&texdir) {
-        let scaled = texture_scale::fold_texture_scales(&mut props, map, &texdir);
-        if scaled > 0 {
-            notes.push(format!(
-                "TEXTURES scales: {scaled} wall parts and flats drawn at their textures' world \
-                 size (XScale/YScale, as GZDoom)"
-            ));
-        }
+    let scaled = texture_scale::fold_texture_scales(&mut props, map, &texdir, stack);
+    if scaled > 0 {
+        notes.push(format!(
+            "TEXTURES scales: {scaled} wall parts and flats drawn at their textures' world size \
+             (XScale/YScale, hires pictures and flats larger than 64x64, as GZDoom)"
+        ));
     }
     let boom = BoomEffects::read_with(map, &mut notes, opts.vanilla);
     let views = if opts.vanilla {

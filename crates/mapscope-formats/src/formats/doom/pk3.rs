@@ -8,8 +8,9 @@
 //! - `flats/`, `sprites/`, `textures/`: namespaced like `FF_START`, `SS_START` and `TX_START`
 //!   ranges (a sprite's `^` stands for `\`, which zip names cannot hold);
 //! - `patches/`, `graphics/`: global lumps, found by name as patches are;
-//! - other folders (`sounds/`, `music/`, `acs/`, `hires/`, `filter/` ...) are not read, and a
-//!   note says so.
+//! - `hires/`: high-resolution replacements, namespaced like `HI_START`;
+//! - other folders (`sounds/`, `music/`, `acs/`, `filter/` ...) are not read, and a note says
+//!   so.
 //!
 //! Members are taken in path order compared case-insensitively, as GZDoom sorts them, so of
 //! two members with the same lump name the later path wins. The package becomes one WAD
@@ -134,6 +135,8 @@ pub enum MemberRole {
     Sprite,
     /// A picture used whole as a texture and flat (`textures/`).
     Texture,
+    /// A high-resolution replacement (`hires/`).
+    Hires,
     /// `maps/NAME.wad`: a WAD holding map NAME.
     MapWad,
     /// A WAD at the root, loaded as a PWAD after the package.
@@ -169,6 +172,7 @@ pub fn member_role(path: &str) -> MemberRole {
         "flats" => MemberRole::Flat,
         "sprites" => MemberRole::Sprite,
         "textures" => MemberRole::Texture,
+        "hires" => MemberRole::Hires,
         "patches" => MemberRole::Global(Group::Patches),
         "graphics" => MemberRole::Global(Group::Graphics),
         "maps" if has_ext(rest, "wad") => MemberRole::MapWad,
@@ -243,6 +247,7 @@ pub fn read_package<R: Read + Seek>(name: &str, reader: R) -> Result<Vec<Wad>> {
             MemberRole::Flat => Some(("FF_START", "FF_END")),
             MemberRole::Sprite => Some(("SS_START", "SS_END")),
             MemberRole::Texture => Some(("TX_START", "TX_END")),
+            MemberRole::Hires => Some(("HI_START", "HI_END")),
             _ => None,
         };
         if open_range != range.map(|r| r.1) {
@@ -280,11 +285,12 @@ fn assembly_rank(role: &MemberRole) -> u8 {
         MemberRole::Flat => 0,
         MemberRole::Sprite => 1,
         MemberRole::Texture => 2,
-        MemberRole::MapWad => 3,
-        MemberRole::Global(Group::Graphics) => 4,
-        MemberRole::Global(Group::Root) => 5,
-        MemberRole::Global(Group::Patches) => 6,
-        MemberRole::RootWad | MemberRole::Unread(_) | MemberRole::Nothing => 7,
+        MemberRole::Hires => 3,
+        MemberRole::MapWad => 4,
+        MemberRole::Global(Group::Graphics) => 5,
+        MemberRole::Global(Group::Root) => 6,
+        MemberRole::Global(Group::Patches) => 7,
+        MemberRole::RootWad | MemberRole::Unread(_) | MemberRole::Nothing => 8,
     }
 }
 
@@ -468,6 +474,7 @@ mod tests {
         assert_eq!(member_role("flats/a/b.png"), MemberRole::Flat);
         assert_eq!(member_role("Sprites/TROOA1.png"), MemberRole::Sprite);
         assert_eq!(member_role("textures/x.png"), MemberRole::Texture);
+        assert_eq!(member_role("hires/Flats/FLOOR1.png"), MemberRole::Hires);
         assert_eq!(member_role("patches/x.lmp"), MemberRole::Global(Group::Patches));
         assert_eq!(member_role("maps/MAP01.wad"), MemberRole::MapWad);
         assert_eq!(member_role("maps/readme.txt"), MemberRole::Unread("maps".into()));
