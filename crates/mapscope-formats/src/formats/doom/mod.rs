@@ -22,6 +22,7 @@ pub mod palette;
 pub mod palette_match;
 pub mod picture;
 pub mod pk3;
+pub mod pk7;
 pub mod png_lump;
 pub mod script_tokens;
 pub mod sector_colors;

@@ -187,10 +187,10 @@ pub fn open_package(path: &Path) -> Result<Vec<Wad>> {
 }
 
 /// One member that will be read.
-struct Wanted {
-    index: usize,
-    path: String,
-    role: MemberRole,
+pub(super) struct Wanted {
+    pub index: usize,
+    pub path: String,
+    pub role: MemberRole,
 }
 
 /// Reads a package (`name` is used in messages): its WAD, then the WADs at its root.
@@ -206,10 +206,18 @@ pub fn read_package<R: Read + Seek>(name: &str, reader: R) -> Result<Vec<Wad>> {
             format!("{} members, more than the {MAX_ENTRIES} accepted", archive.len()),
         ));
     }
+    let names: Vec<(usize, String)> = (0..archive.len())
+        .filter_map(|i| archive.name_for_index(i).map(|raw| (i, raw.to_string())))
+        .collect();
+    assemble_package(name, names, |w| read_member(name, &mut archive, w))
+}
+
+/// The members of `names` (index in the archive, path) a package reads, and a note on the
+/// folders it does not.
+pub(super) fn wanted_members(names: Vec<(usize, String)>) -> (Vec<Wanted>, Option<String>) {
     let mut wanted = Vec::new();
     let mut unread: BTreeMap<String, usize> = BTreeMap::new();
-    for index in 0..archive.len() {
-        let Some(raw) = archive.name_for_index(index) else { continue };
+    for (index, raw) in names {
         let path = raw.replace('\\', "/");
         match member_role(&path) {
             MemberRole::Nothing => {}
@@ -222,18 +230,31 @@ pub fn read_package<R: Read + Seek>(name: &str, reader: R) -> Result<Vec<Wad>> {
     // path within each. Members are read one at a time and appended, so the package is held
     // once.
     wanted.sort_by_cached_key(|w| (assembly_rank(&w.role), w.path.to_ascii_lowercase()));
-
-    let mut pkg = Assembler::new(name);
-    if !unread.is_empty() {
+    let note = (!unread.is_empty()).then(|| {
         let list: Vec<String> =
             unread.iter().map(|(folder, n)| format!("{folder}/ ({n})")).collect();
-        pkg.notes.push(format!("{name}: members not used by mapscope: {}", list.join(", ")));
+        format!("members not used by mapscope: {}", list.join(", "))
+    });
+    (wanted, note)
+}
+
+/// Assembles a package (`name` is used in messages) from its members (index in the archive,
+/// path), reading each wanted one with `read`: its WAD, then the WADs at its root.
+pub(super) fn assemble_package(
+    name: &str,
+    names: Vec<(usize, String)>,
+    mut read: impl FnMut(&Wanted) -> Result<Vec<u8>>,
+) -> Result<Vec<Wad>> {
+    let (wanted, unread) = wanted_members(names);
+    let mut pkg = Assembler::new(name);
+    if let Some(note) = unread {
+        pkg.notes.push(format!("{name}: {note}"));
     }
     let mut total = 0usize;
     let mut open_range: Option<&str> = None;
     let mut root_wads = Vec::new();
     for w in wanted {
-        let bytes = read_member(name, &mut archive, &w)?;
+        let bytes = read(&w)?;
         total += bytes.len();
         if total > MAX_PACKAGE_BYTES {
             return Err(FormatError::new(

@@ -366,7 +366,7 @@ pub struct WadStack {
 }
 
 impl WadStack {
-    /// Opens the files in load order (IWAD first); each is a WAD or a PK3 package, told
+    /// Opens the files in load order (IWAD first); each is a WAD, a PK3 or a PK7 package, told
     /// apart by content. A package may add more than one WAD (the WADs at its root follow it).
     pub fn open<P: AsRef<Path>>(paths: &[P]) -> Result<WadStack> {
         let mut wads = Vec::new();
@@ -374,6 +374,8 @@ impl WadStack {
             let p = p.as_ref();
             if super::pk3::is_zip_file(p)? {
                 wads.extend(super::pk3::open_package(p)?);
+            } else if super::pk7::is_7z_file(p)? {
+                wads.extend(super::pk7::open_package(p)?);
             } else {
                 wads.push(Wad::open(p)?);
             }
