@@ -1,7 +1,7 @@
 //! ZDoom slopes seen in renders of small UDMF rooms over Freedoom: a floor or ceiling tilted
 //! by a plane equation meets the far wall at a height that changes across the screen, a
 //! triangle's vertex height lifts its floor, and a `Plane_Align` line turns a step into a
-//! ramp. Faithful frames of sloped maps are the GPU's (COLORMAP light, ordinary
+//! ramp; a SetFloorSlope thing and a Plane_Copy line tilt floors too. Faithful frames of sloped maps are the GPU's (COLORMAP light, ordinary
 //! rasterisation), said in `info`; vgpdm02's Plane_Align crates tilt into the lava.
 
 mod support;
@@ -302,6 +302,62 @@ fn plane_align_turns_a_step_into_a_ramp() {
             (north_top as i32 - r).abs() <= 2,
             "{view}: the ramp meets the north wall at {r}, the north floor at {north_top}"
         );
+    }
+}
+
+/// The room beside a separate square far east (sector 1, x 1000..1256, tagged 4, its floor
+/// the plane equation rising 1 in 4 eastwards); `south_wall` added to the room's south line.
+fn room_and_tagged_source(south_wall: &str) -> String {
+    textmap(
+        &[
+            (0, 0, ""),
+            (256, 0, ""),
+            (256, 256, ""),
+            (0, 256, ""),
+            (1000, 0, ""),
+            (1000, 256, ""),
+            (1256, 256, ""),
+            (1256, 0, ""),
+        ],
+        &[
+            (0, 3, 0, None, ""),
+            (3, 2, 0, None, ""),
+            (2, 1, 0, None, ""),
+            (1, 0, 0, None, south_wall),
+            (4, 5, 1, None, ""),
+            (5, 6, 1, None, ""),
+            (6, 7, 1, None, ""),
+            (7, 4, 1, None, ""),
+        ],
+        &[(0, 128, ""), (0, 128, &format!("{} id = 4;", plane("floor", 0.25, 0.0)))],
+    )
+}
+
+#[test]
+fn slope_things_and_plane_copy_tilt_floors() {
+    let level = rendered(&room("", ""), "things-level");
+    // SetFloorSlope (9502) in the middle of the room, facing west, tilted 76 degrees from
+    // level: the floor rises about 1 in 4 eastwards through the thing.
+    let set_slope =
+        room("", "") + "thing { x = 128.0; y = 128.0; angle = 180; type = 9502; arg0 = 76; }\n";
+    let mut thing_scene = scene(&set_slope);
+    let note = thing_scene.facts.notes.iter().find(|n| n.starts_with("slopes (")).unwrap();
+    assert!(note.contains("1 slope things"), "{note}");
+    thing_scene.name = "set-slope".into();
+    let thing = renders(&mut thing_scene);
+    // Plane_Copy (118) on the south wall: the room's floor takes sector 4's sloped plane;
+    // the same room without the special stays level.
+    let uncopied = rendered(&room_and_tagged_source(""), "uncopied");
+    let copied = rendered(&room_and_tagged_source("special = 118; arg0 = 4;"), "plane-copy");
+    for (i, (view, _, _)) in VIEWS.iter().enumerate() {
+        for (what, img) in [("level", &level[i]), ("uncopied", &uncopied[i])] {
+            let (l, r) = (floor_top(img, 90), floor_top(img, 230));
+            assert!(l.abs_diff(r) <= 1, "{view}: {what} floor edge {l} vs {r}");
+        }
+        for (what, img) in [("SetFloorSlope", &thing[i]), ("Plane_Copy", &copied[i])] {
+            let (l, r) = (floor_top(img, 90), floor_top(img, 230));
+            assert!(l > r + 20, "{view}: {what} floor edge {l} (left) vs {r} (right)");
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::{LevelSource, OpenOptions};
-use crate::formats::doom::{self, pk3, WadStack};
+use crate::formats::doom::{self, pk3, pk7, WadStack};
 use crate::scene::{Game, Scene};
 
 pub struct DoomSource {
@@ -15,11 +15,12 @@ pub struct DoomSource {
 }
 
 /// A WAD by its magic; a zip when it is a GZDoom package (other games' zips, such as
-/// Saucerman's `Saucerdata.pak`, are told apart by their members).
+/// Saucerman's `Saucerdata.pak`, are told apart by their members); a 7z (PK7).
 pub fn detect(path: &Path, head: &[u8]) -> bool {
     head.starts_with(b"IWAD")
         || head.starts_with(b"PWAD")
         || (pk3::is_zip(head) && pk3::is_doom_package_file(path))
+        || pk7::is_7z(head)
 }
 
 pub fn open(paths: &[PathBuf], opts: &OpenOptions) -> Result<Box<dyn LevelSource>> {

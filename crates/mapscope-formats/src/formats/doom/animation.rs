@@ -131,6 +131,9 @@ pub struct ActiveAnim {
     pub basepic: usize,
     pub numpics: usize,
     pub speed: u32,
+    /// Its last picture comes before its first: GZDoom runs it from the higher number down
+    /// (vanilla stops with "bad cycle").
+    pub backward: bool,
 }
 
 impl ActiveAnim {
@@ -140,6 +143,13 @@ impl ActiveAnim {
             return i;
         }
         let step = ((tic - 1) / self.speed) as usize;
+        if self.backward {
+            // GZDoom: the cycle's frame counts down from 0 (wrapping to the last), and member
+            // k (from basepic) shows basepic + (k + frame) % numpics.
+            let back = self.numpics - step % self.numpics;
+            let k = i.saturating_sub(self.basepic);
+            return self.basepic + (k + back) % self.numpics;
+        }
         self.basepic + (step + i) % self.numpics
     }
 
@@ -149,13 +159,15 @@ impl ActiveAnim {
 }
 
 /// `P_InitPicAnims`: the cycles whose first and last pictures exist. A cycle whose last
-/// picture comes before its first (vanilla: "bad cycle" error) is skipped with a note.
+/// picture comes before its first (vanilla: "bad cycle" error) runs backwards, as in GZDoom;
+/// one of a single picture is skipped with a note (GZDoom's rule too).
 pub fn active_anims(
     textures: &TextureDirectory,
     stack: &WadStack,
     notes: &mut Vec<String>,
 ) -> Vec<ActiveAnim> {
     let mut out = Vec::new();
+    let mut reversed = Vec::new();
     for def in anim_defs(stack, notes).iter() {
         let lookup = |name: &str| {
             if def.is_texture {
@@ -167,19 +179,32 @@ pub fn active_anims(
         let (Some(first), Some(last)) = (lookup(&def.first), lookup(&def.last)) else {
             continue;
         };
-        if last <= first {
+        if last == first {
             notes.push(format!(
-                "animation {}..{} is out of order; not animated",
+                "animation {}..{} has one picture; not animated",
                 def.first, def.last
             ));
             continue;
         }
+        let backward = last < first;
+        if backward {
+            reversed.push(format!("{}..{}", def.first, def.last));
+        }
+        let (low, high) = (first.min(last), first.max(last));
         out.push(ActiveAnim {
             is_texture: def.is_texture,
-            basepic: first,
-            numpics: last - first + 1,
+            basepic: low,
+            numpics: high - low + 1,
             speed: def.speed,
+            backward,
         });
+    }
+    if !reversed.is_empty() {
+        notes.push(format!(
+            "animations whose last picture comes before their first run backwards, as in \
+             GZDoom (vanilla stops with \"bad cycle\"): {}",
+            reversed.join(", ")
+        ));
     }
     out
 }
@@ -350,13 +375,25 @@ mod tests {
 
     #[test]
     fn cycle_formula_uses_absolute_numbers() {
-        let a = ActiveAnim { is_texture: false, basepic: 5, numpics: 3, speed: 8 };
+        let a = ActiveAnim { is_texture: false, basepic: 5, numpics: 3, speed: 8, backward: false };
         assert_eq!(a.pic_at(5, 0), 5);
         // Tic 1..8: step 0; number 5 shows basepic + (0 + 5) % 3 = 5 + 2 = 7.
         assert_eq!(a.pic_at(5, 1), 7);
         assert_eq!(a.pic_at(6, 8), 5);
         assert_eq!(a.pic_at(5, 9), 5);
         assert_eq!(a.pic_at(7, 9), 7);
+    }
+
+    #[test]
+    fn backward_cycles_count_down_from_each_member() {
+        // Pictures 5..=7 defined 7..5: at step 1 member 5 shows 7, 6 shows 5, 7 shows 6.
+        let a = ActiveAnim { is_texture: true, basepic: 5, numpics: 3, speed: 8, backward: true };
+        let shown = |tic| [5, 6, 7].map(|i| a.pic_at(i, tic));
+        assert_eq!(shown(0), [5, 6, 7]);
+        assert_eq!(shown(1), [5, 6, 7]);
+        assert_eq!(shown(9), [7, 5, 6]);
+        assert_eq!(shown(17), [6, 7, 5]);
+        assert_eq!(shown(25), [5, 6, 7]);
     }
 
     #[test]
@@ -420,6 +457,9 @@ mod tests {
         let mut lump = animated_record(1, "SKY1", "startan", 4);
         lump.extend(animated_record(0, "CEIL", "FLOOR", 0));
         lump.extend(animated_record(0, "NOSUCH2", "NOSUCH1", 8));
+        // CEIL..FLOOR: the last before the first, run backwards.
+        lump.extend(animated_record(0, "FLOOR", "CEIL", 3));
+        lump.extend(animated_record(1, "SKY1", "SKY1", 3));
         lump.push(0xFF);
         let stack = stack_with_animated(lump);
         let tex = TextureDirectory::load(&stack).unwrap();
@@ -431,12 +471,27 @@ mod tests {
         assert_eq!(
             anims,
             [
-                ActiveAnim { is_texture: true, basepic: 1, numpics: 2, speed: 4 },
-                ActiveAnim { is_texture: false, basepic: floor, numpics: 2, speed: 1 },
+                ActiveAnim { is_texture: true, basepic: 1, numpics: 2, speed: 4, backward: false },
+                ActiveAnim {
+                    is_texture: false,
+                    basepic: floor,
+                    numpics: 2,
+                    speed: 1,
+                    backward: false
+                },
+                ActiveAnim {
+                    is_texture: false,
+                    basepic: floor,
+                    numpics: 2,
+                    speed: 3,
+                    backward: true
+                },
             ]
         );
+        assert!(notes.iter().any(|n| n.contains("run backwards") && n.contains("CEIL..FLOOR")));
+        assert!(notes.iter().any(|n| n.contains("SKY1..SKY1 has one picture")), "{notes:?}");
         assert!(notes.iter().any(|n| n.contains("speed 0")), "{notes:?}");
-        assert!(notes.iter().any(|n| n.contains("boom.wad") && n.contains("3 animations")));
+        assert!(notes.iter().any(|n| n.contains("boom.wad") && n.contains("5 animations")));
     }
 
     #[test]
@@ -494,7 +549,8 @@ mod tests {
     fn animator_remaps_and_scrolls() {
         let level = testwad::two_room_level();
         let lights = LightSim::new(&level.map);
-        let anim = ActiveAnim { is_texture: true, basepic: 1, numpics: 2, speed: 8 };
+        let anim =
+            ActiveAnim { is_texture: true, basepic: 1, numpics: 2, speed: 8, backward: false };
         let cycles = vec![SceneCycle { anim, members: vec![3, 0] }];
         let mut a = DoomAnimator::new(cycles, lights, 4, vec![[65536, 0]]);
         let init = a.initial();

@@ -35,6 +35,7 @@ use super::slopes::{SectorSlopes, CEILING, FLOOR};
 use super::sprite_memory::SpriteMemory;
 use super::sprites::{SpriteDirectory, SpriteFrame};
 use super::texture_memory::scene_texture_memory;
+use super::texture_scale;
 use super::textures::{placeholder, PatchCache, TextureDirectory, TextureRules};
 use super::things::{
     removed_by_nomonsters, spawn_angle_degrees, spawn_decision, spawn_player, spawn_thing, Spawn,
@@ -226,7 +227,14 @@ pub fn build_level_scene(
     let palette = load_palette(stack)?;
     let mut colormap = load_colormap(stack, &mut notes)?;
     let texdir = TextureDirectory::load_with(stack, texture_rules(stack, map, opts))?;
-    let props = UdmfProps::read(map.udmf.as_deref(), &mut notes);
+    let mut props = UdmfProps::read(map.udmf.as_deref(), &mut notes);
+    let scaled = texture_scale::fold_texture_scales(&mut props, map, &texdir, stack);
+    if scaled > 0 {
+        notes.push(format!(
+            "TEXTURES scales: {scaled} wall parts and flats drawn at their textures' world size \
+             (XScale/YScale, hires pictures and flats larger than 64x64, as GZDoom)"
+        ));
+    }
     let boom = BoomEffects::read_with(map, &mut notes, opts.vanilla);
     let views = if opts.vanilla {
         notes.push("vanilla rules (--vanilla): Boom and MBF line specials are ignored".into());

@@ -81,20 +81,47 @@ pub fn flat_picture(lump: &Lump<'_>, colours: &mut PaletteMatcher) -> Result<Pic
     })
 }
 
-/// A flat texture from a picture: 64x64 as it is; another size repeated (smaller) or cut
-/// (larger) to 64x64 from its top-left corner, with a note. Flats are opaque: a transparent
-/// texel shows palette index 0.
+/// The size in texels of a flat lump as [`flat_picture`] reads it (64 x 64 for raw bytes).
+pub fn flat_lump_size(lump: &Lump<'_>) -> (usize, usize) {
+    if is_png(lump.data) {
+        return Picture::size_of(lump).unwrap_or((FLAT_SIZE, FLAT_SIZE));
+    }
+    if lump.data.len() != FLAT_SIZE * FLAT_SIZE {
+        if let Ok(pic) = Picture::parse(lump) {
+            return (pic.width as usize, pic.height as usize);
+        }
+    }
+    (FLAT_SIZE, FLAT_SIZE)
+}
+
+/// How a picture's side of `n` texels becomes [`fit_flat`]'s 64: the texels per map unit
+/// the fitted flat has for each texel of the picture's (1 where the side is repeated, 64/n
+/// where a larger side is resampled).
+pub fn fitted_scale(w: usize, h: usize) -> [f64; 2] {
+    let fit = |n: usize| if n > FLAT_SIZE { FLAT_SIZE as f64 / n as f64 } else { 1.0 };
+    [fit(w), fit(h)]
+}
+
+/// A flat texture from a picture, 64x64 texels as the walk's spans need: a side of 64 as it
+/// is, a shorter one repeated, a longer one resampled (nearest texel) so that the whole
+/// picture shows; GZDoom draws a larger flat whole at its own size, which the scene keeps by
+/// scaling the flat by [`fitted_scale`] (see `texture_scale`). Flats are opaque: a
+/// transparent texel shows palette index 0.
 pub fn fit_flat(name: &str, pic: &Picture, notes: &mut Vec<String>) -> Texture {
     let (w, h) = (pic.width.max(1) as usize, pic.height.max(1) as usize);
-    if (w, h) != (FLAT_SIZE, FLAT_SIZE) {
+    if w > FLAT_SIZE || h > FLAT_SIZE {
         notes.push(format!(
-            "flat {name} is {w}x{h}; drawn as vanilla's 64x64 flat from its top-left corner"
+            "flat {name} is {w}x{h}; drawn at its size in the world with 64x64 texels (GZDoom \
+             draws all of its texels)"
         ));
+    } else if (w, h) != (FLAT_SIZE, FLAT_SIZE) {
+        notes.push(format!("flat {name} is {w}x{h}; repeated to vanilla's 64x64 flat"));
     }
+    let source = |i: usize, n: usize| if n > FLAT_SIZE { i * n / FLAT_SIZE } else { i % n };
     let mut index = Vec::with_capacity(FLAT_SIZE * FLAT_SIZE);
     for y in 0..FLAT_SIZE {
         for x in 0..FLAT_SIZE {
-            let i = (y % h) * w + x % w;
+            let i = source(y, h) * w + source(x, w);
             let shown = pic.opaque.get(i).copied().unwrap_or(false);
             index.push(if shown { pic.index.get(i).copied().unwrap_or(0) } else { 0 });
         }
@@ -113,6 +140,34 @@ pub fn fit_flat(name: &str, pic: &Picture, notes: &mut Vec<String>) -> Texture {
 mod tests {
     use super::*;
     use crate::formats::doom::testwad;
+
+    #[test]
+    fn larger_flats_are_resampled_whole_and_smaller_ones_repeated() {
+        // 128 x 64: the left half index 1, the right half 2.
+        let index: Vec<u8> = (0..128 * 64).map(|i| if i % 128 < 64 { 1 } else { 2 }).collect();
+        let pic = |w: u16, index: Vec<u8>| Picture {
+            width: w,
+            height: 64,
+            left: 0,
+            top: 0,
+            opaque: vec![true; index.len()],
+            index,
+            clipped: 0,
+        };
+        let mut notes = Vec::new();
+        let flat = fit_flat("BIG", &pic(128, index), &mut notes);
+        let Texels::Indexed { index: out, .. } = &flat.texels else { panic!("indexed") };
+        // The whole picture shows: columns 0..32 from the left half, 32..64 the right.
+        assert!((0..64).all(|y| out[y * 64 + 31] == 1 && out[y * 64 + 32] == 2));
+        assert_eq!(fitted_scale(128, 64), [0.5, 1.0]);
+        assert!(notes[0].contains("at its size in the world"), "{notes:?}");
+        // 32 wide: repeated, at one texel a map unit.
+        let small: Vec<u8> = (0..32 * 64).map(|i| (i % 32) as u8).collect();
+        let flat = fit_flat("SMALL", &pic(32, small), &mut notes);
+        let Texels::Indexed { index: out, .. } = &flat.texels else { panic!("indexed") };
+        assert_eq!((out[5], out[37]), (5, 5));
+        assert_eq!(fitted_scale(32, 64), [1.0, 1.0]);
+    }
 
     #[test]
     fn flats_are_numbered_with_inner_markers() {

@@ -149,7 +149,7 @@ pub fn read_line_styles(map: &MapData, notes: &mut Vec<String>) -> BTreeMap<u32,
 
 /// Every line's ids: UDMF `id` (where it fits the record) and `moreids`; in Hexen-format maps
 /// the ids ZDoom's SetLineID gives from the line's special.
-fn line_ids(map: &MapData) -> Vec<Vec<i32>> {
+pub(super) fn line_ids(map: &MapData) -> Vec<Vec<i32>> {
     match (&map.format, map.udmf.as_deref()) {
         (MapFormat::Udmf { .. }, Some(extra)) => map
             .linedefs

@@ -8,8 +8,9 @@
 //! - `flats/`, `sprites/`, `textures/`: namespaced like `FF_START`, `SS_START` and `TX_START`
 //!   ranges (a sprite's `^` stands for `\`, which zip names cannot hold);
 //! - `patches/`, `graphics/`: global lumps, found by name as patches are;
-//! - other folders (`sounds/`, `music/`, `acs/`, `hires/`, `filter/` ...) are not read, and a
-//!   note says so.
+//! - `hires/`: high-resolution replacements, namespaced like `HI_START`;
+//! - other folders (`sounds/`, `music/`, `acs/`, `filter/` ...) are not read, and a note says
+//!   so.
 //!
 //! Members are taken in path order compared case-insensitively, as GZDoom sorts them, so of
 //! two members with the same lump name the later path wins. The package becomes one WAD
@@ -134,6 +135,8 @@ pub enum MemberRole {
     Sprite,
     /// A picture used whole as a texture and flat (`textures/`).
     Texture,
+    /// A high-resolution replacement (`hires/`).
+    Hires,
     /// `maps/NAME.wad`: a WAD holding map NAME.
     MapWad,
     /// A WAD at the root, loaded as a PWAD after the package.
@@ -169,6 +172,7 @@ pub fn member_role(path: &str) -> MemberRole {
         "flats" => MemberRole::Flat,
         "sprites" => MemberRole::Sprite,
         "textures" => MemberRole::Texture,
+        "hires" => MemberRole::Hires,
         "patches" => MemberRole::Global(Group::Patches),
         "graphics" => MemberRole::Global(Group::Graphics),
         "maps" if has_ext(rest, "wad") => MemberRole::MapWad,
@@ -183,10 +187,10 @@ pub fn open_package(path: &Path) -> Result<Vec<Wad>> {
 }
 
 /// One member that will be read.
-struct Wanted {
-    index: usize,
-    path: String,
-    role: MemberRole,
+pub(super) struct Wanted {
+    pub index: usize,
+    pub path: String,
+    pub role: MemberRole,
 }
 
 /// Reads a package (`name` is used in messages): its WAD, then the WADs at its root.
@@ -202,10 +206,18 @@ pub fn read_package<R: Read + Seek>(name: &str, reader: R) -> Result<Vec<Wad>> {
             format!("{} members, more than the {MAX_ENTRIES} accepted", archive.len()),
         ));
     }
+    let names: Vec<(usize, String)> = (0..archive.len())
+        .filter_map(|i| archive.name_for_index(i).map(|raw| (i, raw.to_string())))
+        .collect();
+    assemble_package(name, names, |w| read_member(name, &mut archive, w))
+}
+
+/// The members of `names` (index in the archive, path) a package reads, and a note on the
+/// folders it does not.
+pub(super) fn wanted_members(names: Vec<(usize, String)>) -> (Vec<Wanted>, Option<String>) {
     let mut wanted = Vec::new();
     let mut unread: BTreeMap<String, usize> = BTreeMap::new();
-    for index in 0..archive.len() {
-        let Some(raw) = archive.name_for_index(index) else { continue };
+    for (index, raw) in names {
         let path = raw.replace('\\', "/");
         match member_role(&path) {
             MemberRole::Nothing => {}
@@ -218,18 +230,31 @@ pub fn read_package<R: Read + Seek>(name: &str, reader: R) -> Result<Vec<Wad>> {
     // path within each. Members are read one at a time and appended, so the package is held
     // once.
     wanted.sort_by_cached_key(|w| (assembly_rank(&w.role), w.path.to_ascii_lowercase()));
-
-    let mut pkg = Assembler::new(name);
-    if !unread.is_empty() {
+    let note = (!unread.is_empty()).then(|| {
         let list: Vec<String> =
             unread.iter().map(|(folder, n)| format!("{folder}/ ({n})")).collect();
-        pkg.notes.push(format!("{name}: members not used by mapscope: {}", list.join(", ")));
+        format!("members not used by mapscope: {}", list.join(", "))
+    });
+    (wanted, note)
+}
+
+/// Assembles a package (`name` is used in messages) from its members (index in the archive,
+/// path), reading each wanted one with `read`: its WAD, then the WADs at its root.
+pub(super) fn assemble_package(
+    name: &str,
+    names: Vec<(usize, String)>,
+    mut read: impl FnMut(&Wanted) -> Result<Vec<u8>>,
+) -> Result<Vec<Wad>> {
+    let (wanted, unread) = wanted_members(names);
+    let mut pkg = Assembler::new(name);
+    if let Some(note) = unread {
+        pkg.notes.push(format!("{name}: {note}"));
     }
     let mut total = 0usize;
     let mut open_range: Option<&str> = None;
     let mut root_wads = Vec::new();
     for w in wanted {
-        let bytes = read_member(name, &mut archive, &w)?;
+        let bytes = read(&w)?;
         total += bytes.len();
         if total > MAX_PACKAGE_BYTES {
             return Err(FormatError::new(
@@ -243,6 +268,7 @@ pub fn read_package<R: Read + Seek>(name: &str, reader: R) -> Result<Vec<Wad>> {
             MemberRole::Flat => Some(("FF_START", "FF_END")),
             MemberRole::Sprite => Some(("SS_START", "SS_END")),
             MemberRole::Texture => Some(("TX_START", "TX_END")),
+            MemberRole::Hires => Some(("HI_START", "HI_END")),
             _ => None,
         };
         if open_range != range.map(|r| r.1) {
@@ -280,11 +306,12 @@ fn assembly_rank(role: &MemberRole) -> u8 {
         MemberRole::Flat => 0,
         MemberRole::Sprite => 1,
         MemberRole::Texture => 2,
-        MemberRole::MapWad => 3,
-        MemberRole::Global(Group::Graphics) => 4,
-        MemberRole::Global(Group::Root) => 5,
-        MemberRole::Global(Group::Patches) => 6,
-        MemberRole::RootWad | MemberRole::Unread(_) | MemberRole::Nothing => 7,
+        MemberRole::Hires => 3,
+        MemberRole::MapWad => 4,
+        MemberRole::Global(Group::Graphics) => 5,
+        MemberRole::Global(Group::Root) => 6,
+        MemberRole::Global(Group::Patches) => 7,
+        MemberRole::RootWad | MemberRole::Unread(_) | MemberRole::Nothing => 8,
     }
 }
 
@@ -468,6 +495,7 @@ mod tests {
         assert_eq!(member_role("flats/a/b.png"), MemberRole::Flat);
         assert_eq!(member_role("Sprites/TROOA1.png"), MemberRole::Sprite);
         assert_eq!(member_role("textures/x.png"), MemberRole::Texture);
+        assert_eq!(member_role("hires/Flats/FLOOR1.png"), MemberRole::Hires);
         assert_eq!(member_role("patches/x.lmp"), MemberRole::Global(Group::Patches));
         assert_eq!(member_role("maps/MAP01.wad"), MemberRole::MapWad);
         assert_eq!(member_role("maps/readme.txt"), MemberRole::Unread("maps".into()));

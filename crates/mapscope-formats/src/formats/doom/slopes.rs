@@ -12,30 +12,29 @@
 //!    of arg0 give the ceiling's). The plane runs through the line at the other sector's
 //!    height and through the vertex of the tilted sector farthest from the line at the
 //!    sector's own height.
-//! 3. UDMF vertex heights (`zfloor`, `zceiling`) on the vertices of a sector of exactly three
-//!    lines: the plane through its three corners, each at its vertex height or, without one,
-//!    at the sector's height.
+//! 3. Slope things (9500-9503, 1500, 1501), then plane copy things (9510, 9511): see
+//!    [`super::slope_things`].
+//! 4. Vertex heights (UDMF `zfloor`, `zceiling`, or things 1504 / 1505 on the vertex, the UDMF
+//!    value winning) on the vertices of a sector of exactly three lines: the plane through its
+//!    three corners, each at its vertex height or, without one, at the sector's height.
+//! 5. `Plane_Copy` lines (118): see [`super::slope_things`].
 //!
 //! The sector's own `heightfloor` / `heightceiling` still anchor wall textures (ZDoom pegs
-//! to them); only the geometry follows the planes. Slope things (9500-9503, 9510, 9511,
-//! 1500-1505) and `Plane_Copy` are not read; `info` names them when a map has them.
+//! to them); only the geometry follows the planes.
+
+use std::collections::HashMap;
 
 use glam::{DVec2, DVec3};
 
 use super::map::{Linedef, MapData};
+use super::slope_things;
 
 /// `Plane_Align`'s number among Hexen's line specials.
 pub const PLANE_ALIGN: u16 = 181;
-/// `Plane_Copy`'s, not drawn.
-pub const PLANE_COPY: u16 = 118;
 
 /// Index of the floor and the ceiling in a sector's pair of planes.
 pub const FLOOR: usize = 0;
 pub const CEILING: usize = 1;
-
-/// Thing types that make or copy slopes in ZDoom (not read here).
-const SLOPE_THINGS: [u16; 12] =
-    [1500, 1501, 1502, 1503, 1504, 1505, 9500, 9501, 9502, 9503, 9510, 9511];
 
 /// Most a sloped plane rises or falls from 0 (twice what a vanilla height can be).
 pub const MAX_HEIGHT: f64 = 65536.0;
@@ -86,7 +85,7 @@ impl Plane {
     }
 
     /// Rejects planes too steep to have a height (`|c|` tiny: walls, not floors).
-    fn checked(n: DVec3, d: f64) -> Option<Plane> {
+    pub(super) fn checked(n: DVec3, d: f64) -> Option<Plane> {
         (n.z.abs() > 1e-6 && d.is_finite()).then_some(Plane { a: n.x, b: n.y, c: n.z, d })
     }
 
@@ -102,6 +101,10 @@ pub struct SlopeCounts {
     pub equations: usize,
     pub plane_align: usize,
     pub vertex_heights: usize,
+    /// Planes set by slope things (9500-9503, 1500, 1501).
+    pub slope_things: usize,
+    /// Planes copied by things 9510 / 9511 and `Plane_Copy` lines.
+    pub plane_copies: usize,
 }
 
 impl SlopeCounts {
@@ -111,6 +114,8 @@ impl SlopeCounts {
             (self.equations, "UDMF plane equations"),
             (self.plane_align, "Plane_Align lines"),
             (self.vertex_heights, "vertex-height triangles"),
+            (self.slope_things, "slope things"),
+            (self.plane_copies, "plane copies"),
         ]
         .iter()
         .filter(|(n, _)| *n > 0)
@@ -135,7 +140,15 @@ impl SectorSlopes {
             SectorSlopes { planes: vec![[None; 2]; map.sectors.len()], ..Default::default() };
         s.read_equations(map, notes);
         s.read_plane_align(map, notes);
-        s.read_vertex_heights(map, notes);
+        let things = slope_things::things_apply(map);
+        if things {
+            s.read_slope_makers(map, notes);
+            s.read_copy_things(map);
+        }
+        s.read_vertex_heights(map, things, notes);
+        if !map.doom_specials() {
+            s.read_plane_copy(map);
+        }
         // A plane that came out level at the sector's own height is no slope.
         for (i, pair) in s.planes.iter_mut().enumerate() {
             for (which, plane) in pair.iter_mut().enumerate() {
@@ -146,17 +159,6 @@ impl SectorSlopes {
                     }
                 }
             }
-        }
-        let things = map.things.iter().filter(|t| SLOPE_THINGS.contains(&t.kind)).count();
-        if things > 0 && !map.doom_specials() {
-            notes.push(format!(
-                "{things} slope things (ZDoom types 1500-1505, 9500-9503, 9510-9511) are not read: \
-                 their sectors are drawn level"
-            ));
-        }
-        let copies = map.linedefs.iter().filter(|l| l.special == PLANE_COPY).count();
-        if copies > 0 && !map.doom_specials() {
-            notes.push(format!("{copies} Plane_Copy lines are not read"));
         }
         s
     }
@@ -185,7 +187,23 @@ impl SectorSlopes {
         }
     }
 
-    fn set(&mut self, sector: usize, which: usize, plane: Plane) {
+    /// Plane `which` of `sector` as it stands: its slope, or level at its height.
+    pub(super) fn current(&self, map: &MapData, sector: usize, which: usize) -> Plane {
+        match self.plane(sector, which) {
+            Some(p) => *p,
+            None => {
+                let h = nominal(map, sector, which);
+                // Normals up for floors and down for ceilings, as ZDoom's planes have.
+                if which == FLOOR {
+                    Plane { a: 0.0, b: 0.0, c: 1.0, d: -h }
+                } else {
+                    Plane { a: 0.0, b: 0.0, c: -1.0, d: h }
+                }
+            }
+        }
+    }
+
+    pub(super) fn set(&mut self, sector: usize, which: usize, plane: Plane) {
         if let Some(pair) = self.planes.get_mut(sector) {
             pair[which] = Some(plane);
         }
@@ -263,21 +281,40 @@ impl SectorSlopes {
         }
     }
 
-    fn read_vertex_heights(&mut self, map: &MapData, notes: &mut Vec<String>) {
-        let Some(extra) = map.udmf.as_deref() else { return };
+    fn read_vertex_heights(&mut self, map: &MapData, things: bool, notes: &mut Vec<String>) {
         let mut bad = 0;
-        let mut heights: [Vec<Option<f64>>; 2] = Default::default();
-        for (which, key) in [(FLOOR, "zfloor"), (CEILING, "zceiling")] {
-            heights[which] = extra
-                .vertices
-                .iter()
-                .map(|fields| {
-                    let v = fields.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)?;
-                    let h = v.as_f64().filter(|h| h.is_finite());
-                    bad += h.is_none() as usize;
-                    h
-                })
-                .collect();
+        let mut heights: [Vec<Option<f64>>; 2] =
+            [vec![None; map.vertices.len()], vec![None; map.vertices.len()]];
+        if things {
+            // Things 1504 / 1505 on a vertex's exact position give it their z; with more than
+            // one, the last.
+            let mut at: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
+            for (i, v) in map.vertices.iter().enumerate() {
+                at.entry((v.x, v.y)).or_default().push(i);
+            }
+            for t in &map.things {
+                let which = match t.kind {
+                    slope_things::VERTEX_FLOOR_Z => FLOOR,
+                    slope_things::VERTEX_CEILING_Z => CEILING,
+                    _ => continue,
+                };
+                for &v in at.get(&(t.x, t.y)).map_or(&[][..], Vec::as_slice) {
+                    heights[which][v] = Some(t.z as f64 / 65536.0);
+                }
+            }
+        }
+        if let Some(extra) = map.udmf.as_deref() {
+            for (which, key) in [(FLOOR, "zfloor"), (CEILING, "zceiling")] {
+                for (slot, fields) in heights[which].iter_mut().zip(&extra.vertices) {
+                    let Some((_, v)) = fields.iter().rev().find(|(k, _)| k == key) else {
+                        continue;
+                    };
+                    match v.as_f64().filter(|h| h.is_finite()) {
+                        Some(h) => *slot = Some(h),
+                        None => bad += 1,
+                    }
+                }
+            }
         }
         if bad > 0 {
             notes.push(format!("{bad} vertex zfloor / zceiling values are not numbers: ignored"));
@@ -314,7 +351,7 @@ impl SectorSlopes {
 }
 
 /// The height a sector's plane has when level (its `heightfloor` / `heightceiling`).
-fn nominal(map: &MapData, sector: usize, which: usize) -> f64 {
+pub(super) fn nominal(map: &MapData, sector: usize, which: usize) -> f64 {
     map.sectors.get(sector).map_or(0.0, |s| if which == FLOOR { s.floor } else { s.ceiling } as f64)
 }
 

@@ -95,6 +95,41 @@ pub struct TextureDef {
     /// The first entry of a file's TEXTURE1 under ZDoom's rules (GZDoom's `FirstDefined`):
     /// like vanilla's texture 0, walls naming it draw nothing.
     pub first_defined: bool,
+    /// TEXTURES `XScale` / `YScale` and `WorldPanning`: how many texels a map unit spans.
+    pub scale: TextureScale,
+}
+
+/// A texture's own scale (GZDoom's `Scale`): texels per map unit along x and y, in 16.16 so
+/// that definitions compare exactly; `world_panning` puts offsets in map units instead of
+/// texels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureScale {
+    pub x: i32,
+    pub y: i32,
+    pub world_panning: bool,
+}
+
+impl Default for TextureScale {
+    fn default() -> Self {
+        TextureScale { x: 1 << 16, y: 1 << 16, world_panning: false }
+    }
+}
+
+impl TextureScale {
+    /// From the scales a TEXTURES definition gives (kept to 1/65536..32767).
+    pub fn from_units(x: f64, y: f64, world_panning: bool) -> TextureScale {
+        let fixed = |v: f64| (v.abs() * 65536.0).round().clamp(1.0, i32::MAX as f64) as i32;
+        TextureScale { x: fixed(x), y: fixed(y), world_panning }
+    }
+
+    pub fn is_unit(&self) -> bool {
+        *self == TextureScale::default()
+    }
+
+    /// Texels per map unit, x and y.
+    pub fn units(&self) -> [f64; 2] {
+        [self.x as f64 / 65536.0, self.y as f64 / 65536.0]
+    }
 }
 
 impl TextureDef {
@@ -120,6 +155,7 @@ impl TextureDef {
             file,
             pnames: 0,
             first_defined: false,
+            scale: TextureScale::default(),
         }
     }
 }
@@ -200,7 +236,73 @@ impl TextureDirectory {
                 dir.install_definition(stack, &d, file);
             }
         }
+        dir.install_hires(stack);
         Ok(dir)
+    }
+
+    /// GZDoom's `AddHiresTextures`: each picture in `HI_START`..`HI_END` (a package's `hires/`)
+    /// replaces the wall texture and the flat of its name, drawn at the replaced one's size in
+    /// the world (its scale is its size over that) with offsets in map units (WorldPanning).
+    /// A name nothing has is added as a texture and flat at its own size. A replacement
+    /// defined by a later file than the picture's stays.
+    fn install_hires(&mut self, stack: &WadStack) {
+        let mut replaced = 0;
+        for (file, num) in stack.hires_pictures() {
+            let Some(lump) = stack.lump_at(num) else { continue };
+            let Some((w, h)) = Picture::size_of(&lump)
+                .filter(|&(w, h)| w > 0 && h > 0 && w as i64 <= MAX_SIDE && h as i64 <= MAX_SIDE)
+            else {
+                self.notes.push(format!(
+                    "{}: hires picture {} is not a picture of an accepted size; not used",
+                    lump.file, lump.name
+                ));
+                continue;
+            };
+            let name = lump.name.to_string();
+            let picture = |file, old: Option<(u16, u16, TextureScale)>| {
+                let scale = match old {
+                    Some((ow, oh, s)) => {
+                        // The old texture's world size: its texels over its scale.
+                        let [sx, sy] = s.units();
+                        let world = (ow as f64 / sx, oh as f64 / sy);
+                        TextureScale::from_units(w as f64 / world.0, h as f64 / world.1, true)
+                    }
+                    None => TextureScale::default(),
+                };
+                TextureDef {
+                    name: name.clone(),
+                    width: w as u16,
+                    height: h as u16,
+                    patches: vec![PatchPlacement::at(0, 0, PatchRef::Lump(num))],
+                    broken: None,
+                    null: false,
+                    source: DefSource::Picture,
+                    file,
+                    pnames: 0,
+                    first_defined: false,
+                    scale,
+                }
+            };
+            let wall = self.by_name.get(&name).map(|&i| &self.defs[i]);
+            let wall_old = wall.filter(|d| d.file <= file).map(|d| (d.width, d.height, d.scale));
+            let flat_lump = stack.flats().number(&name);
+            let flat_old = match self.flat_def(&name).map(|i| &self.flat_defs[i]) {
+                Some(d) => Some((d.width, d.height, d.scale)),
+                // A flat lump is 64 x 64 texels at scale 1.
+                None => flat_lump.map(|_| (64, 64, TextureScale::default())),
+            };
+            if wall.is_none() || wall_old.is_some() {
+                self.install_wall(picture(file, wall_old));
+            }
+            self.install_flat(stack, picture(file, flat_old));
+            replaced += 1;
+        }
+        if replaced > 0 {
+            self.notes.push(format!(
+                "hires: {replaced} high-resolution pictures replace textures and flats at their \
+                 world size"
+            ));
+        }
     }
 
     /// Vanilla's tables: the stack's last PNAMES, TEXTURE1 and TEXTURE2, numbered in that
@@ -352,6 +454,7 @@ impl TextureDirectory {
                 file,
                 pnames: 0,
                 first_defined: false,
+                scale: TextureScale::default(),
             }
         } else if d.width > MAX_SIDE
             || d.height > MAX_SIDE
@@ -383,6 +486,7 @@ impl TextureDirectory {
                 file,
                 pnames: 0,
                 first_defined: false,
+                scale: TextureScale::from_units(d.x_scale, d.y_scale, d.world_panning),
             }
         };
         if d.kind.replaces_walls() {
@@ -408,6 +512,7 @@ impl TextureDirectory {
                 file,
                 pnames: 0,
                 first_defined: false,
+                scale: TextureScale::default(),
             },
             _ => TextureDef::broken(
                 lump.name,
@@ -643,7 +748,7 @@ fn read_textures(
     }
     if !ignored.is_empty() {
         notes.push(format!(
-            "{} TEXTURES: read but not drawn by mapscope (drawn at scale 1, untranslated, \
+            "{} TEXTURES: read but not drawn by mapscope (drawn unmirrored, untranslated, \
              opaque): {}",
             lump.file,
             shortened(&ignored)
@@ -922,6 +1027,7 @@ fn parse_texture_entry(
         file,
         pnames: 0,
         first_defined: false,
+        scale: TextureScale::default(),
     })
 }
 
@@ -1052,6 +1158,38 @@ mod tests {
         let fa = dir.compose_flat(dir.flat_def("FA").unwrap(), &stack, &mut cache, &mut notes);
         assert_eq!((fa.width, fa.height, indexed(&fa)[5 * 64 + 5]), (64, 64, 2), "tiled");
         assert!(notes.iter().any(|n| n.contains("flat FA is 4x4")), "{notes:?}");
+    }
+
+    #[test]
+    fn hires_pictures_replace_at_the_old_world_size() {
+        use crate::formats::doom::writer::png_lump;
+        let png = |w: u32, h: u32| {
+            png_lump(w, h, &[9, 9, 9, 255].repeat((w * h) as usize), None).unwrap()
+        };
+        let stack = WadStack::new(vec![
+            base_wad(),
+            pwad("hi.wad", |w| {
+                w.marker("HI_START")
+                    .lump("A", png(16, 32))
+                    .lump("FA", png(128, 128))
+                    .lump("NEWPIC", png(4, 4))
+                    .marker("HI_END");
+            }),
+        ]);
+        let dir = TextureDirectory::load(&stack).unwrap();
+        // A (8 x 8 texels at scale 1) becomes the 16 x 32 picture at scale 2 x 4: still 8 x 8
+        // map units, offsets in map units.
+        let a = &dir.defs[dir.number("A").unwrap()];
+        assert_eq!((a.width, a.height, a.source), (16, 32, DefSource::Picture));
+        assert_eq!(a.scale, TextureScale::from_units(2.0, 4.0, true));
+        // Flat FA (a 64 x 64 lump) becomes the 128 x 128 picture at scale 2.
+        let fa = &dir.flat_defs[dir.flat_def("FA").unwrap()];
+        assert_eq!((fa.width, fa.scale), (128, TextureScale::from_units(2.0, 2.0, true)));
+        // A name nothing had is added at its own size; B is untouched.
+        let new = &dir.defs[dir.number("NEWPIC").unwrap()];
+        assert!(new.scale.is_unit() && new.width == 4);
+        assert!(dir.defs[dir.number("B").unwrap()].scale.is_unit());
+        assert!(dir.notes.iter().any(|n| n.contains("hires: 3")), "{:?}", dir.notes);
     }
 
     #[test]

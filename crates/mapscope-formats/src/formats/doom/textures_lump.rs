@@ -17,9 +17,10 @@
 //! unknown word inside a part's braces is skipped (here with a note).
 //!
 //! What mapscope draws: parts placed at x, y, mirrored (`FlipX`, `FlipY`) and turned by
-//! multiples of 90° (`Rotate`), and `UseOffsets`. What it reads but does not draw is listed in
-//! each definition's `ignored`: scales, translations, blends, colour maps, alpha and blending
-//! styles.
+//! multiples of 90° (`Rotate`), `UseOffsets`, and the texture's scales (`XScale`, `YScale`,
+//! `WorldPanning`: its size in the world). What it reads but does not draw is listed in each
+//! definition's `ignored`: translations, blends, colour maps, alpha, blending styles and the
+//! mirroring of negative scales.
 
 use crate::formats::Result;
 
@@ -88,7 +89,13 @@ pub struct TextureDefinition {
     /// `NullTexture`: never drawn, like texture number 0.
     pub null_texture: bool,
     pub parts: Vec<TexturesPart>,
-    /// What is read but not drawn, such as `XScale 2` or `patch P1: Translation`.
+    /// `XScale` / `YScale`: texels per map unit (GZDoom draws a texture 1/scale as large in
+    /// the world); a negative scale is drawn as its size (the mirroring is in `ignored`).
+    pub x_scale: f64,
+    pub y_scale: f64,
+    /// `WorldPanning`: sidedef offsets in map units rather than texels.
+    pub world_panning: bool,
+    /// What is read but not drawn, such as `patch P1: Translation`.
     pub ignored: Vec<String>,
     /// File offset of the definition's keyword.
     pub offset: u64,
@@ -167,6 +174,9 @@ fn definition(
         optional,
         null_texture: false,
         parts: Vec::new(),
+        x_scale: 1.0,
+        y_scale: 1.0,
+        world_panning: false,
         ignored: Vec::new(),
         offset: s.file_offset(keyword.at),
     };
@@ -183,8 +193,16 @@ fn definition(
             if v == 0.0 {
                 return Err(s.error_on(&t, format!("texture {} has a null scale", def.name)));
             }
-            if v != 1.0 {
-                def.ignored.push(format!("{} {v}", t.text().unwrap_or_default()));
+            if !v.is_finite() {
+                return Err(s.error_on(&t, format!("texture {} has a bad scale", def.name)));
+            }
+            if v < 0.0 {
+                def.ignored.push(format!("{} {v} (mirroring)", t.text().unwrap_or_default()));
+            }
+            if t.is_word("xscale") {
+                def.x_scale = v.abs();
+            } else {
+                def.y_scale = v.abs();
             }
         } else if t.is_word("offset") || t.is_word("offset2") {
             // Offsets place sprites and screen graphics, never walls or flats.
@@ -193,8 +211,10 @@ fn definition(
             s.expect_int("the y offset")?;
         } else if t.is_word("nulltexture") {
             def.null_texture = true;
-        } else if ["worldpanning", "nodecals", "notrim"].iter().any(|k| t.is_word(k)) {
-            // World panning only matters for scaled textures; decals and trimming are not drawn.
+        } else if t.is_word("worldpanning") {
+            def.world_panning = true;
+        } else if ["nodecals", "notrim"].iter().any(|k| t.is_word(k)) {
+            // Decals and trimming are not drawn.
         } else if t.is_word("patch") || t.is_word("graphic") || t.is_word("sprite") {
             def.parts.push(part(s, &mut def.ignored)?);
         } else {
@@ -373,7 +393,8 @@ mod tests {
             (big.parts[2].flip_x, big.parts[2].turns, big.parts[2].use_offsets),
             (true, 2, true)
         );
-        assert_eq!(big.ignored, vec!["XScale 2"]);
+        assert!(big.ignored.is_empty(), "{:?}", big.ignored);
+        assert_eq!((big.x_scale, big.y_scale, big.world_panning), (2.0, 1.0, false));
         assert!(d[1].optional && d[1].name == "NOFLAT" && d[1].kind.replaces_flats());
         assert!(!d[2].optional && d[2].name == "OPTIONAL" && d[2].null_texture);
         let ignored = &d[3].ignored;

@@ -315,9 +315,35 @@ fn note_undrawn(extra: &UdmfExtra, notes: &mut Vec<String>) {
     if !extra.other_blocks.is_empty() {
         parts.push(format!("{} blocks of other kinds", extra.other_blocks.len()));
     }
+    // GZDoom's hardware renderer's colour keys, named on their own so that a map that relies
+    // on them says why its colours differ.
+    let gzdoom_colours: usize = [&extra.sectors, &extra.sidedefs]
+        .iter()
+        .flat_map(|records| records.iter())
+        .filter(|fields| fields.iter().any(|(k, _)| is_gzdoom_colour_key(k)))
+        .count();
+    if gzdoom_colours > 0 {
+        notes.push(format!(
+            "{gzdoom_colours} sectors and sidedefs set GZDoom's colour keys (color_floor, \
+             color_ceiling, color_walltop, color_wallbottom, color_sprites, per-part colours, \
+             coloradd_*, desaturation, alphafloor/alphaceiling): not drawn; surfaces keep \
+             the sector's lightcolor and fadecolor (smooth mode) and full opacity"
+        ));
+    }
     if !parts.is_empty() {
         notes.push(format!("UDMF properties kept but not drawn: {}", parts.join("; ")));
     }
+}
+
+/// Whether `key` is one of GZDoom's sector or sidedef colour keys (zdoom namespace):
+/// per-part tints, additive colours, desaturation and plane alpha.
+fn is_gzdoom_colour_key(key: &str) -> bool {
+    key.starts_with("color_")
+        || key.starts_with("coloradd_")
+        || key.starts_with("colorization_")
+        || key == "desaturation"
+        || key == "alphafloor"
+        || key == "alphaceiling"
 }
 
 /// Every index a record holds points at an existing record (errors at the block's offset).
@@ -443,6 +469,29 @@ mod tests {
         assert_eq!(x.sectors[0][1], ("lightfloorabsolute".to_string(), UdmfValue::Bool(true)));
         assert_eq!(x.other_blocks.len(), 1);
         assert_eq!(x.other_blocks[0].kind, "thing_extension");
+    }
+
+    #[test]
+    fn gzdoom_colour_keys_are_named_as_not_drawn() {
+        let text = SMALL.replacen(
+            "lightfloorabsolute = true;",
+            "lightfloorabsolute = true; color_floor = 0xFF0000; coloradd_walls = 0x202020; \
+             desaturation = 0.5; alphaceiling = 0.25; color_sprites = 0x00FF00;",
+            1,
+        );
+        assert_ne!(text, SMALL, "the sector keys were added");
+        let doc = udmf::parse("s.wad", text.as_bytes(), 0).unwrap();
+        let m = udmf_records("s.wad", "MAP01", &doc).unwrap();
+        let note = m.notes.iter().find(|n| n.contains("GZDoom's colour keys"));
+        assert!(note.is_some_and(|n| n.starts_with("1 sectors")), "{:?}", m.notes);
+        let kept = m.notes.iter().find(|n| n.starts_with("UDMF properties kept")).unwrap();
+        for key in
+            ["color_floor", "coloradd_walls", "desaturation", "alphaceiling", "color_sprites"]
+        {
+            assert!(kept.contains(key), "{key}: {kept}");
+        }
+        // Without them, no such note.
+        assert!(!small().notes.iter().any(|n| n.contains("GZDoom's colour keys")));
     }
 
     #[test]

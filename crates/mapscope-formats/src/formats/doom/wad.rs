@@ -255,6 +255,8 @@ enum Space {
     Sprites,
     /// `TX_START`..`TX_END`: whole pictures used as textures (ZDoom).
     Textures,
+    /// `HI_START`..`HI_END`: high-resolution replacements (ZDoom; a package's `hires/`).
+    Hires,
 }
 
 /// The range each lump of one file lies in. Markers themselves are global.
@@ -267,7 +269,8 @@ fn lump_spaces(lumps: &[LumpInfo]) -> Vec<Space> {
                 "F_START" | "FF_START" => (Space::Global, Space::Flats),
                 "S_START" | "SS_START" => (Space::Global, Space::Sprites),
                 "TX_START" => (Space::Global, Space::Textures),
-                "F_END" | "FF_END" | "S_END" | "SS_END" | "TX_END" => {
+                "HI_START" => (Space::Global, Space::Hires),
+                "F_END" | "FF_END" | "S_END" | "SS_END" | "TX_END" | "HI_END" => {
                     (Space::Global, Space::Global)
                 }
                 _ => (current, current),
@@ -363,7 +366,7 @@ pub struct WadStack {
 }
 
 impl WadStack {
-    /// Opens the files in load order (IWAD first); each is a WAD or a PK3 package, told
+    /// Opens the files in load order (IWAD first); each is a WAD, a PK3 or a PK7 package, told
     /// apart by content. A package may add more than one WAD (the WADs at its root follow it).
     pub fn open<P: AsRef<Path>>(paths: &[P]) -> Result<WadStack> {
         let mut wads = Vec::new();
@@ -371,6 +374,8 @@ impl WadStack {
             let p = p.as_ref();
             if super::pk3::is_zip_file(p)? {
                 wads.extend(super::pk3::open_package(p)?);
+            } else if super::pk7::is_7z_file(p)? {
+                wads.extend(super::pk7::open_package(p)?);
             } else {
                 wads.push(Wad::open(p)?);
             }
@@ -401,7 +406,7 @@ impl WadStack {
                 // WADs keep flats and sprites global, as vanilla does.
                 let namespaced = match space {
                     Space::Global => false,
-                    Space::Textures => true,
+                    Space::Textures | Space::Hires => true,
                     Space::Flats | Space::Sprites => wad.is_package,
                 };
                 if !namespaced {
@@ -494,6 +499,18 @@ impl WadStack {
             .iter()
             .enumerate()
             .filter(|(_, r)| r.space == Space::Textures)
+            .map(|(n, r)| (r.wad, n))
+            .collect()
+    }
+
+    /// Lumps between `HI_START` and `HI_END` (a package's `hires/`), in load order, with
+    /// their file: pictures replacing the textures and flats of their names at those
+    /// textures' world size.
+    pub fn hires_pictures(&self) -> Vec<(usize, LumpNum)> {
+        self.dir
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.space == Space::Hires)
             .map(|(n, r)| (r.wad, n))
             .collect()
     }
