@@ -13,7 +13,7 @@ use mapscope::formats::doom::writer::WadWriter;
 use mapscope::render::{render_headless, RenderMode, ViewSettings};
 use mapscope::scene::Scene;
 use support::doom_test_room::{
-    add_check_textures, hexen_player_start, scene_over_freedoom2, shared_gpu,
+    add_check_textures, hexen_player_start, scene_over_freedoom2, shared_gpu, udmf_room_pwad,
 };
 
 /// The 256 x 256 room's lines, clockwise (fronts face in).
@@ -32,14 +32,7 @@ fn udmf(light: i32, sector_keys: &str) -> Vec<u8> {
         "sector {{ heightfloor = 0; heightceiling = 128; texturefloor = \"STRIPES\"; \
          textureceiling = \"STRIPES\"; lightlevel = {light}; {sector_keys} }}\n"
     );
-    t += "thing { x = 128.0; y = 32.0; angle = 90; type = 1; skill1 = true; skill2 = true; \
-          skill3 = true; skill4 = true; skill5 = true; single = true; }\n";
-    let mut w = WadWriter::pwad();
-    w.lump("MAP01", Vec::new());
-    w.lump("TEXTMAP", t.into_bytes());
-    w.lump("ENDMAP", Vec::new());
-    add_check_textures(&mut w);
-    w.to_bytes()
+    udmf_room_pwad(t).to_bytes()
 }
 
 /// The same room in Hexen format, its west wall a `Static_Init(1, Init_Color)` line naming

@@ -5,9 +5,9 @@
 mod support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::writer::{png_lump, WadWriter};
+use mapscope::formats::doom::writer::png_lump;
 use mapscope::render::{render_headless, RenderMode, ViewSettings};
-use support::doom_test_room::{add_check_textures, scene_over_freedoom2, shared_gpu};
+use support::doom_test_room::{scene_over_freedoom2, shared_gpu, udmf_room_pwad};
 
 /// A 256 x 256 UDMF room whose walls show `wall` and whose floor `floor`, the player at
 /// (128, 32) facing north.
@@ -27,13 +27,7 @@ fn pwad(wall: &str, floor: &str) -> Vec<u8> {
         "sector {{ heightfloor = 0; heightceiling = 128; texturefloor = \"{floor}\"; \
          textureceiling = \"STRIPES\"; lightlevel = 255; }}\n"
     );
-    t += "thing { x = 128.0; y = 32.0; angle = 90; type = 1; skill1 = true; skill2 = true; \
-          skill3 = true; skill4 = true; skill5 = true; single = true; }\n";
-    let mut w = WadWriter::pwad();
-    w.lump("MAP01", Vec::new());
-    w.lump("TEXTMAP", t.into_bytes());
-    w.lump("ENDMAP", Vec::new());
-    add_check_textures(&mut w);
+    let mut w = udmf_room_pwad(t);
     w.lump(
         "TEXTURES",
         b"WallTexture \"CHECKS\", 64, 128 { XScale 2 YScale 2 Patch \"CHECKP\", 0, 0 }\n".to_vec(),

@@ -119,6 +119,22 @@ pub fn add_check_textures(w: &mut WadWriter) {
     w.marker("FF_END");
 }
 
+/// [`player_start`] as a UDMF `thing` block.
+pub const UDMF_PLAYER_START: &str = "thing { x = 128.0; y = 32.0; angle = 90; type = 1; \
+    skill1 = true; skill2 = true; skill3 = true; skill4 = true; skill5 = true; single = true; }\n";
+
+/// A PWAD of map MAP01 whose `TEXTMAP` is `textmap` with [`UDMF_PLAYER_START`] added, and the
+/// room tests' textures ([`add_check_textures`]).
+pub fn udmf_room_pwad(mut textmap: String) -> WadWriter {
+    textmap += UDMF_PLAYER_START;
+    let mut w = WadWriter::pwad();
+    w.lump("MAP01", Vec::new());
+    w.lump("TEXTMAP", textmap.into_bytes());
+    w.lump("ENDMAP", Vec::new());
+    add_check_textures(&mut w);
+    w
+}
+
 /// Player 1's start at (128, 32) facing north, on every skill: where the room tests' maps
 /// put their viewer.
 pub fn player_start() -> Thing {

@@ -82,6 +82,37 @@ pub(super) struct Pixels {
     pub wins: [bool; GROUP],
 }
 
+/// The reverse depths (`near / distance`) of group `g` of `span` (its pixels from
+/// `g * GROUP` on).
+#[inline(always)]
+fn group_depths(span: &Span, g: usize, near: f32) -> [f32; GROUP] {
+    let first = (g * GROUP) as f32;
+    std::array::from_fn(|j| near * span.inv_w(first + j as f32))
+}
+
+impl Pixels {
+    /// Group `g` of `span` on row `y`: each lane's view distance and texel coordinates, no
+    /// lane winning yet.
+    #[inline(always)]
+    fn of_group(span: &Span, g: usize, y: usize) -> Pixels {
+        let first = (g * GROUP) as f32;
+        let mut p = Pixels {
+            x: span.x0 + g * GROUP,
+            y,
+            u: [0.0; GROUP],
+            v: [0.0; GROUP],
+            dist: [0.0; GROUP],
+            wins: [false; GROUP],
+        };
+        for j in 0..GROUP {
+            let k = first + j as f32;
+            p.dist[j] = 1.0 / span.inv_w(k);
+            (p.u[j], p.v[j]) = span.uv(k, p.dist[j]);
+        }
+        p
+    }
+}
+
 /// A family's shading on the CPU: per-frame tables, a set-up per triangle, and the colours of
 /// a group of pixels (RGBA8 in the colour target's byte order).
 pub(super) trait SoftShader: Sync {
@@ -393,11 +424,7 @@ fn draw_span<S: SoftShader, const MASKED: bool>(
 ) {
     for (g, (colors, depths)) in colors.chunks_mut(GROUP).zip(depths.chunks_mut(GROUP)).enumerate()
     {
-        let first = (g * GROUP) as f32;
-        let mut z = [0.0f32; GROUP];
-        for (j, z) in z.iter_mut().enumerate() {
-            *z = near * span.inv_w(first + j as f32);
-        }
+        let z = group_depths(span, g, near);
         let mut reach = false;
         for (z, d) in z.iter().zip(depths.iter()) {
             reach |= *z >= *d;
@@ -405,19 +432,7 @@ fn draw_span<S: SoftShader, const MASKED: bool>(
         if !reach {
             continue;
         }
-        let mut p = Pixels {
-            x: span.x0 + g * GROUP,
-            y,
-            u: [0.0; GROUP],
-            v: [0.0; GROUP],
-            dist: [0.0; GROUP],
-            wins: [false; GROUP],
-        };
-        for j in 0..GROUP {
-            let k = first + j as f32;
-            p.dist[j] = 1.0 / span.inv_w(k);
-            (p.u[j], p.v[j]) = span.uv(k, p.dist[j]);
-        }
+        let mut p = Pixels::of_group(span, g, y);
         // A masked triangle's transparent texels leave the pixel as it was, depth and all.
         let opaque = if MASKED { shader.opaque(&t.shading, &p) } else { [true; GROUP] };
         // Without branches, so that the lanes are tested together.

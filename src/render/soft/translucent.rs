@@ -6,7 +6,7 @@
 
 use super::canvas_bands::Band;
 use super::raster::{Span, Viewport};
-use super::{Drawn, Pixels, SoftShader, GROUP};
+use super::{group_depths, Drawn, Pixels, SoftShader, GROUP};
 use crate::render::translucent_pass::LAYERS;
 
 /// What a translucent fragment leaves in its pixel's list: `mode` 0 replaces the pixel's
@@ -68,24 +68,11 @@ fn collect_span<S: SoftShader>(
     fragments: &mut Vec<Fragment>,
 ) {
     for (g, depths) in depths.chunks(GROUP).enumerate() {
-        let first = (g * GROUP) as f32;
-        let z: [f32; GROUP] = std::array::from_fn(|j| near * span.inv_w(first + j as f32));
+        let z = group_depths(span, g, near);
         if !z.iter().zip(depths).any(|(z, d)| z > d) {
             continue;
         }
-        let mut p = Pixels {
-            x: span.x0 + g * GROUP,
-            y,
-            u: [0.0; GROUP],
-            v: [0.0; GROUP],
-            dist: [0.0; GROUP],
-            wins: [false; GROUP],
-        };
-        for j in 0..GROUP {
-            let k = first + j as f32;
-            p.dist[j] = 1.0 / span.inv_w(k);
-            (p.u[j], p.v[j]) = span.uv(k, p.dist[j]);
-        }
+        let p = Pixels::of_group(span, g, y);
         for (j, d) in depths.iter().enumerate() {
             if z[j] <= *d {
                 continue;

@@ -230,6 +230,19 @@ impl MapData {
     }
 
     /// The sector on side `side` (0 front, 1 back) of a linedef.
+    /// The lines as the node builder takes them: ends and the sectors on each side.
+    pub fn build_lines(&self) -> Vec<BuildLine> {
+        self.linedefs
+            .iter()
+            .map(|l| BuildLine {
+                v1: l.v1,
+                v2: l.v2,
+                front_sector: self.line_sector(l, 0).map(|s| s as u32),
+                back_sector: self.line_sector(l, 1).map(|s| s as u32),
+            })
+            .collect()
+    }
+
     pub fn line_sector(&self, ld: &Linedef, side: usize) -> Option<usize> {
         let sd = ld.sides[side & 1]?;
         self.sidedefs.get(sd as usize).map(|s| s.sector as usize)
@@ -509,17 +522,7 @@ pub fn read_bsp(
     if let Some(gl) = gl {
         return read_glbsp_nodes(&ctx, &gl);
     }
-    let lines: Vec<BuildLine> = map
-        .linedefs
-        .iter()
-        .map(|l| BuildLine {
-            v1: l.v1,
-            v2: l.v2,
-            front_sector: map.line_sector(l, 0).map(|s| s as u32),
-            back_sector: map.line_sector(l, 1).map(|s| s as u32),
-        })
-        .collect();
-    let built = build_nodes(&lumps.file, &lumps.name, &vertices, &lines)?;
+    let built = build_nodes(&lumps.file, &lumps.name, &vertices, &map.build_lines())?;
     notes.push(format!(
         "{}: saved without nodes; mapscope built them ({} subsectors, {} nodes)",
         lumps.name,

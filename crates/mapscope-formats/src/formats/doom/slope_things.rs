@@ -269,20 +269,11 @@ mod tests {
 
     /// The map with nodes built, so things find their sectors.
     fn with_nodes(mut map: MapData) -> MapData {
-        use crate::formats::doom::node_builder::{build_nodes, BuildLine};
+        use crate::formats::doom::node_builder::build_nodes;
         use crate::formats::doom::nodes::NodeVertex;
         let vertices: Vec<NodeVertex> =
             map.vertices.iter().map(|v| NodeVertex { x: v.x, y: v.y }).collect();
-        let lines: Vec<BuildLine> = map
-            .linedefs
-            .iter()
-            .map(|l| BuildLine {
-                v1: l.v1,
-                v2: l.v2,
-                front_sector: map.line_sector(l, 0).map(|s| s as u32),
-                back_sector: map.line_sector(l, 1).map(|s| s as u32),
-            })
-            .collect();
+        let lines = map.build_lines();
         map.bsp = build_nodes("t.wad", "MAP01", &vertices, &lines).unwrap();
         map
     }

@@ -143,6 +143,30 @@ impl TextureDef {
         1 << (15 - self.width.leading_zeros())
     }
 
+    /// A texture that is one picture (lump `num`, `width` x `height`), as GZDoom makes of a
+    /// `TX_START` or `hires/` picture.
+    fn picture(
+        name: String,
+        (width, height): (u16, u16),
+        num: usize,
+        file: usize,
+        scale: TextureScale,
+    ) -> TextureDef {
+        TextureDef {
+            name,
+            width,
+            height,
+            patches: vec![PatchPlacement::at(0, 0, PatchRef::Lump(num))],
+            broken: None,
+            null: false,
+            source: DefSource::Picture,
+            file,
+            pnames: 0,
+            first_defined: false,
+            scale,
+        }
+    }
+
     fn broken(name: &str, file: usize, source: DefSource, why: String) -> TextureDef {
         TextureDef {
             name: name.to_string(),
@@ -269,19 +293,7 @@ impl TextureDirectory {
                     }
                     None => TextureScale::default(),
                 };
-                TextureDef {
-                    name: name.clone(),
-                    width: w as u16,
-                    height: h as u16,
-                    patches: vec![PatchPlacement::at(0, 0, PatchRef::Lump(num))],
-                    broken: None,
-                    null: false,
-                    source: DefSource::Picture,
-                    file,
-                    pnames: 0,
-                    first_defined: false,
-                    scale,
-                }
+                TextureDef::picture(name.clone(), (w as u16, h as u16), num, file, scale)
             };
             let wall = self.by_name.get(&name).map(|&i| &self.defs[i]);
             let wall_old = wall.filter(|d| d.file <= file).map(|d| (d.width, d.height, d.scale));
@@ -501,19 +513,13 @@ impl TextureDirectory {
     fn install_picture(&mut self, stack: &WadStack, num: LumpNum, file: usize) {
         let Some(lump) = stack.lump_at(num) else { return };
         let def = match Picture::size_of(&lump) {
-            Some((w, h)) if w as i64 <= MAX_SIDE && h as i64 <= MAX_SIDE => TextureDef {
-                name: lump.name.to_string(),
-                width: w as u16,
-                height: h as u16,
-                patches: vec![PatchPlacement::at(0, 0, PatchRef::Lump(num))],
-                broken: None,
-                null: false,
-                source: DefSource::Picture,
+            Some((w, h)) if w as i64 <= MAX_SIDE && h as i64 <= MAX_SIDE => TextureDef::picture(
+                lump.name.to_string(),
+                (w as u16, h as u16),
+                num,
                 file,
-                pnames: 0,
-                first_defined: false,
-                scale: TextureScale::default(),
-            },
+                TextureScale::default(),
+            ),
             _ => TextureDef::broken(
                 lump.name,
                 file,
