@@ -256,39 +256,74 @@ const MIN_TRIANGLES_A_THREAD: usize = 2048;
 /// (1/512) plus float error, for the test that drops triangles that cover no pixel centre.
 const COVER_MARGIN: f32 = 0.01;
 
+/// How far outside an edge (in pixels) a pixel centre must lie for that test to count it as
+/// uncovered: far more than snapping and float error can move the edge.
+const OUTSIDE_MARGIN: f32 = 0.05;
+
+/// Pixel centres a small triangle's box may hold for that test to try each of them; a larger
+/// triangle is left to the rasteriser.
+const MAX_CENTRES_TRIED: i32 = 6;
+
 /// Whether the triangle whose clip-space corners are `c` may cover a pixel centre of the
-/// viewport: `false` only where its screen box holds no centre in x or in y (a triangle too
-/// small or too thin to cover one, or off the screen), which `RasterTriangle` would find at
-/// far greater cost. A corner behind the near plane (clipped there) always may.
+/// viewport: `false` only where its screen box holds no centre in x or in y (a triangle off
+/// the screen, or too thin), or where it is small and every centre in its box lies clearly
+/// outside one of its edges (far triangles of a pixel or less, most of which cover no
+/// centre). `RasterTriangle` finds the same at far greater cost. A triangle with a corner
+/// behind the near plane (clipped there), or too thin to know its facing here, may.
 #[inline(always)]
 fn may_cover(c: &[glam::Vec4; 3], vp: &Viewport) -> bool {
     if c.iter().any(|c| c.w.is_nan() || c.w < vp.near) {
         return true;
     }
     let (w, h) = (vp.width as f32, vp.height as f32);
-    let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
-    for c in c {
+    let p = c.map(|c| {
         let iw = 1.0 / c.w;
-        let p = [(c.x * iw * 0.5 + 0.5) * w, (0.5 - c.y * iw * 0.5) * h];
-        for k in 0..2 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
-    // Some column (row) n on the screen whose centre n + 0.5 lies in [lo, hi], widened by the
-    // margin. Both ends are clamped to the screen first, so that the rounding is a
-    // conversion, not a call to libm's ceil and floor (x86-64's baseline has no instruction
-    // for them); a NaN end is clamped to the screen's, and counts as covering.
-    (0..2).all(|k| {
+        [(c.x * iw * 0.5 + 0.5) * w, (0.5 - c.y * iw * 0.5) * h]
+    });
+    let mut range = [(0, 0); 2];
+    for (k, range) in range.iter_mut().enumerate() {
+        let lo = p[0][k].min(p[1][k]).min(p[2][k]);
+        let hi = p[0][k].max(p[1][k]).max(p[2][k]);
+        // Columns (rows) n on the screen whose centre n + 0.5 lies in [lo, hi], widened by
+        // the margin. Both ends are clamped to the screen first, so that the rounding is a
+        // conversion, not a call to libm's ceil and floor (x86-64's baseline has no
+        // instruction for them); a NaN end is clamped to the screen's, and counts as covering.
         let last_column = [w, h][k] - 1.0;
-        let from = (lo[k] - COVER_MARGIN - 0.5).max(0.0);
-        let to = (hi[k] + COVER_MARGIN - 0.5).min(last_column);
+        let from = (lo - COVER_MARGIN - 0.5).max(0.0);
+        let to = (hi + COVER_MARGIN - 0.5).min(last_column);
         if to < 0.0 || from > last_column {
             return false;
         }
         let first = from as i32 + ((from as i32 as f32) < from) as i32;
-        first <= to as i32
-    })
+        if first > to as i32 {
+            return false;
+        }
+        *range = (first, to as i32);
+    }
+    let [(x0, x1), (y0, y1)] = range;
+    if (x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CENTRES_TRIED {
+        return true;
+    }
+    // Front faces wind clockwise on the screen (`RasterTriangle`): their inside is where
+    // each edge's cross product is negative. A back face, or one too thin to tell, is left
+    // to the rasteriser.
+    let cross = |a: [f32; 2], b: [f32; 2], q: [f32; 2]| {
+        (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0])
+    };
+    let edges = [(p[0], p[1]), (p[1], p[2]), (p[2], p[0])];
+    let length2 = edges.map(|(a, b)| (b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2));
+    let area = cross(p[0], p[1], p[2]);
+    let longest = length2[0].max(length2[1]).max(length2[2]);
+    if !(area < 0.0 && area * area > longest * (4.0 * OUTSIDE_MARGIN * OUTSIDE_MARGIN)) {
+        return true;
+    }
+    let outside = |q: [f32; 2]| {
+        edges.iter().zip(length2).any(|(&(a, b), l2)| {
+            let d = cross(a, b, q);
+            d > 0.0 && d * d > l2 * (OUTSIDE_MARGIN * OUTSIDE_MARGIN)
+        })
+    };
+    !(y0..=y1).all(|y| (x0..=x1).all(|x| outside([x as f32 + 0.5, y as f32 + 0.5])))
 }
 
 /// Sets up the triangles of `runs` that may cover a pixel centre into `out`, in order.
