@@ -252,7 +252,7 @@ impl RasterTriangle {
 #[inline]
 fn round(x: f64) -> f64 {
     // Past 2^52 every f64 is whole (and past 2^63 the conversion saturates).
-    if !(x.abs() < 4.0e15) {
+    if x.is_nan() || x.abs() >= 4.0e15 {
         return x.round();
     }
     let whole = x as i64;
