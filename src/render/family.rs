@@ -7,9 +7,9 @@
 //! frame before culling ([`FamilyFrames::begin_frame`]) and answers with a [`FramePlan`]; it
 //! may draw the solid world on the CPU ([`Canvas`]) or record draws of its own in the solid
 //! stages. Doom does (`doom_frames.rs`: vanilla's BSP walk and CPU canvas, and smooth mode's
-//! bound textures), and so do Saturn Quake, Marathon and Attack of the Saucerman, whose faithful frames' solid world a
-//! triangle rasteriser on the CPU draws (`soft`); the others draw with the generic passes
-//! alone ([`GenericFrames`]).
+//! bound textures), and so do Saturn Quake, Marathon, Attack of the Saucerman and Carmageddon
+//! 2, whose faithful frames' solid world a triangle rasteriser on the CPU draws (`soft`); the
+//! others draw with the generic passes alone ([`GenericFrames`]).
 
 use super::doom_frames::DoomFrames;
 use super::packing::{PackedScene, StateLayout};
@@ -153,8 +153,8 @@ pub(super) trait FamilyFrames {
     }
 }
 
-/// Families whose frames the generic passes draw whole: Carmageddon 2 and unlit scenes, and the
-/// smooth frames of Saturn Quake, Marathon and Attack of the Saucerman.
+/// Families whose frames the generic passes draw whole: unlit scenes, and the smooth frames of
+/// the families drawn on the CPU canvas.
 pub(super) struct GenericFrames;
 
 impl FamilyFrames for GenericFrames {}

@@ -340,7 +340,7 @@ impl SceneRenderer {
         self.plan.solid.on_canvas()
     }
 
-    /// Lets faithful frames of Saturn Quake and Marathon draw their solid world on the CPU
+    /// Lets faithful frames of the families drawn on a CPU canvas draw their solid world on the
     /// canvas (the default), or not: the GPU's passes then shade it, for comparing the two.
     pub fn set_cpu_canvas(&mut self, on: bool) {
         self.family.set_cpu_canvas(on);

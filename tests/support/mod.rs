@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod alloc_count;
+pub mod carma2_track;
 pub mod doom_areas;
 pub mod doom_test_room;
 pub mod probes;

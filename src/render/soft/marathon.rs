@@ -186,7 +186,7 @@ impl SoftShader for MarathonShader {
         if masked && !self.opaque_at(t, p, j) {
             return None;
         }
-        Some(Layer { color: self.shade_pixel(t, p, j), index: 0, mode: 0 })
+        Some(Layer { color: self.shade_pixel(t, p, j), index: 0, mode: 0, alpha: u8::MAX })
     }
 
     #[inline(always)]

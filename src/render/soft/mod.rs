@@ -1,15 +1,16 @@
 //! The faithful frames of the shading families whose rules fit a triangle rasteriser (Saturn
-//! Quake, Marathon and Attack of the Saucerman) drawn on the CPU, as Doom's faithful frames
-//! are (`vanilla`): the solid world, the masked surfaces and the sprites.
+//! Quake, Marathon, Attack of the Saucerman and Carmageddon 2) drawn on the CPU, as Doom's
+//! faithful frames are (`vanilla`): the solid world, the masked surfaces and the sprites.
 //!
 //! On a software GPU (lavapipe) a full-screen frame costs a depth pre-pass and a shading pass
 //! whose fixed cost alone (a fragment shader returning a constant) is several milliseconds at
 //! 1280x720: the fragment stage runs eight pixels at a time through code compiled for any
 //! triangle. Here each frame's triangles in view (after the frustum and occlusion culling the
-//! GPU path uses too) and its sprites' quads (`billboards`) are clipped and set up once,
-//! sorted nearest first, and drawn in interleaved bands of rows on every core
-//! (`canvas_bands`), a span's pixels depth-tested eight at a time before any is shaded, so
-//! that most pixels are shaded once; a masked surface's or sprite's transparent texels leave
+//! GPU path uses too) and its sprites' quads (`billboards`) are clipped and set up once (a
+//! share of them on each core, those too small to cover a pixel centre dropped first),
+//! sorted nearest first, dealt to the bands of rows they reach, and drawn in interleaved
+//! bands of rows on every core (`canvas_bands`), a span's pixels depth-tested eight at a time
+//! before any is shaded, so that most pixels are shaded once; a masked surface's or sprite's transparent texels leave
 //! the pixel as it was. The family's shading is the same arithmetic as its WGSL, so the
 //! picture matches the GPU's but for pixel centres on the exact edge of a texel or a
 //! triangle. Translucent surfaces are blended over the canvas as the GPU's translucent pass
@@ -17,6 +18,7 @@
 //! tested against its depths; a frame without them never reaches the GPU.
 
 mod billboards;
+mod carma2;
 mod marathon;
 mod raster;
 mod saturn;
@@ -34,6 +36,7 @@ use super::profiler::CpuSteps;
 use super::{Gpu, RenderMode};
 use crate::scene::{vertex_flags, Scene, Shading, ShadingFamily, Sprite, WorldVertex};
 use billboards::{billboard, Billboard};
+use carma2::Carma2Shader;
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
@@ -230,18 +233,192 @@ struct SoftWorld {
     sprites: Vec<Sprite>,
 }
 
-/// A family's shader and this frame's triangles for it: the opaque ones (drawn in `order`)
-/// and the translucent ones (in the scene's order).
+/// A family's shader and this frame's triangles for it: the opaque ones (drawn in the order
+/// of `bins`) and the translucent ones (in the scene's order).
 struct Family<S: SoftShader> {
     shader: S,
     triangles: Vec<Drawn<S::Triangle>>,
-    order: Vec<u32>,
+    /// The triangles the other threads set up, before they join `triangles`.
+    parts: Vec<Vec<Drawn<S::Triangle>>>,
+    /// Every opaque triangle's drawing order key, position and bands; and each thread's.
+    keys: Vec<OrderKey>,
+    part_keys: Vec<Vec<OrderKey>>,
+    /// Per band of rows, the opaque triangles that reach it, nearest first.
+    bins: Vec<Vec<u32>>,
     translucent: Vec<Drawn<S::Triangle>>,
+}
+
+/// A run of world triangles to draw (`masked`: with their transparent texels left out), the
+/// first numbered `sequence`.
+struct Run<'a> {
+    vertices: &'a [WorldVertex],
+    masked: bool,
+    sequence: u32,
+}
+
+/// An opaque triangle's place in the drawing order (`key`: nearest first, then the later of
+/// two ties), its position in [`Family::triangles`] and the bands of rows it reaches.
+#[derive(Clone, Copy)]
+struct OrderKey {
+    key: u64,
+    at: u32,
+    bands: [u16; 2],
+}
+
+impl OrderKey {
+    fn new<T>(t: &Drawn<T>, at: usize) -> OrderKey {
+        // A reverse depth is positive, so its bits sort as its value.
+        let nearest = !t.raster.nearest().to_bits();
+        let rows = t.raster.rows();
+        let last = rows.end.saturating_sub(1).max(rows.start);
+        let band = |y: usize| (y / BAND_ROWS).min(u16::MAX as usize) as u16;
+        OrderKey {
+            key: u64::from(nearest) << 32 | u64::from(!t.sequence),
+            at: at as u32,
+            bands: [band(rows.start), band(last)],
+        }
+    }
+}
+
+/// Triangles a thread sets up at least: fewer are not worth a thread.
+const MIN_TRIANGLES_A_THREAD: usize = 2048;
+
+/// How far (in pixels) a triangle's corners may lie from where the rasteriser snaps them
+/// (1/512) plus float error, for the test that drops triangles that cover no pixel centre.
+const COVER_MARGIN: f32 = 0.01;
+
+/// How far outside an edge (in pixels) a pixel centre must lie for that test to count it as
+/// uncovered: far more than snapping and float error can move the edge.
+const OUTSIDE_MARGIN: f32 = 0.05;
+
+/// Pixel centres a small triangle's box may hold for that test to try each of them; a larger
+/// triangle is left to the rasteriser.
+const MAX_CENTRES_TRIED: i32 = 6;
+
+/// Whether the triangle whose clip-space corners are `c` may cover a pixel centre of the
+/// viewport: `false` only where its screen box holds no centre in x or in y (a triangle off
+/// the screen, or too thin), or where it is small and every centre in its box lies clearly
+/// outside one of its edges (far triangles of a pixel or less, most of which cover no
+/// centre). `RasterTriangle` finds the same at far greater cost. A triangle with a corner
+/// behind the near plane (clipped there), or too thin to know its facing here, may.
+#[inline(always)]
+fn may_cover(c: &[glam::Vec4; 3], vp: &Viewport) -> bool {
+    if c.iter().any(|c| c.w.is_nan() || c.w < vp.near) {
+        return true;
+    }
+    let (w, h) = (vp.width as f32, vp.height as f32);
+    let p = c.map(|c| {
+        let iw = 1.0 / c.w;
+        [(c.x * iw * 0.5 + 0.5) * w, (0.5 - c.y * iw * 0.5) * h]
+    });
+    let mut range = [(0, 0); 2];
+    for (k, range) in range.iter_mut().enumerate() {
+        let lo = p[0][k].min(p[1][k]).min(p[2][k]);
+        let hi = p[0][k].max(p[1][k]).max(p[2][k]);
+        // Columns (rows) n on the screen whose centre n + 0.5 lies in [lo, hi], widened by
+        // the margin. Both ends are clamped to the screen first, so that the rounding is a
+        // conversion, not a call to libm's ceil and floor (x86-64's baseline has no
+        // instruction for them); a NaN end is clamped to the screen's, and counts as covering.
+        let last_column = [w, h][k] - 1.0;
+        let from = (lo - COVER_MARGIN - 0.5).max(0.0);
+        let to = (hi + COVER_MARGIN - 0.5).min(last_column);
+        if to < 0.0 || from > last_column {
+            return false;
+        }
+        let first = from as i32 + ((from as i32 as f32) < from) as i32;
+        if first > to as i32 {
+            return false;
+        }
+        *range = (first, to as i32);
+    }
+    let [(x0, x1), (y0, y1)] = range;
+    if (x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CENTRES_TRIED {
+        return true;
+    }
+    // Front faces wind clockwise on the screen (`RasterTriangle`): their inside is where
+    // each edge's cross product is negative. A back face, or one too thin to tell, is left
+    // to the rasteriser.
+    let cross = |a: [f32; 2], b: [f32; 2], q: [f32; 2]| {
+        (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0])
+    };
+    let edges = [(p[0], p[1]), (p[1], p[2]), (p[2], p[0])];
+    let length2 = edges.map(|(a, b)| (b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2));
+    let area = cross(p[0], p[1], p[2]);
+    let longest = length2[0].max(length2[1]).max(length2[2]);
+    if !(area < 0.0 && area * area > longest * (4.0 * OUTSIDE_MARGIN * OUTSIDE_MARGIN)) {
+        return true;
+    }
+    let outside = |q: [f32; 2]| {
+        edges.iter().zip(length2).any(|(&(a, b), l2)| {
+            let d = cross(a, b, q);
+            d > 0.0 && d * d > l2 * (OUTSIDE_MARGIN * OUTSIDE_MARGIN)
+        })
+    };
+    !(y0..=y1).all(|y| (x0..=x1).all(|x| outside([x as f32 + 0.5, y as f32 + 0.5])))
+}
+
+/// Sets up the triangles of `runs` that may cover a pixel centre into `out`, in order.
+fn set_up_runs<S: SoftShader>(
+    shader: &S,
+    runs: &[Run],
+    view: &SoftView,
+    vp: &Viewport,
+    out: &mut Vec<Drawn<S::Triangle>>,
+) {
+    for run in runs {
+        for (n, t) in run.vertices.chunks_exact(3).enumerate() {
+            let clip =
+                [&t[0], &t[1], &t[2]].map(|v| view.view_proj * Vec3::from(v.pos).extend(1.0));
+            if !may_cover(&clip, vp) {
+                continue;
+            }
+            let corners = [0, 1, 2].map(|k| ClipCorner { clip: clip[k], uv: t[k].uv });
+            if let Some(raster) = RasterTriangle::new(&corners, vp) {
+                let shading = shader.triangle(&t[0], view);
+                let sequence = run.sequence + n as u32;
+                out.push(Drawn { raster, shading, masked: run.masked, sequence });
+            }
+        }
+    }
+}
+
+/// `runs` cut into `parts` runs of about equal triangles, in order.
+fn split_runs<'a>(runs: &[Run<'a>], parts: usize) -> Vec<Vec<Run<'a>>> {
+    let total: usize = runs.iter().map(|r| r.vertices.len() / 3).sum();
+    let share = total.div_ceil(parts.max(1)).max(1);
+    let mut out: Vec<Vec<Run>> = vec![Vec::new()];
+    let mut room = share;
+    for r in runs {
+        let mut run = Run { vertices: r.vertices, masked: r.masked, sequence: r.sequence };
+        while run.vertices.len() / 3 > room {
+            let (head, tail) = run.vertices.split_at(room * 3);
+            let sequence = run.sequence;
+            if let Some(part) = out.last_mut() {
+                part.push(Run { vertices: head, masked: run.masked, sequence });
+            }
+            out.push(Vec::new());
+            run = Run { vertices: tail, masked: run.masked, sequence: sequence + room as u32 };
+            room = share;
+        }
+        room -= run.vertices.len() / 3;
+        if let Some(part) = out.last_mut() {
+            part.push(run);
+        }
+    }
+    out
 }
 
 impl<S: SoftShader> Family<S> {
     fn new(shader: S) -> Self {
-        Family { shader, triangles: Vec::new(), order: Vec::new(), translucent: Vec::new() }
+        Family {
+            shader,
+            triangles: Vec::new(),
+            parts: Vec::new(),
+            keys: Vec::new(),
+            part_keys: Vec::new(),
+            bins: Vec::new(),
+            translucent: Vec::new(),
+        }
     }
 
     /// Sets up this frame's triangles and sprite quads and draws them into `canvas`.
@@ -255,13 +432,11 @@ impl<S: SoftShader> Family<S> {
         let vp =
             Viewport { width: view.width as usize, height: view.height as usize, near: view.near };
         self.shader.begin_frame(view);
-        self.triangles.clear();
-        let mut sequence = 0;
         let corner = |v: &WorldVertex| ClipCorner {
             clip: view.view_proj * Vec3::from(v.pos).extend(1.0),
             uv: v.uv,
         };
-        let (shader, triangles) = (&self.shader, &mut self.triangles);
+        let shader = &self.shader;
         self.translucent.clear();
         for (n, t) in world.translucent.chunks_exact(3).enumerate() {
             let corners = [corner(&t[0]), corner(&t[1]), corner(&t[2])];
@@ -271,30 +446,65 @@ impl<S: SoftShader> Family<S> {
                 self.translucent.push(Drawn { raster, shading, masked, sequence: n as u32 });
             }
         }
-        let mut world_triangles = |vertices: &[WorldVertex], r: Range<u32>, masked: bool| {
-            let Some(tris) = vertices.get(r.start as usize..r.end as usize) else { return };
-            for t in tris.chunks_exact(3) {
-                sequence += 1;
-                if let Some(raster) =
-                    RasterTriangle::new(&[corner(&t[0]), corner(&t[1]), corner(&t[2])], &vp)
-                {
-                    let shading = shader.triangle(&t[0], view);
-                    triangles.push(Drawn { raster, shading, masked, sequence });
-                }
-            }
+        // The solid and masked triangles, numbered in the GPU's drawing order from 1.
+        let mut runs = Vec::new();
+        let mut sequence = 1;
+        let first = world.masked_first;
+        let solid = draws.solid.map(|r| (&world.solid, r, false));
+        let masked = draws.masked.map(|r| {
+            (&world.masked, r.start.saturating_sub(first)..r.end.saturating_sub(first), true)
+        });
+        for (vertices, r, masked) in solid.chain(masked) {
+            let Some(vertices) = vertices.get(r.start as usize..r.end as usize) else { continue };
+            runs.push(Run { vertices, masked, sequence });
+            sequence += (vertices.len() / 3) as u32;
+        }
+        // Set up on every core, a share of the triangles each, each share then put in order
+        // on its own core.
+        let total: usize = runs.iter().map(|r| r.vertices.len() / 3).sum();
+        let threads = canvas.threads.min(total / MIN_TRIANGLES_A_THREAD).max(1);
+        let shares = split_runs(&runs, threads);
+        self.parts.resize_with(shares.len(), Vec::new);
+        self.part_keys.resize_with(shares.len(), Vec::new);
+        let (mut parts, mut keys) =
+            (std::mem::take(&mut self.parts), std::mem::take(&mut self.part_keys));
+        let set_up = |runs: &[Run], out: &mut Vec<Drawn<S::Triangle>>, keys: &mut Vec<OrderKey>| {
+            out.clear();
+            set_up_runs(shader, runs, view, &vp, out);
+            keys.clear();
+            keys.extend(out.iter().enumerate().map(|(i, t)| OrderKey::new(t, i)));
+            keys.sort_unstable_by_key(|k| k.key);
         };
-        for r in draws.solid {
-            world_triangles(&world.solid, r, false);
+        std::thread::scope(|scope| {
+            let mut jobs = shares.iter().zip(parts.iter_mut()).zip(keys.iter_mut());
+            let first = jobs.next();
+            for ((runs, out), keys) in jobs {
+                scope.spawn(move || set_up(runs, out, keys));
+            }
+            if let Some(((runs, out), keys)) = first {
+                set_up(runs, out, keys);
+            }
+        });
+        // The shares joined in order: their keys' positions move by the triangles before.
+        self.triangles.clear();
+        self.keys.clear();
+        for (i, (part, part_keys)) in parts.iter_mut().zip(&keys).enumerate() {
+            let offset = self.triangles.len() as u32;
+            self.keys.extend(part_keys.iter().map(|k| OrderKey { at: k.at + offset, ..*k }));
+            if i == 0 {
+                // The first share becomes the list as it is, without a copy.
+                std::mem::swap(&mut self.triangles, part);
+            } else {
+                self.triangles.append(part);
+            }
         }
-        for r in draws.masked {
-            let first = world.masked_first;
-            let r = r.start.saturating_sub(first)..r.end.saturating_sub(first);
-            world_triangles(&world.masked, r, true);
-        }
+        (self.parts, self.part_keys) = (parts, keys);
+        let sprites_from = self.keys.len();
         if view.show_sprites {
             for s in &world.sprites {
                 let Some(quad) = billboard(s, view, shader.textures()) else { continue };
                 for t in &quad.triangles {
+                    let number = sequence;
                     sequence += 1;
                     // A billboard faces the camera, but its corners may wind either way on
                     // screen (the GPU draws sprites without culling).
@@ -302,20 +512,30 @@ impl<S: SoftShader> Family<S> {
                         .or_else(|| RasterTriangle::new(&[t[0], t[2], t[1]], &vp));
                     if let Some(raster) = raster {
                         let shading = shader.sprite(&quad, view);
-                        triangles.push(Drawn { raster, shading, masked: true, sequence });
+                        let drawn = Drawn { raster, shading, masked: true, sequence: number };
+                        self.keys.push(OrderKey::new(&drawn, self.triangles.len()));
+                        self.triangles.push(drawn);
                     }
                 }
             }
         }
-        // Nearest first, so that most pixels are shaded once.
+        // Nearest first, so that most pixels are shaded once: the shares' sorted runs merged
+        // (a stable sort finds and merges them), the sprites sorted in.
+        self.keys[sprites_from..].sort_unstable_by_key(|k| k.key);
+        self.keys.sort_by_key(|k| k.key);
+        let bands = vp.height.div_ceil(BAND_ROWS);
+        self.bins.resize_with(bands, Vec::new);
+        for bin in &mut self.bins {
+            bin.clear();
+        }
+        for k in &self.keys {
+            let reach = k.bands[0] as usize..(k.bands[1] as usize + 1).min(bands);
+            for bin in self.bins.get_mut(reach).unwrap_or_default() {
+                bin.push(k.at);
+            }
+        }
         let tris = &self.triangles;
-        self.order.clear();
-        self.order.extend(0..tris.len() as u32);
-        self.order.sort_unstable_by(|&a, &b| {
-            let (a, b) = (&tris[a as usize], &tris[b as usize]);
-            b.raster.nearest().total_cmp(&a.raster.nearest()).then(b.sequence.cmp(&a.sequence))
-        });
-        let (shader, order, translucent) = (&self.shader, &self.order, &self.translucent);
+        let (shader, bins, translucent) = (&self.shader, &self.bins, &self.translucent);
         let clear_index = canvas.clear_index;
         let how = Bands {
             rows: BAND_ROWS,
@@ -326,6 +546,7 @@ impl<S: SoftShader> Family<S> {
         let (colors, depths, indices) =
             (&mut canvas.colors, &mut canvas.depths, &mut canvas.indices);
         canvas_bands::draw_in_bands(colors, depths, indices, (vp.width, vp.height), how, |band| {
+            let order = bins.get(band.y0 / BAND_ROWS).map_or(&[][..], |b| &b[..]);
             draw_opaque_widest(shader, tris, order, band, vp);
             if !translucent.is_empty() {
                 blend_translucent(shader, translucent, band, vp, clear_index);
@@ -377,7 +598,8 @@ fn draw_opaque_avx2<S: SoftShader>(
     draw_opaque(shader, tris, order, band, vp);
 }
 
-/// Draws the opaque triangles `tris` in `order` (nearest first) into `band`.
+/// Draws the opaque triangles `tris` that reach `band`, listed in `order` (nearest first),
+/// into it.
 #[inline(always)]
 fn draw_opaque<S: SoftShader>(
     shader: &S,
@@ -466,6 +688,7 @@ enum Shaders {
     Saturn(Family<SaturnShader>),
     Marathon(Family<MarathonShader>),
     Saucer(Family<SaucerShader>),
+    Carma2(Family<Carma2Shader>),
 }
 
 /// The frames of a family drawn on the CPU canvas: faithful frames' solid world; smooth
@@ -493,7 +716,9 @@ impl SoftFrames {
             ShadingFamily::Saucer => {
                 Shaders::Saucer(Family::new(SaucerShader::new(&inputs.packed, inputs.bgra)))
             }
-            _ => return None,
+            ShadingFamily::Carma2 => {
+                Shaders::Carma2(Family::new(Carma2Shader::new(&inputs.packed, inputs.bgra)))
+            }
         };
         let [r, g, b] = inputs.scene.clear.rgb.map(u32::from);
         Some(SoftFrames {
@@ -520,10 +745,7 @@ impl SoftFrames {
 /// The families whose faithful frames the CPU canvas draws.
 pub(super) fn soft_family(scene: &Scene) -> Option<ShadingFamily> {
     match &scene.shading {
-        Shading::Family {
-            family: f @ (ShadingFamily::Saturn | ShadingFamily::Marathon | ShadingFamily::Saucer),
-            ..
-        } => Some(*f),
+        Shading::Family { family, .. } => Some(*family),
         _ => None,
     }
 }
@@ -541,6 +763,7 @@ impl FamilyFrames for SoftFrames {
             Shaders::Saturn(f) => f.draw(&self.world, draws, view, &mut self.canvas),
             Shaders::Marathon(f) => f.draw(&self.world, draws, view, &mut self.canvas),
             Shaders::Saucer(f) => f.draw(&self.world, draws, view, &mut self.canvas),
+            Shaders::Carma2(f) => f.draw(&self.world, draws, view, &mut self.canvas),
         }
     }
 

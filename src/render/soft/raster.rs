@@ -147,7 +147,7 @@ impl RasterTriangle {
         let mut screen = [[0.0f64; 5]; MAX_CORNERS];
         for (s, &[x, y, cw, u, v]) in screen.iter_mut().zip(&poly[..n]) {
             let iw = 1.0 / cw;
-            let snap = |p: f64| (p * SUBPIXEL).round() / SUBPIXEL;
+            let snap = |p: f64| round(p * SUBPIXEL) / SUBPIXEL;
             *s = [
                 snap((x * iw * 0.5 + 0.5) * w),
                 snap((0.5 - y * iw * 0.5) * h),
@@ -185,6 +185,11 @@ impl RasterTriangle {
         t.first_row = ceil_index(top - 0.5, vp.height);
         t.end_row = ceil_index(bottom - 0.5, vp.height);
         if t.first_row >= t.end_row {
+            return None;
+        }
+        // Far triangles are a pixel or less, and most cover no centre: those of a row or two
+        // are dropped before their planes are worked out (a span's cover does not need them).
+        if t.end_row - t.first_row <= 2 && t.rows().all(|y| t.span(y, vp.width).is_none()) {
             return None;
         }
         t.nearest = screen.iter().map(|p| p[2]).fold(0.0, f64::max) as f32 * vp.near;
@@ -242,6 +247,20 @@ impl RasterTriangle {
     }
 }
 
+/// `x.round()` (halves away from zero, the sign of zero kept) without the call to libm's
+/// `round` that x86-64's baseline (no SSE 4.1) makes of it, six times a triangle.
+#[inline]
+fn round(x: f64) -> f64 {
+    // Past 2^52 every f64 is whole (and past 2^63 the conversion saturates).
+    if x.is_nan() || x.abs() >= 4.0e15 {
+        return x.round();
+    }
+    let whole = x as i64;
+    let fraction = x - whole as f64;
+    let away = (fraction >= 0.5) as i64 - (fraction <= -0.5) as i64;
+    ((whole + away) as f64).copysign(x)
+}
+
 /// `x.ceil()` clamped to `0..=max`, as an index, without the call to libm's `ceil` that
 /// x86-64's baseline (no SSE 4.1) makes of it, twice a row of every triangle.
 #[inline]
@@ -295,6 +314,21 @@ mod tests {
         let p = |x: f32, y: f32| corner(Vec3::new(x, y, -d), [x, y]);
         let (l, r) = (-half, half);
         [[p(l, -half), p(r, -half), p(r, half)], [p(l, -half), p(r, half), p(l, half)]]
+    }
+
+    #[test]
+    fn rounding_matches_the_library_round() {
+        let mut x = -700.0f64;
+        while x < 700.0 {
+            for v in [x, x + 0.5, x - 0.5, x * 256.0, x + 0.4999999999999999] {
+                assert_eq!(round(v).to_bits(), v.round().to_bits(), "{v}");
+            }
+            x += 0.0371;
+        }
+        for v in [0.0, -0.0, -0.3, 0.5, -0.5, 1.5, -2.5, 1e16, -1e300, f64::INFINITY, 4.5e15] {
+            assert_eq!(round(v).to_bits(), v.round().to_bits(), "{v}");
+        }
+        assert!(round(f64::NAN).is_nan());
     }
 
     #[test]

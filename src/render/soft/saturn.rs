@@ -136,7 +136,7 @@ impl SoftShader for SaturnShader {
         if masked && texel & 0x8000 != 0 {
             return None;
         }
-        Some(Layer { color: to_target(rgb(texel), self.bgra), index: 0, mode: 0 })
+        Some(Layer { color: to_target(rgb(texel), self.bgra), index: 0, mode: 0, alpha: u8::MAX })
     }
 
     #[inline(always)]

@@ -147,7 +147,7 @@ impl SoftShader for SaucerShader {
             return None;
         }
         let (color, index) = self.lit_texel(t, texel, p.dist[j]);
-        Some(Layer { color, index, mode: t.mode })
+        Some(Layer { color, index, mode: t.mode, alpha: u8::MAX })
     }
 
     fn blend(&self, src: u8, dst: u8, mode: u16) -> (u8, u32) {

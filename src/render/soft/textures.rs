@@ -1,10 +1,13 @@
-//! The scene's textures as the CPU canvas reads them: the packed 16-bit texels and their
-//! descriptors, wrapped as shaders/common.wgsl wraps them.
+//! The scene's textures as the CPU canvas reads them: the packed 16-bit texels (and the
+//! 32-bit words of direct-colour textures) and their descriptors, wrapped as
+//! shaders/common.wgsl wraps them.
 
 use crate::render::packing::PackedScene;
 
 /// Words of one texture descriptor in the scene metadata (render/packing.rs).
 const INFO_WORDS: usize = 8;
+/// Descriptor flag: the texels are RGBA8 words, not 16-bit indices (render/packing.rs).
+const TEX_RGBA: u32 = 1;
 
 /// A texture's descriptor: where its texels start (counted in 16-bit texels), its size and
 /// the palette base its indices are read with.
@@ -16,6 +19,9 @@ pub struct TextureAt {
     /// Both sides powers of two: coordinates wrap with a mask.
     pow2: bool,
     pub palette: u32,
+    /// Direct colour: each texel is an RGBA8 word (red low), read with
+    /// [`SoftTextures::rgba`].
+    pub rgba: bool,
 }
 
 impl TextureAt {
@@ -30,7 +36,7 @@ impl TextureAt {
 
 impl Default for TextureAt {
     fn default() -> Self {
-        TextureAt { first: 0, width: 1, height: 1, pow2: true, palette: 0 }
+        TextureAt { first: 0, width: 1, height: 1, pow2: true, palette: 0, rgba: false }
     }
 }
 
@@ -59,6 +65,7 @@ impl SoftTextures {
                     height,
                     pow2: width.is_power_of_two() && height.is_power_of_two(),
                     palette: word(6).unwrap_or(0),
+                    rgba: word(3).unwrap_or(0) & TEX_RGBA != 0,
                 }
             })
             .collect();
@@ -86,13 +93,30 @@ impl SoftTextures {
     /// The 16-bit texel (`x`, `y`) of `t`, wrapped into the texture; 0 outside the texels.
     #[inline(always)]
     pub fn texel(&self, t: &TextureAt, x: i32, y: i32) -> u16 {
+        self.texels.get(t.first + Self::wrapped(t, x, y)).copied().unwrap_or(0)
+    }
+
+    /// The RGBA8 word (red low) of texel (`x`, `y`) of direct-colour texture `t`, wrapped
+    /// into the texture; 0 outside the texels.
+    #[inline(always)]
+    pub fn rgba(&self, t: &TextureAt, x: i32, y: i32) -> u32 {
+        let at = t.first + 2 * Self::wrapped(t, x, y);
+        match self.texels.get(at..at + 2) {
+            Some(&[lo, hi]) => lo as u32 | (hi as u32) << 16,
+            _ => 0,
+        }
+    }
+
+    /// The position of texel (`x`, `y`) in `t`, wrapped into the texture.
+    #[inline(always)]
+    fn wrapped(t: &TextureAt, x: i32, y: i32) -> usize {
         let (w, h) = (t.width, t.height);
         let (tx, ty) = if t.pow2 {
             (x as u32 & (w - 1), y as u32 & (h - 1))
         } else {
             (x.rem_euclid(w as i32) as u32, y.rem_euclid(h as i32) as u32)
         };
-        self.texels.get(t.first + (ty * w + tx) as usize).copied().unwrap_or(0)
+        (ty * w + tx) as usize
     }
 }
 
@@ -138,13 +162,26 @@ mod tests {
         let mut t =
             SoftTextures { texels: (0..12).collect(), infos: Vec::new(), origins: Vec::new() };
         // 4 x 3: not a power of two.
-        let odd = TextureAt { first: 0, width: 4, height: 3, pow2: false, palette: 0 };
+        let odd = TextureAt { first: 0, width: 4, height: 3, pow2: false, palette: 0, rgba: false };
         assert_eq!(t.texel(&odd, 1, 1), 5);
         assert_eq!(t.texel(&odd, -1, -1), 11);
         assert_eq!(t.texel(&odd, 5, 4), 5);
         t.texels = (0..8).collect();
-        let pow2 = TextureAt { first: 0, width: 4, height: 2, pow2: true, palette: 0 };
+        let pow2 = TextureAt { first: 0, width: 4, height: 2, pow2: true, palette: 0, rgba: false };
         assert_eq!(t.texel(&pow2, -1, -1), 7);
         assert_eq!(t.texel(&pow2, 4, 2), 0);
+    }
+
+    #[test]
+    fn direct_colour_texels_are_whole_words_after_the_texture_start() {
+        // A 2 x 2 RGBA texture whose words start at 16-bit texel 2 (packed word 1).
+        let words = [0u32, 0x1111_2222, 0x3333_4444, 0x5555_6666, 0x7777_8888];
+        let texels = words.iter().flat_map(|&w| [w as u16, (w >> 16) as u16]).collect();
+        let t = SoftTextures { texels, infos: Vec::new(), origins: Vec::new() };
+        let rgba = TextureAt { first: 2, width: 2, height: 2, pow2: true, palette: 0, rgba: true };
+        assert_eq!(t.rgba(&rgba, 0, 0), 0x1111_2222);
+        assert_eq!(t.rgba(&rgba, 1, 0), 0x3333_4444);
+        assert_eq!(t.rgba(&rgba, -1, 1), 0x7777_8888);
+        assert_eq!(t.rgba(&rgba, 2, 3), 0x5555_6666);
     }
 }

@@ -5,18 +5,20 @@
 //! blends its palette index with the pixel's through a table of the family (Saucerman's LUT2).
 
 use super::canvas_bands::Band;
+use super::carma2::blend_by_alpha;
 use super::raster::{Span, Viewport};
 use super::{group_depths, Drawn, Pixels, SoftShader, GROUP};
 use crate::render::translucent_pass::LAYERS;
 
-/// What a translucent fragment leaves in its pixel's list: `mode` 0 replaces the pixel's
-/// colour with `color` (every family's translucent colour is opaque), any other blends
-/// palette index `index` with the pixel's through the family's table `mode`.
+/// What a translucent fragment leaves in its pixel's list: `mode` 0 blends `color` over the
+/// pixel's colour by `alpha` (255, most families' translucent colours, replaces it), any
+/// other blends palette index `index` with the pixel's through the family's table `mode`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(in crate::render) struct Layer {
     pub color: u32,
     pub index: u8,
     pub mode: u16,
+    pub alpha: u8,
 }
 
 /// A fragment in a band's lists: its pixel (in the band), the triangle's place in the
@@ -103,8 +105,10 @@ fn resolve<S: SoftShader>(
         let drawn = band.depths.get(at).is_some_and(|&d| d > 0.0);
         let mut index = band.indices.get(at).filter(|_| drawn).copied().unwrap_or(clear_index);
         for f in kept.iter() {
-            if f.layer.mode == 0 {
+            if f.layer.mode == 0 && f.layer.alpha == u8::MAX {
                 *color = f.layer.color;
+            } else if f.layer.mode == 0 {
+                *color = blend_by_alpha(*color, f.layer.color, f.layer.alpha);
             } else {
                 (index, *color) = shader.blend(f.layer.index, index, f.layer.mode);
             }
