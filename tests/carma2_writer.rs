@@ -6,16 +6,18 @@
 
 mod support;
 
+use support::carma2_track::material;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use glam::DVec3;
 use mapscope::formats::carma2::actors::{actor_type, Actor, Hierarchy, RENDER_STYLE_NONE};
-use mapscope::formats::carma2::materials::{flags, Fog, Material};
+use mapscope::formats::carma2::materials::{flags, Material};
 use mapscope::formats::carma2::models::{Face, Model};
 use mapscope::formats::carma2::pixelmaps::{pixel_type, Pixelmap};
 use mapscope::formats::carma2::records::{self, FileType};
-use mapscope::formats::carma2::transform::{Matrix23, Matrix34};
+use mapscope::formats::carma2::transform::Matrix34;
 use mapscope::formats::carma2::writer::{
     body, write_actors, write_materials, write_models, write_pixelmaps, write_twt, RecordWriter,
 };
@@ -40,26 +42,6 @@ fn quad(name: &str, w: f32, h: f32, materials: &[&str]) -> Model {
             Face { vertices: [0, 2, 3], smoothing: 1, flags: 0, material },
         ],
         material_names: materials.iter().map(|s| s.to_string()).collect(),
-    }
-}
-
-fn material(name: &str, image: Option<&str>, flag_bits: u32) -> Material {
-    Material {
-        name: name.into(),
-        record: records::MATERIAL,
-        colour: [255, 255, 255],
-        opacity: 0xFF,
-        ka: 0.1,
-        kd: 0.7,
-        ks: 0.0,
-        power: 20.0,
-        flags: flag_bits,
-        uv_matrix: Matrix23::IDENTITY,
-        index_base: 10,
-        index_range: 31,
-        fog: Some(Fog::default()),
-        image: image.map(String::from),
-        shade_table: None,
     }
 }
 

@@ -61,7 +61,9 @@ fn panel(name: &str, w: f32, h: f32, material: &str) -> Model {
     }
 }
 
-fn material(name: &str, image: &str, flag_bits: u32) -> Material {
+/// A material record with the games' usual lighting terms, showing pixelmap `image` (none: its
+/// colour).
+pub fn material(name: &str, image: Option<&str>, flag_bits: u32) -> Material {
     Material {
         name: name.into(),
         record: records::MATERIAL,
@@ -76,7 +78,7 @@ fn material(name: &str, image: &str, flag_bits: u32) -> Material {
         index_base: 10,
         index_range: 31,
         fog: Some(Fog::default()),
-        image: Some(image.into()),
+        image: image.map(String::from),
         shade_table: None,
     }
 }
@@ -135,11 +137,11 @@ pub fn track() -> Vec<u8> {
     let lit = flags::LIT | flags::PERSPECTIVE;
     let keyed = flags::Z_TRANSPARENCY | flags::TWO_SIDED;
     let materials = vec![
-        material("M_GROUND8", "GROUND8", lit),
-        material("M_GROUND565", "GROUND565", lit),
-        material("M_FENCE", "FENCE", keyed | lit),
-        material("M_SCREEN", "SCREEN", keyed),
-        material("M_GLASS", "GLASS", keyed),
+        material("M_GROUND8", Some("GROUND8"), lit),
+        material("M_GROUND565", Some("GROUND565"), lit),
+        material("M_FENCE", Some("FENCE"), keyed | lit),
+        material("M_SCREEN", Some("SCREEN"), keyed),
+        material("M_GLASS", Some("GLASS"), keyed),
     ];
     let ground8 = (0..16 * 16).map(|i| 1 + ((i * 37 + i / 16 * 11) % 254) as u8).collect();
     // Every texel its own colour: 5-bit red by x, 6-bit green by y, blue by both.
