@@ -16,7 +16,7 @@ use mapscope::formats::carma2::actors::{actor_type, Actor, Hierarchy, RENDER_STY
 use mapscope::formats::carma2::materials::{flags, Material};
 use mapscope::formats::carma2::models::{Face, Model};
 use mapscope::formats::carma2::pixelmaps::{pixel_type, Pixelmap};
-use mapscope::formats::carma2::records::{self, FileType};
+use mapscope::formats::carma2::records::FileType;
 use mapscope::formats::carma2::transform::Matrix34;
 use mapscope::formats::carma2::writer::{
     body, write_actors, write_materials, write_models, write_pixelmaps, write_twt, RecordWriter,
@@ -45,21 +45,9 @@ fn quad(name: &str, w: f32, h: f32, materials: &[&str]) -> Model {
     }
 }
 
+/// A `w` x `h` pixelmap of one pixel value (`pixel`: its bytes) repeated.
 fn pixelmap(name: &str, kind: u8, w: u16, h: u16, pixel: &[u8]) -> Pixelmap {
-    let bpp = pixel.len() as u16;
-    Pixelmap {
-        name: name.into(),
-        record: records::PIXELMAP,
-        pixel_type: kind,
-        row_bytes: w * bpp,
-        width: w,
-        height: h,
-        origin: [0, 0],
-        mip_offset: Some(0),
-        bytes_per_pixel: u32::from(bpp),
-        pixels: pixel.repeat(usize::from(w) * usize::from(h)),
-        palette: None,
-    }
+    support::carma2_track::pixelmap(name, kind, w, h, pixel.repeat(usize::from(w) * usize::from(h)))
 }
 
 /// A palette pixelmap whose entry i is (i, 255 - i, 7).

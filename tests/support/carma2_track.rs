@@ -83,7 +83,8 @@ pub fn material(name: &str, image: Option<&str>, flag_bits: u32) -> Material {
     }
 }
 
-fn pixelmap(name: &str, kind: u8, w: u16, h: u16, pixels: Vec<u8>) -> Pixelmap {
+/// A `w` x `h` pixelmap record of pixel type `kind` holding `pixels` (row by row, no padding).
+pub fn pixelmap(name: &str, kind: u8, w: u16, h: u16, pixels: Vec<u8>) -> Pixelmap {
     let bpp = (pixels.len() / (usize::from(w) * usize::from(h))) as u16;
     Pixelmap {
         name: name.into(),
