@@ -97,3 +97,24 @@ fn other_formats_tour_their_level_and_print_a_table() {
     assert!(!names(&v["cpu_ms"]).contains(&"CPU canvas"), "{v}");
     assert!(names(&v["gpu_ms"]).contains(&"solid surfaces"), "{v}");
 }
+
+#[test]
+fn doom_smooth_frames_draw_on_the_cpu_canvas_unless_told_otherwise() {
+    let wad = "/usr/share/games/doom/freedoom2.wad";
+    let args = [wad, "--map", "MAP02", "--size", "160x100", "--frames", "6", "--json"];
+    let smooth = [&args[..], &["--mode", "smooth"]].concat();
+    let v: Value = serde_json::from_str(bench(&smooth).trim()).expect("one JSON object");
+    assert_eq!(v["mode"], "smooth");
+    // The walk culls; walls, flats, sky, masked middles and things are the CPU's canvas.
+    assert_eq!(v["cpu_canvas"], true, "{v}");
+    assert_eq!(v["draw_calls"].as_u64(), Some(0), "{v}");
+    assert!(names(&v["cpu_ms"]).contains(&"CPU canvas"), "{v}");
+    let gpu = names(&v["gpu_ms"]);
+    assert!(!gpu.contains(&"solid surfaces") && !gpu.contains(&"sprites"), "{v}");
+
+    // --gpu-shading: the GPU's passes with the bound textures.
+    let v: Value = serde_json::from_str(bench(&[&smooth[..], &["--gpu-shading"]].concat()).trim())
+        .expect("one JSON object");
+    assert_eq!(v["cpu_canvas"], false, "{v}");
+    assert!(names(&v["gpu_ms"]).contains(&"solid surfaces"), "{v}");
+}

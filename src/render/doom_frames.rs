@@ -6,9 +6,13 @@
 //!   column is set up and the canvas draws walls, flats, sky and masked middles as vanilla
 //!   does, and its things as r_things.c does ([`SolidWorld::Canvas`]); the GPU draws the
 //!   overlays over it.
-//! - Smooth: the walls and flats are drawn in runs of one bound texture
-//!   ([`SmoothTextures`]); from a level camera only the runs' triangles of the subsectors the
-//!   walk reached ([`WalkCull`]).
+//! - Smooth, from a level camera: the runs' triangles of the subsectors the walk reached
+//!   ([`WalkCull`]), the sky, the masked surfaces, the things and the translucent surfaces
+//!   drawn on the CPU triangle canvas with smooth mode's filtering and light
+//!   ([`SolidWorld::CulledCanvas`], `soft`); the GPU draws the overlays over it.
+//! - Any other smooth frame (or with the canvas turned off): the walls and flats are drawn
+//!   in runs of one bound texture ([`SmoothTextures`]), only what the walk reached where it
+//!   walked.
 //! - Any other faithful frame (another field of view, a pitched camera, or a walk that
 //!   reached a ZDoom slope, which vanilla's walk and spans cannot draw) is the generic
 //!   passes', with Doom's shader lighting by depth.
@@ -20,11 +24,12 @@ use super::family::{
 };
 use super::profiler::CpuSteps;
 use super::smooth_textures::{self, SmoothTextures};
+use super::soft::{CanvasDraws, SoftFrames, SoftView};
 use super::vanilla::tables::{finesine, fixed_div, ANG90, FRACUNIT};
 use super::vanilla::{CanvasScene, CanvasState, CanvasViewer, VanillaFrame, WalkCull};
 use super::world_pipelines::{PipelineKey, PipelineKind, WorldPipelines};
 use super::{Gpu, RenderMode};
-use crate::scene::{Axes, CameraPose, Shading};
+use crate::scene::{vertex_flags, Axes, CameraPose, Shading, SpriteView, SurfaceKind, WorldVertex};
 
 /// `SHADE_MODE` of smooth frames (shaders/common.wgsl).
 const MODE_SMOOTH: u32 = 1;
@@ -49,10 +54,31 @@ pub(super) struct DoomFrames {
     sky_texture: u32,
     /// Vanilla's `finesine` (made once: R_SetupFrame's span steps read it every frame).
     sine: Vec<i32>,
+    /// Smooth frames from a level camera on the CPU canvas, when the walk can cull them.
+    soft: Option<SmoothCanvas>,
+}
+
+/// What the CPU canvas of smooth frames reads besides the scene's canvas ([`SoftFrames`]).
+struct SmoothCanvas {
+    frames: SoftFrames,
+    /// Whether frames may use it (see `SceneRenderer::set_cpu_canvas`).
+    enabled: bool,
+    /// The smooth runs' triangles, as `SmoothTextures::vertices` holds them.
+    runs: Vec<WorldVertex>,
+    /// The renderer's solid triangles (its culling ranges count them): the sky's are drawn
+    /// from them.
+    solid: Vec<WorldVertex>,
+    /// Each thing's spawn views and brightness, and the views of each frame the state's
+    /// thing words name (as `vs_sprite` picks them).
+    spawn: Vec<(Vec<SpriteView>, bool)>,
+    frame_views: Vec<Vec<SpriteView>>,
+    /// The frame each sprite shows now (`u32::MAX`: its spawn views).
+    shown: Vec<u32>,
 }
 
 impl DoomFrames {
     pub(super) fn new(gpu: &Gpu, inputs: FamilyInputs) -> DoomFrames {
+        let soft = SmoothCanvas::new(&inputs);
         let FamilyInputs { scene, packed, solid, bgra, .. } = inputs;
         let map = match &scene.shading {
             Shading::DoomColormap { map, .. } => map.as_ref(),
@@ -81,6 +107,7 @@ impl DoomFrames {
         });
         let cull = map.map(|map| (WalkCull::new(map, &triangles), indices));
         let smooth = SmoothTextures::new(&gpu.device, &gpu.queue, scene, &triangles, runs);
+        let soft = soft.filter(|_| cull.is_some()).map(|s| SmoothCanvas { runs: triangles, ..s });
         DoomFrames {
             vanilla,
             smooth,
@@ -93,6 +120,7 @@ impl DoomFrames {
             near: scene.near,
             sky_texture: scene.sky.as_ref().map(|s| s.texture).unwrap_or(0),
             sine: finesine(),
+            soft,
         }
     }
 
@@ -234,8 +262,17 @@ impl FamilyFrames for DoomFrames {
             beyond_canvas = v.reached_beyond_canvas();
             canvas = faithful && v.walked() && !beyond_canvas;
         }
+        let walked = self.vanilla.as_ref().is_some_and(|v| v.walked_subsectors().is_some());
+        let soft =
+            smooth && walked && !beyond_canvas && self.soft.as_ref().is_some_and(|s| s.enabled);
         if canvas {
             self.draw_canvas(camera, frame, cpu);
+        } else if soft {
+            let l = frame.state_layout;
+            let things = (l.things as usize)..(l.things + l.thing_count) as usize;
+            if let Some(s) = &mut self.soft {
+                s.set_thing_frames(frame.state.get(things).unwrap_or(&[]));
+            }
         } else if smooth && !beyond_canvas {
             self.cull_by_walk(gpu);
         }
@@ -247,15 +284,48 @@ impl FamilyFrames for DoomFrames {
         }
         let solid = match (canvas, smooth) {
             (true, _) => SolidWorld::Canvas,
+            (false, true) if soft => SolidWorld::CulledCanvas,
             (false, true) => SolidWorld::FamilyExceptSky,
             (false, false) => SolidWorld::Shaded,
         };
         // The walk culls Doom's smooth frames; elsewhere Doom's open spaces hide little.
-        self.plan = FramePlan { solid, occlusion: false, keys: false, translucent: false };
+        self.plan = FramePlan { solid, occlusion: false, keys: false, translucent: soft };
         self.plan
     }
 
+    fn draw_canvas(&mut self, view: &SoftView, draws: CanvasDraws) {
+        let (Some(soft), Some((cull, _)), Some(v)) =
+            (&mut self.soft, &mut self.cull, &self.vanilla)
+        else {
+            return;
+        };
+        let Some(subsectors) = v.walked_subsectors() else { return };
+        let (indices, _) = cull.frame(subsectors, &self.smooth.runs);
+        let (runs, solid) = (&soft.runs, &soft.solid);
+        let list = |out: &mut Vec<WorldVertex>| {
+            out.extend(indices.iter().filter_map(|&i| runs.get(i as usize)));
+            // The sky's triangles in view (the renderer's ranges hold one kind of surface).
+            let sky = SurfaceKind::Sky as u32;
+            for r in draws.solid {
+                let Some(part) = solid.get(r.start as usize..r.end as usize) else { continue };
+                if part.first().is_some_and(|v| v.flags & vertex_flags::KIND_MASK == sky) {
+                    out.extend_from_slice(part);
+                }
+            }
+        };
+        soft.frames.draw_listed(view, list, draws.masked);
+    }
+
+    fn set_cpu_canvas(&mut self, on: bool) {
+        if let Some(soft) = &mut self.soft {
+            soft.enabled = on;
+        }
+    }
+
     fn canvas(&self) -> Option<Canvas<'_>> {
+        if self.plan.solid == SolidWorld::CulledCanvas {
+            return self.soft.as_ref()?.frames.canvas();
+        }
         let v = self.vanilla.as_ref().filter(|_| self.plan.solid == SolidWorld::Canvas)?;
         v.canvas().map(|c| Canvas { colors: &c.colors, depths: &c.depths, keys: &[] })
     }
@@ -300,4 +370,54 @@ fn fixed_camera(axes: Axes, camera: &CameraPose) -> (i32, i32, i32, u32) {
     let yaw_deg = axes.yaw_to_native(camera.yaw);
     let bam = ((yaw_deg / 360.0).rem_euclid(1.0) * 4294967296.0).round() as u64 as u32;
     (fixed(n.x), fixed(n.y), fixed(n.z), bam)
+}
+
+impl SmoothCanvas {
+    /// The canvas of `inputs.scene`'s smooth frames (its runs' triangles come later).
+    fn new(inputs: &FamilyInputs) -> Option<SmoothCanvas> {
+        let Shading::DoomColormap { map: Some(map), .. } = &inputs.scene.shading else {
+            return None;
+        };
+        let sprites = &inputs.scene.sprites;
+        Some(SmoothCanvas {
+            frames: SoftFrames::doom_smooth(inputs),
+            enabled: true,
+            runs: Vec::new(),
+            solid: inputs.solid.to_vec(),
+            spawn: sprites.iter().map(|s| (s.views.clone(), s.fullbright)).collect(),
+            frame_views: map.things.frame_views.clone(),
+            shown: vec![u32::MAX; sprites.len()],
+        })
+    }
+
+    /// Shows each thing's frame as the state's thing words name it (`vs_sprite`): a word
+    /// naming no frame leaves the spawn views.
+    fn set_thing_frames(&mut self, words: &[u32]) {
+        let sprites = self.frames.sprites_mut();
+        for (i, sprite) in sprites.iter_mut().enumerate() {
+            let word = words.get(i).copied();
+            let frame = word.map_or(u32::MAX, |w| w & 0x7FFF_FFFF);
+            let views = self.frame_views.get(frame as usize);
+            let frame = if views.is_some() { frame } else { u32::MAX };
+            if let Some(w) = word.filter(|_| views.is_some()) {
+                sprite.fullbright = w >> 31 != 0;
+            } else if let Some((_, bright)) = self.spawn.get(i) {
+                sprite.fullbright = *bright;
+            }
+            if self.shown.get(i) == Some(&frame) {
+                continue;
+            }
+            match views {
+                Some(v) => sprite.views.clone_from(v),
+                None => {
+                    if let Some((v, _)) = self.spawn.get(i) {
+                        sprite.views.clone_from(v);
+                    }
+                }
+            }
+            if let Some(s) = self.shown.get_mut(i) {
+                *s = frame;
+            }
+        }
+    }
 }

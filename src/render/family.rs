@@ -6,8 +6,8 @@
 //! repeat takes part through [`FamilyFrames`]: it is prepared once per scene, told about each
 //! frame before culling ([`FamilyFrames::begin_frame`]) and answers with a [`FramePlan`]; it
 //! may draw the solid world on the CPU ([`Canvas`]) or record draws of its own in the solid
-//! stages. Doom does (`doom_frames.rs`: vanilla's BSP walk and CPU canvas, and smooth mode's
-//! bound textures), and so do Saturn Quake, Marathon, Attack of the Saucerman and Carmageddon
+//! stages. Doom does (`doom_frames.rs`: vanilla's BSP walk and CPU canvas, smooth frames on
+//! the triangle canvas, and smooth mode's bound textures), and so do Saturn Quake, Marathon, Attack of the Saucerman and Carmageddon
 //! 2, whose faithful frames' solid world a triangle rasteriser on the CPU draws (`soft`); the
 //! others draw with the generic passes alone ([`GenericFrames`]).
 

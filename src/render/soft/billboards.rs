@@ -18,6 +18,8 @@ pub(in crate::render) struct Billboard {
     pub texture: TextureAt,
     pub light: u32,
     pub fullbright: bool,
+    /// The view distance of the sprite's origin (Doom lights a sprite by it).
+    pub origin_depth: f32,
 }
 
 /// The quad of sprite `s` seen as `view` says; `None` for a sprite with no view.
@@ -41,6 +43,7 @@ pub(super) fn billboard(s: &Sprite, view: &SoftView, textures: &SoftTextures) ->
         texture,
         light: s.light,
         fullbright: s.fullbright,
+        origin_depth: (view.view_proj * s.pos.extend(1.0)).w,
     })
 }
 

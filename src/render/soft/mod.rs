@@ -1,6 +1,8 @@
 //! The faithful frames of the shading families whose rules fit a triangle rasteriser (Saturn
-//! Quake, Marathon, Attack of the Saucerman and Carmageddon 2) drawn on the CPU, as Doom's
-//! faithful frames are (`vanilla`): the solid world, the masked surfaces and the sprites.
+//! Quake, Marathon, Attack of the Saucerman and Carmageddon 2), and Doom's smooth frames from
+//! a level camera (`doom_smooth`, the triangles vanilla's walk reached), drawn on the CPU as
+//! Doom's faithful frames are (`vanilla`): the solid world, the masked surfaces and the
+//! sprites.
 //!
 //! On a software GPU (lavapipe) a full-screen frame costs a depth pre-pass and a shading pass
 //! whose fixed cost alone (a fragment shader returning a constant) is several milliseconds at
@@ -19,6 +21,7 @@
 
 mod billboards;
 mod carma2;
+mod doom_smooth;
 mod marathon;
 mod raster;
 mod saturn;
@@ -37,6 +40,7 @@ use super::{Gpu, RenderMode};
 use crate::scene::{vertex_flags, Scene, Shading, ShadingFamily, Sprite, WorldVertex};
 use billboards::{billboard, Billboard};
 use carma2::Carma2Shader;
+use doom_smooth::DoomSmoothShader;
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
@@ -689,6 +693,7 @@ enum Shaders {
     Marathon(Family<MarathonShader>),
     Saucer(Family<SaucerShader>),
     Carma2(Family<Carma2Shader>),
+    DoomSmooth(Family<DoomSmoothShader>),
 }
 
 /// The frames of a family drawn on the CPU canvas: faithful frames' solid world; smooth
@@ -720,11 +725,22 @@ impl SoftFrames {
                 Shaders::Carma2(Family::new(Carma2Shader::new(&inputs.packed, inputs.bgra)))
             }
         };
+        Some(SoftFrames::with_shaders(shaders, inputs, inputs.solid.to_vec()))
+    }
+
+    /// The CPU canvas of Doom's smooth frames, whose solid triangles Doom lists each frame
+    /// ([`SoftFrames::draw_listed`]).
+    pub(super) fn doom_smooth(inputs: &FamilyInputs) -> SoftFrames {
+        let shader = DoomSmoothShader::new(&inputs.packed, inputs.bgra);
+        SoftFrames::with_shaders(Shaders::DoomSmooth(Family::new(shader)), inputs, Vec::new())
+    }
+
+    fn with_shaders(shaders: Shaders, inputs: &FamilyInputs, solid: Vec<WorldVertex>) -> Self {
         let [r, g, b] = inputs.scene.clear.rgb.map(u32::from);
-        Some(SoftFrames {
+        SoftFrames {
             shaders,
             world: SoftWorld {
-                solid: inputs.solid.to_vec(),
+                solid,
                 masked: inputs.masked.to_vec(),
                 masked_first: inputs.masked_first,
                 translucent: inputs.translucent.to_vec(),
@@ -738,7 +754,27 @@ impl SoftFrames {
             },
             on_canvas: false,
             enabled: true,
-        })
+        }
+    }
+
+    /// Draws a frame whose solid triangles the family lists itself (`list` writes them, in
+    /// its drawing order), with the masked triangles of the renderer's ranges `masked`.
+    pub(super) fn draw_listed(
+        &mut self,
+        view: &SoftView,
+        list: impl FnOnce(&mut Vec<WorldVertex>),
+        masked: &mut dyn Iterator<Item = Range<u32>>,
+    ) {
+        self.world.solid.clear();
+        list(&mut self.world.solid);
+        let mut solid = std::iter::once(0..self.world.solid.len() as u32);
+        self.on_canvas = true;
+        self.draw_canvas(view, CanvasDraws { solid: &mut solid, masked });
+    }
+
+    /// The scene's sprites, for a family that animates their frames.
+    pub(super) fn sprites_mut(&mut self) -> &mut [Sprite] {
+        &mut self.world.sprites
     }
 }
 
@@ -764,6 +800,7 @@ impl FamilyFrames for SoftFrames {
             Shaders::Marathon(f) => f.draw(&self.world, draws, view, &mut self.canvas),
             Shaders::Saucer(f) => f.draw(&self.world, draws, view, &mut self.canvas),
             Shaders::Carma2(f) => f.draw(&self.world, draws, view, &mut self.canvas),
+            Shaders::DoomSmooth(f) => f.draw(&self.world, draws, view, &mut self.canvas),
         }
     }
 

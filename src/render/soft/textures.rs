@@ -32,6 +32,11 @@ impl TextureAt {
     pub fn height(&self) -> u32 {
         self.height
     }
+
+    /// Where the texture's texels start, counted in 16-bit texels.
+    pub fn first(&self) -> usize {
+        self.first
+    }
 }
 
 impl Default for TextureAt {
@@ -94,6 +99,28 @@ impl SoftTextures {
     #[inline(always)]
     pub fn texel(&self, t: &TextureAt, x: i32, y: i32) -> u16 {
         self.texels.get(t.first + Self::wrapped(t, x, y)).copied().unwrap_or(0)
+    }
+
+    /// The palette index (the texture's palette base added) of texel (`x`, `y`) of indexed
+    /// texture `t`, wrapped into the texture.
+    #[inline(always)]
+    pub fn texel_index(&self, t: &TextureAt, x: i32, y: i32) -> u32 {
+        (self.texel(t, x, y) as u32 & 255) + t.palette
+    }
+
+    /// Every 16-bit texel of the indexed textures as `color(palette index, transparent)`
+    /// makes it, at the texel's own position (direct-colour textures' words are left 0).
+    pub fn through_palette(&self, color: impl Fn(u32, bool) -> u32) -> Vec<u32> {
+        let mut out = vec![0; self.texels.len()];
+        for t in self.infos.iter().filter(|t| !t.rgba) {
+            let n = (t.width * t.height) as usize;
+            let end = (t.first + n).min(self.texels.len());
+            let range = t.first.min(end)..end;
+            for (c, &v) in out[range.clone()].iter_mut().zip(&self.texels[range]) {
+                *c = color((v as u32 & 255) + t.palette, v & 0x100 != 0);
+            }
+        }
+        out
     }
 
     /// The RGBA8 word (red low) of texel (`x`, `y`) of direct-colour texture `t`, wrapped

@@ -11,8 +11,8 @@ use super::{group_depths, Drawn, Pixels, SoftShader, GROUP};
 use crate::render::translucent_pass::LAYERS;
 
 /// What a translucent fragment leaves in its pixel's list: `mode` 0 blends `color` over the
-/// pixel's colour by `alpha` (255, most families' translucent colours, replaces it), any
-/// other blends palette index `index` with the pixel's through the family's table `mode`.
+/// pixel's colour by `alpha` (255, most families' translucent colours, replaces it), [`ADD`]
+/// adds it times `alpha`, any other blends palette index `index` with the pixel's through the family's table `mode`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(in crate::render) struct Layer {
     pub color: u32,
@@ -20,6 +20,10 @@ pub(in crate::render) struct Layer {
     pub mode: u16,
     pub alpha: u8,
 }
+
+/// A layer's `mode` that adds its colour times its alpha to the pixel's (shaders/common.wgsl
+/// `TRANSLUCENT_ADD`).
+pub(in crate::render) const ADD: u16 = 0xFFFF;
 
 /// A fragment in a band's lists: its pixel (in the band), the triangle's place in the
 /// drawing order (its arrival), its view distance and what it blends.
@@ -109,9 +113,35 @@ fn resolve<S: SoftShader>(
                 *color = f.layer.color;
             } else if f.layer.mode == 0 {
                 *color = blend_by_alpha(*color, f.layer.color, f.layer.alpha);
+            } else if f.layer.mode == ADD {
+                *color = add_by_alpha(*color, f.layer.color, f.layer.alpha);
             } else {
                 (index, *color) = shader.blend(f.layer.index, index, f.layer.mode);
             }
         }
+    }
+}
+
+/// `dst` plus `src` times `alpha` (0..255), each channel saturating, as the GPU's resolve adds
+/// an 8-bit colour (shaders/translucent.wgsl); the result opaque.
+fn add_by_alpha(dst: u32, src: u32, alpha: u8) -> u32 {
+    let a = alpha as f32 / 255.0;
+    let channel = |k: u32| {
+        let (d, s) = ((dst >> (8 * k)) & 255, (src >> (8 * k)) & 255);
+        let sum = d as f32 / 255.0 + s as f32 / 255.0 * a;
+        ((sum.min(1.0) * 255.0 + 0.5) as u32) << (8 * k)
+    };
+    channel(0) | channel(1) | channel(2) | 0xFF00_0000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adding_saturates_each_channel() {
+        assert_eq!(add_by_alpha(0xFF10_2030, 0xFF10_1010, 255), 0xFF20_3040);
+        assert_eq!(add_by_alpha(0xFFF0_2030, 0xFF40_1010, 255), 0xFFFF_3040);
+        assert_eq!(add_by_alpha(0xFF10_2030, 0xFF40_5060, 0), 0xFF10_2030);
     }
 }

@@ -1,0 +1,393 @@
+//! Doom's smooth frames on the CPU, as shaders/doom.wgsl shades them: each pixel's four
+//! nearest texels in true colour, filtered bilinearly (`shade_smooth`, which the GPU's bound
+//! textures repeat with the sampler), times vanilla's light diminishing as a continuous
+//! factor, tinted by ZDoom's sector colours; a masked texel left out where the texel nearest
+//! the pixel centre is transparent; the sky by view angle and row at full brightness.
+//!
+//! The GPU's texture unit filters with its own fixed-point weights, so a filtered pixel may
+//! differ from the GPU's by a step of a channel; the sky and the edges do not.
+
+use crate::render::packing::PackedScene;
+use crate::scene::{doom_shade, vertex_flags, SurfaceKind, WorldVertex};
+
+use super::billboards::Billboard;
+use super::textures::{floor_i32, SoftTextures, TextureAt};
+use super::translucent::{Layer, ADD};
+use super::{scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP};
+
+/// `LIGHTSEGSHIFT` (r_main.h): light levels of 16 steps.
+const LIGHTSEGSHIFT: u32 = 4;
+/// Boom 260's share of the texture over what lies behind (shaders/doom.wgsl `translucent`).
+const BOOM_ALPHA: f32 = 2.0 / 3.0;
+/// Bit of a packed colour (alpha byte) marking a transparent texel.
+const TRANSPARENT: u32 = 1 << 24;
+
+pub struct DoomSmoothShader {
+    textures: SoftTextures,
+    /// Each 16-bit texel's palette colour (RGB, red low), [`TRANSPARENT`] where it is
+    /// transparent: the texture's texels at the places `textures` keeps their indices.
+    colors: Vec<u32>,
+    /// The palette (RGB, red low), at least one entry.
+    palette: Vec<u32>,
+    /// ZDoom's sector colours: (light, fade) pairs, channels 0..255.
+    sector_colors: Vec<[[f32; 3]; 2]>,
+    bgra: bool,
+    /// This frame's light scale (`frame.screen.w`: the focal length on a 320-wide screen).
+    light_scale: f32,
+    /// This frame's sky: each column's angle and each row's texel row (before transfers).
+    sky_angles: Vec<u32>,
+    sky_rows: Vec<i32>,
+    show_sky: bool,
+}
+
+/// One triangle's shading.
+pub struct DoomSmoothTriangle {
+    texture: TextureAt,
+    scroll: [f32; 2],
+    /// Vanilla's starting colormap (`(15 - level) * 4`), or none at full brightness.
+    startmap: Option<f32>,
+    /// A sprite's light depth (its origin's), where walls and flats use each pixel's.
+    sprite_depth: Option<f32>,
+    /// The sector colour pair, when the surface has one.
+    pair: Option<[[f32; 3]; 2]>,
+    sky: Option<SkyTransfer>,
+    /// Translucent: the alpha (0..1) and whether it adds.
+    alpha: f32,
+    additive: bool,
+}
+
+/// A sky surface: the MBF transfer's offsets (x in texture columns as 16.16 angle units,
+/// y in rows) and whether the columns read the other way.
+#[derive(Clone, Copy)]
+struct SkyTransfer {
+    transferred: bool,
+    angle_offset: u32,
+    row_offset: i32,
+    flipped: bool,
+}
+
+impl DoomSmoothShader {
+    pub fn new(packed: &PackedScene, bgra: bool) -> DoomSmoothShader {
+        let layout = &packed.layout;
+        let mut palette: Vec<u32> = packed
+            .meta
+            .get(layout.palette as usize..layout.colormap as usize)
+            .unwrap_or(&[])
+            .iter()
+            .map(|c| c & 0x00FF_FFFF)
+            .collect();
+        if palette.is_empty() {
+            palette.push(0);
+        }
+        let textures = SoftTextures::new(packed);
+        let colors = textures.through_palette(|index, transparent| {
+            let c = palette[(index as usize).min(palette.len() - 1)];
+            c | if transparent { TRANSPARENT } else { 0 }
+        });
+        let [_, _, colors_at, count, ..] = layout.family;
+        let word = |i: u32| packed.meta.get(i as usize).copied().unwrap_or(0);
+        let rgb = |w: u32| [16, 8, 0].map(|s| ((w >> s) & 255) as f32);
+        let sector_colors = (0..count)
+            .map(|n| [rgb(word(colors_at + 2 * n)), rgb(word(colors_at + 2 * n + 1))])
+            .collect();
+        DoomSmoothShader {
+            textures,
+            colors,
+            palette,
+            sector_colors,
+            bgra,
+            light_scale: 1.0,
+            sky_angles: Vec::new(),
+            sky_rows: Vec::new(),
+            show_sky: true,
+        }
+    }
+
+    /// The packed colour of texel (`x`, `y`), already wrapped, of `t`.
+    #[inline(always)]
+    fn color(&self, t: &TextureAt, x: i32, y: i32) -> u32 {
+        let at = t.first() + (y as u32 * t.width() + x as u32) as usize;
+        self.colors.get(at).copied().unwrap_or(0)
+    }
+
+    /// The filtered colour of every lane of `p` (channels 0..255, red first), and whether
+    /// each lane's nearest texel is opaque.
+    #[inline(always)]
+    fn filtered(&self, t: &DoomSmoothTriangle, p: &Pixels) -> ([[f32; GROUP]; 3], [bool; GROUP]) {
+        let tex = &t.texture;
+        let (w, h) = (tex.width() as i32, tex.height() as i32);
+        let (inv_w, inv_h) = (1.0 / w as f32, 1.0 / h as f32);
+        let (mut x0, mut y0, mut x1, mut y1) =
+            ([0i32; GROUP], [0i32; GROUP], [0i32; GROUP], [0i32; GROUP]);
+        let (mut fx, mut fy) = ([0f32; GROUP], [0f32; GROUP]);
+        for j in 0..GROUP {
+            let px = p.u[j] + t.scroll[0] - 0.5;
+            let py = p.v[j] + t.scroll[1] - 0.5;
+            let (bx, by) = (floor_i32(px), floor_i32(py));
+            fx[j] = px - bx as f32;
+            fy[j] = py - by as f32;
+            x0[j] = wrap(bx, w, inv_w);
+            y0[j] = wrap(by, h, inv_h);
+            x1[j] = if x0[j] + 1 >= w { 0 } else { x0[j] + 1 };
+            y1[j] = if y0[j] + 1 >= h { 0 } else { y0[j] + 1 };
+        }
+        let mut quad = [[0u32; GROUP]; 4];
+        for j in 0..GROUP {
+            quad[0][j] = self.color(tex, x0[j], y0[j]);
+            quad[1][j] = self.color(tex, x1[j], y0[j]);
+            quad[2][j] = self.color(tex, x0[j], y1[j]);
+            quad[3][j] = self.color(tex, x1[j], y1[j]);
+        }
+        let mut rgb = [[0f32; GROUP]; 3];
+        let mut opaque = [true; GROUP];
+        for j in 0..GROUP {
+            let right = fx[j] >= 0.5;
+            let below = fy[j] >= 0.5;
+            let near = match (right, below) {
+                (false, false) => quad[0][j],
+                (true, false) => quad[1][j],
+                (false, true) => quad[2][j],
+                (true, true) => quad[3][j],
+            };
+            opaque[j] = near & TRANSPARENT == 0;
+        }
+        for (k, channel) in rgb.iter_mut().enumerate() {
+            let shift = 8 * k as u32;
+            for j in 0..GROUP {
+                let c = |q: usize| ((quad[q][j] >> shift) & 255) as f32;
+                let top = mix(c(0), c(1), fx[j]);
+                let bottom = mix(c(2), c(3), fx[j]);
+                channel[j] = mix(top, bottom, fy[j]);
+            }
+        }
+        (rgb, opaque)
+    }
+
+    /// The light factor (0..1) of every lane of `p`: shaders/doom.wgsl `smooth_light`.
+    #[inline(always)]
+    fn light(&self, t: &DoomSmoothTriangle, p: &Pixels) -> [f32; GROUP] {
+        let Some(startmap) = t.startmap else { return [1.0; GROUP] };
+        std::array::from_fn(|j| {
+            let depth = t.sprite_depth.unwrap_or(p.dist[j]);
+            let scale = self.light_scale / depth.max(1.0);
+            let map = (startmap - scale * 8.0).clamp(0.0, 31.0);
+            1.0 - map / 32.0
+        })
+    }
+
+    /// The colours of a group's lanes: channels (0..255) lit by `light` and tinted by the
+    /// surface's sector colours (shaders/doom.wgsl `sector_colored`), rounded as the colour
+    /// target stores them, in its byte order. Every lane at once, without branches, so that
+    /// the loops compile to vector instructions.
+    #[inline(always)]
+    fn lit(
+        &self,
+        t: &DoomSmoothTriangle,
+        rgb: &[[f32; GROUP]; 3],
+        light: &[f32; GROUP],
+    ) -> [u32; GROUP] {
+        let shifts = if self.bgra { [16, 8, 0] } else { [0, 8, 16] };
+        let mut out = [0xFF00_0000u32; GROUP];
+        for k in 0..3 {
+            let mut c = [0f32; GROUP];
+            match &t.pair {
+                None => {
+                    for j in 0..GROUP {
+                        c[j] = rgb[k][j] * light[j];
+                    }
+                }
+                Some([tint, fade]) => {
+                    let (tint, fade) = (tint[k] / 255.0, fade[k]);
+                    for j in 0..GROUP {
+                        c[j] = mix(fade, rgb[k][j] * tint, light[j]);
+                    }
+                }
+            }
+            for j in 0..GROUP {
+                let byte = floor_i32(c[j].clamp(0.0, 255.0) + 0.5) as u32;
+                out[j] |= byte << shifts[k];
+            }
+        }
+        out
+    }
+
+    /// The sky's colour at lane `j` of `p` (shaders/doom.wgsl `sky_texel`), at full
+    /// brightness.
+    fn sky_pixel(&self, t: &DoomSmoothTriangle, sky: &SkyTransfer, p: &Pixels, j: usize) -> u32 {
+        let mut angle = self.sky_angles.get(p.x + j).copied().unwrap_or(0);
+        let mut row = self.sky_rows.get(p.y).copied().unwrap_or(0);
+        if sky.transferred {
+            angle = angle.wrapping_add(sky.angle_offset);
+            row = row.wrapping_add(sky.row_offset);
+            if sky.flipped {
+                angle = !angle;
+            }
+        }
+        let tex = &t.texture;
+        let width = tex.width();
+        // The width rounded up to a power of two.
+        let mask = if width <= 1 { 0 } else { u32::MAX >> (width - 1).leading_zeros() };
+        let col = (angle >> 22) & mask;
+        let index = self.textures.texel_index(tex, col as i32, row & 127);
+        let c = self.palette[(index as usize).min(self.palette.len() - 1)];
+        to_target(c, self.bgra)
+    }
+
+    /// The colour of lane `j` of `p`, whatever the surface.
+    fn shade_pixel(&self, t: &DoomSmoothTriangle, p: &Pixels, j: usize) -> u32 {
+        if let Some(sky) = &t.sky {
+            return self.sky_pixel(t, sky, p, j);
+        }
+        let (rgb, _) = self.filtered(t, p);
+        self.lit(t, &rgb, &self.light(t, p))[j]
+    }
+}
+
+/// `x` wrapped into `0..size` (`inv` = 1 / `size`): a remainder by float arithmetic, which
+/// a lane-by-lane loop vectorises, exact for the texel coordinates of a level (|x| < 2^21).
+#[inline(always)]
+fn wrap(x: i32, size: i32, inv: f32) -> i32 {
+    let q = floor_i32((x as f32 + 0.5) * inv);
+    (x - q * size).clamp(0, size - 1)
+}
+
+/// WGSL's `mix`.
+#[inline(always)]
+fn mix(a: f32, b: f32, t: f32) -> f32 {
+    a * (1.0 - t) + b * t
+}
+
+impl SoftShader for DoomSmoothShader {
+    type Triangle = DoomSmoothTriangle;
+
+    fn begin_frame(&mut self, view: &SoftView) {
+        let [cx, cy, yaw, pitch] = view.centre;
+        let focal = view.focal;
+        self.light_scale = focal * 320.0 / view.width.max(1) as f32;
+        self.show_sky = view.show_sky;
+        self.sky_angles.clear();
+        self.sky_angles.extend((0..view.width).map(|x| {
+            let a = yaw + (cx - (x as f32 + 0.5)).atan2(focal);
+            let turns = a / std::f32::consts::TAU;
+            ((turns - turns.floor()) * 4_294_967_296.0) as u32
+        }));
+        let horizon = cy - pitch.tan() * focal;
+        self.sky_rows.clear();
+        self.sky_rows.extend(
+            (0..view.height)
+                .map(|y| (100.0 + (y as f32 + 0.5 - horizon) * 160.0 / focal).floor() as i32),
+        );
+    }
+
+    fn textures(&self) -> &SoftTextures {
+        &self.textures
+    }
+
+    fn triangle(&self, v: &WorldVertex, view: &SoftView) -> DoomSmoothTriangle {
+        let texture = self.textures.at(view.remap, v.texture);
+        let kind = v.flags & vertex_flags::KIND_MASK;
+        let contrast = ((v.flags >> vertex_flags::CONTRAST_SHIFT) & 255) as u8 as i8;
+        let is_sky = kind == SurfaceKind::Sky as u32;
+        let slot = (v.light as usize).min(view.light.len().saturating_sub(1));
+        let light = view.light.get(slot).copied().unwrap_or(0);
+        let level = ((light >> LIGHTSEGSHIFT) as i32 + i32::from(contrast)).clamp(0, 15);
+        let sky = (is_sky && self.show_sky).then(|| {
+            let transferred = contrast == vertex_flags::SKY_TRANSFERRED
+                || contrast == vertex_flags::SKY_TRANSFERRED_FLIPPED;
+            SkyTransfer {
+                transferred,
+                angle_offset: (v.uv[0].round() as i32 as u32) << 16,
+                row_offset: v.uv[1].round() as i32 - 128,
+                flipped: contrast == vertex_flags::SKY_TRANSFERRED_FLIPPED,
+            }
+        });
+        let pair = u32::from(v.shade[2]) | u32::from(v.shade[3]) << 8;
+        let pair = pair.checked_sub(1).and_then(|n| self.sector_colors.get(n as usize)).copied();
+        let bits = v.shade[1];
+        let alpha =
+            if bits & doom_shade::OWN_ALPHA != 0 { v.shade[0] as f32 / 255.0 } else { BOOM_ALPHA };
+        DoomSmoothTriangle {
+            texture,
+            scroll: scroll_offset(view.scroll, v.flags >> vertex_flags::SCROLL_SHIFT),
+            startmap: (!is_sky).then_some((15 - level) as f32 * 4.0),
+            sprite_depth: None,
+            pair,
+            sky,
+            alpha,
+            additive: bits & doom_shade::ADDITIVE != 0,
+        }
+    }
+
+    /// Lit by its sector's light at its origin's depth, or at full brightness.
+    fn sprite(&self, quad: &Billboard, view: &SoftView) -> DoomSmoothTriangle {
+        let slot = (quad.light as usize).min(view.light.len().saturating_sub(1));
+        let light = view.light.get(slot).copied().unwrap_or(0);
+        let level = ((light >> LIGHTSEGSHIFT) as i32).clamp(0, 15);
+        DoomSmoothTriangle {
+            texture: quad.texture,
+            scroll: [0.0; 2],
+            startmap: (!quad.fullbright).then_some((15 - level) as f32 * 4.0),
+            sprite_depth: Some(quad.origin_depth),
+            pair: None,
+            sky: None,
+            alpha: 1.0,
+            additive: false,
+        }
+    }
+
+    fn opaque(&self, t: &DoomSmoothTriangle, p: &Pixels) -> [bool; GROUP] {
+        if t.sky.is_some() {
+            return [true; GROUP];
+        }
+        self.filtered(t, p).1
+    }
+
+    fn translucent(
+        &self,
+        t: &DoomSmoothTriangle,
+        p: &Pixels,
+        j: usize,
+        masked: bool,
+    ) -> Option<Layer> {
+        if masked && !self.opaque(t, p)[j] {
+            return None;
+        }
+        let color = self.shade_pixel(t, p, j);
+        // The GPU keeps the alpha as a byte of the fragment's colour.
+        let alpha = ((t.alpha.clamp(0.0, 1.0) * 255.0) + 0.5) as u8;
+        let mode = if t.additive { ADD } else { 0 };
+        Some(Layer { color, index: 0, mode, alpha })
+    }
+
+    #[inline(always)]
+    fn shade(&self, t: &DoomSmoothTriangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
+        if let Some(sky) = &t.sky {
+            for (j, c) in colors.iter_mut().enumerate() {
+                if p.wins[j] {
+                    *c = self.sky_pixel(t, sky, p, j);
+                }
+            }
+            return;
+        }
+        let (rgb, _) = self.filtered(t, p);
+        let lit = self.lit(t, &rgb, &self.light(t, p));
+        for ((c, lit), wins) in colors.iter_mut().zip(lit).zip(p.wins) {
+            *c = if wins { lit } else { *c };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_wrapping_is_the_euclidean_remainder() {
+        for size in [1, 3, 64, 72, 128, 200, 4096] {
+            let inv = 1.0 / size as f32;
+            for x in (-70_000..70_000).step_by(7).chain([-1, 0, 1, size - 1, size, -size]) {
+                assert_eq!(wrap(x, size, inv), x.rem_euclid(size), "{x} mod {size}");
+            }
+        }
+    }
+}
