@@ -99,7 +99,7 @@ fn other_formats_tour_their_level_and_print_a_table() {
 }
 
 #[test]
-fn doom_smooth_frames_draw_on_the_cpu_canvas_unless_told_otherwise() {
+fn doom_smooth_and_pitched_frames_draw_on_the_triangle_canvas_unless_told_otherwise() {
     let wad = "/usr/share/games/doom/freedoom2.wad";
     let args = [wad, "--map", "MAP02", "--size", "160x100", "--frames", "6", "--json"];
     let smooth = [&args[..], &["--mode", "smooth"]].concat();
@@ -117,4 +117,16 @@ fn doom_smooth_frames_draw_on_the_cpu_canvas_unless_told_otherwise() {
         .expect("one JSON object");
     assert_eq!(v["cpu_canvas"], false, "{v}");
     assert!(names(&v["gpu_ms"]).contains(&"solid surfaces"), "{v}");
+
+    // Looking up, faithful frames are not vanilla's (no walk, no vanilla canvas) but the
+    // triangle canvas's, lit through COLORMAP by depth.
+    let up = [&args[..], &["--pitch", "10"]].concat();
+    let v: Value = serde_json::from_str(bench(&up).trim()).expect("one JSON object");
+    assert_eq!(v["tour"]["pitch_deg"].as_f64().map(|p| (p - 10.0).abs() < 1e-9), Some(true));
+    assert_eq!(v["cpu_canvas"], true, "{v}");
+    let cpu = names(&v["cpu_ms"]);
+    assert!(cpu.contains(&"CPU canvas") && !cpu.contains(&"vanilla walk"), "{v}");
+    let v: Value = serde_json::from_str(bench(&[&up[..], &["--gpu-shading"]].concat()).trim())
+        .expect("one JSON object");
+    assert_eq!(v["cpu_canvas"], false, "{v}");
 }

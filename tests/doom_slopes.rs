@@ -1,8 +1,8 @@
 //! ZDoom slopes seen in renders of small UDMF rooms over Freedoom: a floor or ceiling tilted
 //! by a plane equation meets the far wall at a height that changes across the screen, a
 //! triangle's vertex height lifts its floor, and a `Plane_Align` line turns a step into a
-//! ramp; a SetFloorSlope thing and a Plane_Copy line tilt floors too. Faithful frames of sloped maps are the GPU's (COLORMAP light, ordinary
-//! rasterisation), said in `info`; vgpdm02's Plane_Align crates tilt into the lava.
+//! ramp; a SetFloorSlope thing and a Plane_Copy line tilt floors too. Faithful frames of sloped
+//! maps are the triangle canvas's (COLORMAP light, ordinary rasterisation), said in `info`; vgpdm02's Plane_Align crates tilt into the lava.
 
 mod support;
 
@@ -175,8 +175,9 @@ fn floor_runs(img: &RgbaImage, x: u32) -> usize {
         .count()
 }
 
-/// Whether a faithful frame at vanilla's projection from `camera` is the CPU canvas's
-/// (vanilla's walk and spans) rather than the GPU's.
+/// Whether a faithful frame at vanilla's projection from `camera` is vanilla's canvas's
+/// (vanilla's walk and spans) rather than the triangle canvas's, which draws the frames
+/// they cannot.
 fn drawn_by_canvas(scene: &mut Scene, camera: &CameraPose) -> bool {
     let gpu = shared_gpu();
     let mut renderer = SceneRenderer::new(gpu, scene).unwrap();
@@ -184,7 +185,7 @@ fn drawn_by_canvas(scene: &mut Scene, camera: &CameraPose) -> bool {
     renderer.set_state(&state);
     let view = ViewSettings { show_sprites: false, ..Default::default() };
     renderer.render(gpu, camera, &view);
-    renderer.used_cpu_canvas()
+    renderer.used_family_canvas()
 }
 
 /// The scene's spawn camera turned to face the other way.
@@ -201,7 +202,7 @@ fn plane_equations_tilt_floor_and_ceiling() {
     let eye = tilted_scene.spawn.pos;
     assert!((eye.y - 73.0).abs() < 1e-3, "eye height {eye}");
     let spawn = tilted_scene.spawn;
-    assert!(!drawn_by_canvas(&mut tilted_scene, &spawn), "a frame on a slope is the GPU's");
+    assert!(!drawn_by_canvas(&mut tilted_scene, &spawn), "a frame on a slope is not vanilla's");
     let note = tilted_scene.facts.notes.iter().find(|n| n.starts_with("slopes (")).unwrap();
     assert!(note.contains("1 UDMF plane equations") && note.contains("COLORMAP"), "{note}");
     let kept = tilted_scene.facts.notes.iter().find(|n| n.starts_with("UDMF properties kept"));
@@ -365,7 +366,7 @@ fn slope_things_and_plane_copy_tilt_floors() {
 fn frames_away_from_slopes_stay_vanilla() {
     // The ramp room, the viewer in the south part facing south, away from the aligned line
     // and the ramp: the walk reaches no sloped sector, so the frame is the canvas's and the
-    // same as the level step's; facing north it is the GPU's.
+    // same as the level step's; facing north it is the triangle canvas's.
     let split = |special: &str, light: i32| {
         split_room(special).replace("lightlevel = 255", &format!("lightlevel = {light}"))
     };

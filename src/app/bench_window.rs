@@ -29,12 +29,12 @@ pub struct PresentedFrames {
 /// as `SceneRenderer::set_cpu_canvas`.
 pub fn run(
     scene: Scene,
+    tour: Tour,
     view: ViewSettings,
     frames: usize,
     cpu_canvas: bool,
 ) -> Result<PresentedFrames> {
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
-    let tour = Tour::new(&scene);
     let state = scene.animator.initial();
     let mut app = BenchWindow {
         scene,

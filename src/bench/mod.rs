@@ -43,6 +43,8 @@ pub struct BenchReport {
     pub solid_triangles: Option<SolidTriangles>,
     pub tour_length: f64,
     pub waypoints: usize,
+    /// The tour's pitch in degrees (`--pitch`).
+    pub pitch_deg: f64,
     /// Median of each CPU step and GPU pass over the profiled walk.
     pub breakdown: FrameProfile,
     /// With `--window`: the time between presents along the same tour in a window.
@@ -124,7 +126,11 @@ impl BenchReport {
                 "in_view_median": t.in_view,
                 "drawn_median": t.drawn,
             })),
-            "tour": { "waypoints": self.waypoints, "length": self.tour_length },
+            "tour": {
+                "waypoints": self.waypoints,
+                "length": self.tour_length,
+                "pitch_deg": self.pitch_deg,
+            },
             "cpu_ms": steps(&self.breakdown.cpu),
             "gpu_ms": steps(&self.breakdown.gpu),
             "presented": self.presented.as_ref().map(|p| json!({
@@ -141,7 +147,7 @@ impl BenchReport {
     pub fn to_text(&self) -> String {
         let mut out = format!(
             "{} ({}) at {}x{}, {} on {}\n\
-             tour: {} waypoints, {:.0} units; {} frames after {} warm-up\n\
+             tour: {} waypoints, {:.0} units, pitch {:.1}°; {} frames after {} warm-up\n\
              fps {:.1}   median {:.2} ms   p95 {:.2}   min {:.2}   max {:.2}   mean {:.2}\n\
              draw calls {}   triangles {}   solid world: {}\n",
             self.level,
@@ -152,6 +158,7 @@ impl BenchReport {
             self.adapter,
             self.waypoints,
             self.tour_length,
+            self.pitch_deg,
             self.frames,
             WARM_UP_FRAMES,
             self.fps(),
@@ -200,16 +207,16 @@ impl BenchReport {
     }
 }
 
-/// Renders the tour of `scene` for `frames` frames with `view` and measures it.
+/// Renders `tour` of `scene` for `frames` frames with `view` and measures it.
 pub fn run(
     gpu: &Gpu,
     scene: &mut Scene,
+    tour: &Tour,
     view: &ViewSettings,
     frames: usize,
     cpu_canvas: bool,
 ) -> Result<BenchReport> {
     let frames = frames.max(1);
-    let tour = Tour::new(scene);
     let doom = matches!(scene.shading, Shading::DoomColormap { .. });
     let mut renderer = SceneRenderer::new(gpu, scene)?;
     renderer.set_cpu_canvas(cpu_canvas);
@@ -267,6 +274,7 @@ pub fn run(
         solid_triangles: SolidTriangles::median(&culled),
         tour_length: tour.length(),
         waypoints: tour.waypoints.len(),
+        pitch_deg: tour.pitch().to_degrees(),
         breakdown: median_profile(&profiles),
         presented: None,
     })

@@ -7,7 +7,8 @@
 //!   each the nearest not yet visited to the previous waypoint (ties: the first in the
 //!   scene), raised to eye height above the thing's origin.
 //! - The camera moves along the polyline through the waypoints at constant speed, one
-//!   frame's worth of the whole length per frame, level (pitch 0), looking along the
+//!   frame's worth of the whole length per frame, level (pitch 0, or the pitch `bench
+//!   --pitch` gives, as a player looking up or down with the mouse), looking along the
 //!   segment it is on. A level with no things (or all at the spawn) is toured by turning
 //!   once round at the spawn instead.
 
@@ -23,6 +24,8 @@ pub const MAX_WAYPOINTS: usize = 16;
 pub struct Tour {
     pub waypoints: Vec<DVec3>,
     spin_from: CameraPose,
+    /// Every frame's pitch (radians, positive looks up).
+    pitch: f64,
 }
 
 impl Tour {
@@ -45,7 +48,17 @@ impl Tour {
                 waypoints.push(next);
             }
         }
-        Tour { waypoints, spin_from: spawn }
+        Tour { waypoints, spin_from: spawn, pitch: 0.0 }
+    }
+
+    /// Every frame's pitch (radians).
+    pub fn pitch(&self) -> f64 {
+        self.pitch
+    }
+
+    /// The same tour looking up (`pitch` radians, positive) or down.
+    pub fn pitched(self, pitch: f64) -> Tour {
+        Tour { pitch, ..self }
     }
 
     /// Length of the walk (0: the tour turns at the spawn).
@@ -59,7 +72,7 @@ impl Tour {
         let length = self.length();
         if length < 1e-6 {
             let yaw = self.spin_from.yaw + t * std::f64::consts::TAU;
-            return CameraPose { yaw, pitch: 0.0, ..self.spin_from };
+            return CameraPose { yaw, pitch: self.pitch, ..self.spin_from };
         }
         let mut along = t * length;
         for w in self.waypoints.windows(2) {
@@ -72,11 +85,11 @@ impl Tour {
                 } else {
                     self.spin_from.yaw
                 };
-                return CameraPose { pos, yaw, pitch: 0.0 };
+                return CameraPose { pos, yaw, pitch: self.pitch };
             }
             along -= d;
         }
-        self.spin_from
+        CameraPose { pitch: self.pitch, ..self.spin_from }
     }
 }
 
@@ -122,6 +135,7 @@ mod tests {
                 DVec3::new(100.0, 0.0, -100.0),
             ],
             spin_from: CameraPose { pos: DVec3::ZERO, yaw: 0.0, pitch: 0.0 },
+            pitch: 0.0,
         };
         assert_eq!(tour.length(), 200.0);
         let c = tour.camera(1, 4);
@@ -136,10 +150,13 @@ mod tests {
     #[test]
     fn no_things_turns_once_round_at_the_spawn() {
         let spawn = CameraPose { pos: DVec3::new(1.0, 2.0, 3.0), yaw: 0.5, pitch: 0.2 };
-        let tour = Tour { waypoints: vec![spawn.pos], spin_from: spawn };
+        let tour = Tour { waypoints: vec![spawn.pos], spin_from: spawn, pitch: 0.0 };
         let c = tour.camera(2, 4);
         assert_eq!(c.pos, spawn.pos);
         assert!((c.yaw - (0.5 + std::f64::consts::PI)).abs() < 1e-9);
         assert_eq!(c.pitch, 0.0);
+        // Pitched, every frame looks up by the same angle.
+        let c = tour.pitched(0.25).camera(2, 4);
+        assert_eq!((c.pos, c.pitch), (spawn.pos, 0.25));
     }
 }

@@ -47,10 +47,11 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode> {
     let source = loader::open(&a.files, &a.load.options())?;
     let mut scene = source.build(a.map.as_deref())?;
     let gpu = Gpu::headless()?;
-    let mut report = crate::bench::run(&gpu, &mut scene, &view, a.frames, !a.gpu_shading)?;
+    let tour = crate::bench::Tour::new(&scene).pitched(a.pitch.to_radians());
+    let mut report = crate::bench::run(&gpu, &mut scene, &tour, &view, a.frames, !a.gpu_shading)?;
     drop(gpu);
     if a.window {
-        let shown = crate::app::bench_window::run(scene, view, a.frames, !a.gpu_shading)?;
+        let shown = crate::app::bench_window::run(scene, tour, view, a.frames, !a.gpu_shading)?;
         let presented = crate::bench::Presented::from_intervals(&shown.intervals, shown.way);
         report.presented = Some(presented);
     }

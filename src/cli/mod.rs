@@ -144,8 +144,13 @@ pub struct BenchArgs {
     /// Also show the tour in a window, presented as the viewer presents, and time that.
     #[arg(long)]
     pub window: bool,
-    /// Saturn Quake and Marathon: shade faithful frames' solid world with the GPU's passes
-    /// instead of the CPU canvas (to compare the two).
+    /// Look up (positive) or down by this many degrees all the tour, as a player looking
+    /// round with the mouse does.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub pitch: f64,
+    /// Shade the frames the CPU canvas would draw (the faithful frames of Saturn Quake,
+    /// Marathon, Attack of the Saucerman and Carmageddon 2, Doom's smooth frames) with the
+    /// GPU's passes instead (to compare the two).
     #[arg(long)]
     pub gpu_shading: bool,
 }

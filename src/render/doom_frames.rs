@@ -1,21 +1,19 @@
 //! Doom's part in its frames ([`FamilyFrames`]): vanilla's BSP walk and the CPU canvas for
-//! faithful frames with vanilla's projection, the walk's culling of smooth frames from a level
-//! camera, and smooth mode's walls and flats drawn with bound GPU textures.
+//! faithful frames with vanilla's projection, and the triangle canvas for the rest.
 //!
-//! - Faithful, 90° across the width, level camera, sky shown: the walk runs, each wall
-//!   column is set up and the canvas draws walls, flats, sky and masked middles as vanilla
-//!   does, and its things as r_things.c does ([`SolidWorld::Canvas`]); the GPU draws the
-//!   overlays over it.
-//! - Smooth, from a level camera: the runs' triangles of the subsectors the walk reached
-//!   ([`WalkCull`]), the sky, the masked surfaces, the things and the translucent surfaces
-//!   drawn on the CPU triangle canvas with smooth mode's filtering and light
-//!   ([`SolidWorld::CulledCanvas`], `soft`); the GPU draws the overlays over it.
-//! - Any other smooth frame (or with the canvas turned off): the walls and flats are drawn
-//!   in runs of one bound texture ([`SmoothTextures`]), only what the walk reached where it
-//!   walked.
-//! - Any other faithful frame (another field of view, a pitched camera, or a walk that
-//!   reached a ZDoom slope, which vanilla's walk and spans cannot draw) is the generic
-//!   passes', with Doom's shader lighting by depth.
+//! - Faithful, 90° across the width, level camera, sky shown, a walk that reached no ZDoom
+//!   slope or 3D floor: the walk runs, each wall column is set up and the canvas draws
+//!   walls, flats, sky and masked middles as vanilla does, and its things as r_things.c does
+//!   ([`SolidWorld::Canvas`]); the GPU draws the overlays over it.
+//! - Every other frame (smooth frames; faithful ones from a pitched camera, at another field
+//!   of view, or reaching a slope or 3D floor) is drawn on the CPU triangle canvas
+//!   (`soft::SoftFrames::doom`, [`SolidWorld::CulledCanvas`]) with shaders/doom.wgsl's
+//!   shading: the triangles in view, or in a smooth frame from a level camera only the
+//!   walls and flats vanilla's walk reached ([`WalkCull`]) and the sky's triangles in view.
+//! - With the CPU canvas turned off (`SceneRenderer::set_cpu_canvas`, `bench
+//!   --gpu-shading`), those frames are the GPU's: smooth walls and flats in runs of one bound
+//!   texture ([`SmoothTextures`], walk-culled where the walk ran), faithful ones through the
+//!   generic passes with Doom's shader lighting by depth.
 
 use std::ops::Range;
 
@@ -54,15 +52,18 @@ pub(super) struct DoomFrames {
     sky_texture: u32,
     /// Vanilla's `finesine` (made once: R_SetupFrame's span steps read it every frame).
     sine: Vec<i32>,
-    /// Smooth frames from a level camera on the CPU canvas, when the walk can cull them.
-    soft: Option<SmoothCanvas>,
+    /// The triangle canvas of the frames vanilla's canvas cannot draw.
+    soft: TriangleCanvas,
 }
 
-/// What the CPU canvas of smooth frames reads besides the scene's canvas ([`SoftFrames`]).
-struct SmoothCanvas {
+/// What the triangle canvas of the frames vanilla's canvas cannot draw reads besides the
+/// scene's ([`SoftFrames`]).
+struct TriangleCanvas {
     frames: SoftFrames,
     /// Whether frames may use it (see `SceneRenderer::set_cpu_canvas`).
     enabled: bool,
+    /// This frame draws only what the walk reached (a smooth frame from a level camera).
+    walk_culls: bool,
     /// The smooth runs' triangles, as `SmoothTextures::vertices` holds them.
     runs: Vec<WorldVertex>,
     /// The renderer's solid triangles (its culling ranges count them): the sky's are drawn
@@ -78,7 +79,7 @@ struct SmoothCanvas {
 
 impl DoomFrames {
     pub(super) fn new(gpu: &Gpu, inputs: FamilyInputs) -> DoomFrames {
-        let soft = SmoothCanvas::new(&inputs);
+        let soft = TriangleCanvas::new(&inputs);
         let FamilyInputs { scene, packed, solid, bgra, .. } = inputs;
         let map = match &scene.shading {
             Shading::DoomColormap { map, .. } => map.as_ref(),
@@ -107,7 +108,7 @@ impl DoomFrames {
         });
         let cull = map.map(|map| (WalkCull::new(map, &triangles), indices));
         let smooth = SmoothTextures::new(&gpu.device, &gpu.queue, scene, &triangles, runs);
-        let soft = soft.filter(|_| cull.is_some()).map(|s| SmoothCanvas { runs: triangles, ..s });
+        let soft = TriangleCanvas { runs: triangles, ..soft };
         DoomFrames {
             vanilla,
             smooth,
@@ -263,16 +264,16 @@ impl FamilyFrames for DoomFrames {
             canvas = faithful && v.walked() && !beyond_canvas;
         }
         let walked = self.vanilla.as_ref().is_some_and(|v| v.walked_subsectors().is_some());
-        let soft =
-            smooth && walked && !beyond_canvas && self.soft.as_ref().is_some_and(|s| s.enabled);
+        let soft = !canvas && self.soft.enabled;
         if canvas {
             self.draw_canvas(camera, frame, cpu);
         } else if soft {
+            let s = &mut self.soft;
             let l = frame.state_layout;
             let things = (l.things as usize)..(l.things + l.thing_count) as usize;
-            if let Some(s) = &mut self.soft {
-                s.set_thing_frames(frame.state.get(things).unwrap_or(&[]));
-            }
+            s.set_thing_frames(frame.state.get(things).unwrap_or(&[]));
+            s.frames.set_doom_faithful(!smooth);
+            s.walk_culls = smooth && walked && !beyond_canvas;
         } else if smooth && !beyond_canvas {
             self.cull_by_walk(gpu);
         }
@@ -284,7 +285,7 @@ impl FamilyFrames for DoomFrames {
         }
         let solid = match (canvas, smooth) {
             (true, _) => SolidWorld::Canvas,
-            (false, true) if soft => SolidWorld::CulledCanvas,
+            _ if soft => SolidWorld::CulledCanvas,
             (false, true) => SolidWorld::FamilyExceptSky,
             (false, false) => SolidWorld::Shaded,
         };
@@ -293,22 +294,29 @@ impl FamilyFrames for DoomFrames {
         self.plan
     }
 
+    /// A frame on the triangle canvas: what the walk reached and the sky's triangles in view
+    /// (a walked smooth frame), or every solid triangle in view.
     fn draw_canvas(&mut self, view: &SoftView, draws: CanvasDraws) {
-        let (Some(soft), Some((cull, _)), Some(v)) =
-            (&mut self.soft, &mut self.cull, &self.vanilla)
-        else {
-            return;
+        let soft = &mut self.soft;
+        let walked = self.vanilla.as_ref().and_then(|v| v.walked_subsectors());
+        let cull = self.cull.as_mut().map(|(cull, _)| cull);
+        let indices = match (walked, cull) {
+            (Some(subsectors), Some(cull)) if soft.walk_culls => {
+                Some(cull.frame(subsectors, &self.smooth.runs).0)
+            }
+            _ => None,
         };
-        let Some(subsectors) = v.walked_subsectors() else { return };
-        let (indices, _) = cull.frame(subsectors, &self.smooth.runs);
         let (runs, solid) = (&soft.runs, &soft.solid);
         let list = |out: &mut Vec<WorldVertex>| {
-            out.extend(indices.iter().filter_map(|&i| runs.get(i as usize)));
-            // The sky's triangles in view (the renderer's ranges hold one kind of surface).
             let sky = SurfaceKind::Sky as u32;
+            if let Some(indices) = indices {
+                out.extend(indices.iter().filter_map(|&i| runs.get(i as usize)));
+            }
             for r in draws.solid {
                 let Some(part) = solid.get(r.start as usize..r.end as usize) else { continue };
-                if part.first().is_some_and(|v| v.flags & vertex_flags::KIND_MASK == sky) {
+                // The renderer's ranges hold one kind of surface each.
+                let is_sky = part.first().is_some_and(|v| v.flags & vertex_flags::KIND_MASK == sky);
+                if indices.is_none() || is_sky {
                     out.extend_from_slice(part);
                 }
             }
@@ -317,14 +325,12 @@ impl FamilyFrames for DoomFrames {
     }
 
     fn set_cpu_canvas(&mut self, on: bool) {
-        if let Some(soft) = &mut self.soft {
-            soft.enabled = on;
-        }
+        self.soft.enabled = on;
     }
 
     fn canvas(&self) -> Option<Canvas<'_>> {
         if self.plan.solid == SolidWorld::CulledCanvas {
-            return self.soft.as_ref()?.frames.canvas();
+            return self.soft.frames.canvas();
         }
         let v = self.vanilla.as_ref().filter(|_| self.plan.solid == SolidWorld::Canvas)?;
         v.canvas().map(|c| Canvas { colors: &c.colors, depths: &c.depths, keys: &[] })
@@ -372,22 +378,24 @@ fn fixed_camera(axes: Axes, camera: &CameraPose) -> (i32, i32, i32, u32) {
     (fixed(n.x), fixed(n.y), fixed(n.z), bam)
 }
 
-impl SmoothCanvas {
-    /// The canvas of `inputs.scene`'s smooth frames (its runs' triangles come later).
-    fn new(inputs: &FamilyInputs) -> Option<SmoothCanvas> {
-        let Shading::DoomColormap { map: Some(map), .. } = &inputs.scene.shading else {
-            return None;
+impl TriangleCanvas {
+    /// The canvas of `inputs.scene`'s frames (its runs' triangles come later).
+    fn new(inputs: &FamilyInputs) -> TriangleCanvas {
+        let frame_views = match &inputs.scene.shading {
+            Shading::DoomColormap { map: Some(map), .. } => map.things.frame_views.clone(),
+            _ => Vec::new(),
         };
         let sprites = &inputs.scene.sprites;
-        Some(SmoothCanvas {
-            frames: SoftFrames::doom_smooth(inputs),
+        TriangleCanvas {
+            frames: SoftFrames::doom(inputs),
             enabled: true,
+            walk_culls: false,
             runs: Vec::new(),
             solid: inputs.solid.to_vec(),
             spawn: sprites.iter().map(|s| (s.views.clone(), s.fullbright)).collect(),
-            frame_views: map.things.frame_views.clone(),
+            frame_views,
             shown: vec![u32::MAX; sprites.len()],
-        })
+        }
     }
 
     /// Shows each thing's frame as the state's thing words name it (`vs_sprite`): a word

@@ -334,10 +334,17 @@ impl SceneRenderer {
         self.last_draws
     }
 
-    /// Whether the last `render`'s solid world was a family's CPU canvas (Doom's faithful
-    /// frames with vanilla's projection).
+    /// Whether the last `render`'s solid world was drawn on the CPU (Doom's vanilla canvas
+    /// or triangle canvas, the other families' faithful frames).
     pub fn used_cpu_canvas(&self) -> bool {
         self.plan.solid.on_canvas()
+    }
+
+    /// Whether the last frame was drawn whole by the family's own canvas rather than from
+    /// the renderer's culled triangles (Doom: vanilla's walk and canvas, not the triangle
+    /// canvas).
+    pub fn used_family_canvas(&self) -> bool {
+        self.plan.solid == SolidWorld::Canvas
     }
 
     /// Lets faithful frames of the families drawn on a CPU canvas draw their solid world on the

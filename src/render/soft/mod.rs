@@ -1,8 +1,8 @@
 //! The faithful frames of the shading families whose rules fit a triangle rasteriser (Saturn
-//! Quake, Marathon, Attack of the Saucerman and Carmageddon 2), and Doom's smooth frames from
-//! a level camera (`doom_smooth`, the triangles vanilla's walk reached), drawn on the CPU as
-//! Doom's faithful frames are (`vanilla`): the solid world, the masked surfaces and the
-//! sprites.
+//! Quake, Marathon, Attack of the Saucerman and Carmageddon 2), and Doom's frames vanilla's
+//! canvas cannot draw (`doom`: smooth frames, and faithful ones from a pitched camera or at
+//! another field of view), drawn on the CPU as Doom's faithful frames are (`vanilla`): the
+//! solid world, the masked surfaces and the sprites.
 //!
 //! On a software GPU (lavapipe) a full-screen frame costs a depth pre-pass and a shading pass
 //! whose fixed cost alone (a fragment shader returning a constant) is several milliseconds at
@@ -21,7 +21,7 @@
 
 mod billboards;
 mod carma2;
-mod doom_smooth;
+mod doom;
 mod marathon;
 mod raster;
 mod saturn;
@@ -40,7 +40,7 @@ use super::{Gpu, RenderMode};
 use crate::scene::{vertex_flags, Scene, Shading, ShadingFamily, Sprite, WorldVertex};
 use billboards::{billboard, Billboard};
 use carma2::Carma2Shader;
-use doom_smooth::DoomSmoothShader;
+use doom::DoomShader;
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
@@ -693,7 +693,7 @@ enum Shaders {
     Marathon(Family<MarathonShader>),
     Saucer(Family<SaucerShader>),
     Carma2(Family<Carma2Shader>),
-    DoomSmooth(Family<DoomSmoothShader>),
+    Doom(Family<DoomShader>),
 }
 
 /// The frames of a family drawn on the CPU canvas: faithful frames' solid world; smooth
@@ -728,11 +728,18 @@ impl SoftFrames {
         Some(SoftFrames::with_shaders(shaders, inputs, inputs.solid.to_vec()))
     }
 
-    /// The CPU canvas of Doom's smooth frames, whose solid triangles Doom lists each frame
-    /// ([`SoftFrames::draw_listed`]).
-    pub(super) fn doom_smooth(inputs: &FamilyInputs) -> SoftFrames {
-        let shader = DoomSmoothShader::new(&inputs.packed, inputs.bgra);
-        SoftFrames::with_shaders(Shaders::DoomSmooth(Family::new(shader)), inputs, Vec::new())
+    /// The CPU canvas of Doom's frames that vanilla's canvas cannot draw, whose solid
+    /// triangles Doom lists each frame ([`SoftFrames::draw_listed`]).
+    pub(super) fn doom(inputs: &FamilyInputs) -> SoftFrames {
+        let shader = DoomShader::new(&inputs.packed, inputs.bgra);
+        SoftFrames::with_shaders(Shaders::Doom(Family::new(shader)), inputs, Vec::new())
+    }
+
+    /// Doom: whether the next frames are faithful (COLORMAP by depth) or smooth.
+    pub(super) fn set_doom_faithful(&mut self, faithful: bool) {
+        if let Shaders::Doom(f) = &mut self.shaders {
+            f.shader.faithful = faithful;
+        }
     }
 
     fn with_shaders(shaders: Shaders, inputs: &FamilyInputs, solid: Vec<WorldVertex>) -> Self {
@@ -800,7 +807,7 @@ impl FamilyFrames for SoftFrames {
             Shaders::Marathon(f) => f.draw(&self.world, draws, view, &mut self.canvas),
             Shaders::Saucer(f) => f.draw(&self.world, draws, view, &mut self.canvas),
             Shaders::Carma2(f) => f.draw(&self.world, draws, view, &mut self.canvas),
-            Shaders::DoomSmooth(f) => f.draw(&self.world, draws, view, &mut self.canvas),
+            Shaders::Doom(f) => f.draw(&self.world, draws, view, &mut self.canvas),
         }
     }
 

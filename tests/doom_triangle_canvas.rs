@@ -1,12 +1,14 @@
-//! Doom's smooth frames from a level camera are drawn on the CPU triangle canvas
-//! (render/soft/doom_smooth.rs): the picture must be the one the GPU's passes draw (filtered
-//! texels through the GPU's texture unit, whose fixed-point weights the canvas's float
-//! weights differ from by a step of a channel), sky, things and masked middles included.
+//! Doom's frames that vanilla's canvas cannot draw (smooth frames; faithful frames from a
+//! pitched camera or at another field of view) are drawn on the CPU triangle canvas
+//! (render/soft/doom.rs): the picture must be the one the GPU's passes draw, sky, things,
+//! masked and translucent middles and sector colours included. Smooth frames' filtered
+//! texels go through the GPU's texture unit there, whose fixed-point weights the canvas's
+//! float weights differ from by a step of a channel.
 
 mod support;
 
 use mapscope::loader::{self, OpenOptions};
-use mapscope::render::{Gpu, RenderMode, SceneRenderer, ViewSettings};
+use mapscope::render::{RenderMode, SceneRenderer, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
 
 fn freedoom2_map(map: &str) -> Scene {
@@ -24,63 +26,81 @@ fn differences(a: &image::RgbaImage, b: &image::RgbaImage) -> Vec<u8> {
         .collect()
 }
 
-/// Renders `scene` in smooth mode from `cameras` with the CPU canvas and with the GPU's
+/// Renders `scene` as `view` says from `cameras` with the CPU canvas and with the GPU's
 /// passes: in each pair at least `close` of the pixels must be within two steps of a channel
 /// and at least `exact` identical.
-fn smooth_canvas_matches_gpu(
+fn canvas_matches_gpu(
     name: &str,
     scene: &Scene,
+    view: &ViewSettings,
     cameras: &[CameraPose],
-    close: f64,
-    exact: f64,
+    (close, exact): (f64, f64),
 ) {
-    let gpu = Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)");
-    let view =
-        ViewSettings { width: 320, height: 200, mode: RenderMode::Smooth, ..Default::default() };
-    let mut canvas = SceneRenderer::new(&gpu, scene).expect("upload");
-    let mut shaded = SceneRenderer::new(&gpu, scene).expect("upload");
+    let gpu = support::doom_test_room::shared_gpu();
+    let mut canvas = SceneRenderer::new(gpu, scene).expect("upload");
+    let mut shaded = SceneRenderer::new(gpu, scene).expect("upload");
     shaded.set_cpu_canvas(false);
     for (i, camera) in cameras.iter().enumerate() {
-        canvas.render(&gpu, camera, &view);
-        shaded.render(&gpu, camera, &view);
-        assert!(canvas.used_cpu_canvas(), "{name}: a level smooth frame draws on the canvas");
+        canvas.render(gpu, camera, view);
+        shaded.render(gpu, camera, view);
+        assert!(canvas.used_cpu_canvas(), "{name}: the frame draws on the canvas");
         assert!(!shaded.used_cpu_canvas(), "{name}: switched off, the GPU draws");
-        let a = canvas.read_image(&gpu).expect("read back");
-        let b = shaded.read_image(&gpu).expect("read back");
+        let a = canvas.read_image(gpu).expect("read back");
+        let b = shaded.read_image(gpu).expect("read back");
         let d = differences(&a, &b);
         let n = d.len() as f64;
         let near = d.iter().filter(|&&d| d <= 2).count() as f64 / n;
         let same = d.iter().filter(|&&d| d == 0).count() as f64 / n;
         eprintln!("{name} view {i}: {:.3}% within 2, {:.3}% identical", near * 100.0, same * 100.0);
-        // With DOOM_SMOOTH_DUMP set to a folder, both frames are written there for looking at.
-        if let Ok(dir) = std::env::var("DOOM_SMOOTH_DUMP") {
+        // With DOOM_CANVAS_DUMP set to a folder, both frames are written there for looking at.
+        if let Ok(dir) = std::env::var("DOOM_CANVAS_DUMP") {
             let _ = a.save(format!("{dir}/{name}-{i}.png"));
             let _ = b.save(format!("{dir}/{name}-{i}-gpu.png"));
         }
         if near < close || same < exact {
-            let out = std::env::temp_dir().join(format!("doom_smooth_{name}_{i}.png"));
+            let out = std::env::temp_dir().join(format!("doom_canvas_{name}_{i}.png"));
             let _ = a.save(&out);
-            let _ = b.save(std::env::temp_dir().join(format!("doom_smooth_{name}_{i}_gpu.png")));
+            let _ = b.save(std::env::temp_dir().join(format!("doom_canvas_{name}_{i}_gpu.png")));
             panic!("{name} view {i} ({camera:?}): {:.3}% within 2 ({out:?})", near * 100.0);
         }
     }
 }
 
-/// The spawn at eight headings.
-fn headings(scene: &Scene) -> Vec<CameraPose> {
+/// The spawn at eight headings, at `pitch`.
+fn headings(scene: &Scene, pitch: f64) -> Vec<CameraPose> {
     let spawn = scene.spawn;
     (0..8)
         .map(|turn| {
             let yaw = spawn.yaw + turn as f64 * std::f64::consts::FRAC_PI_4 + 0.05;
-            CameraPose { yaw, pitch: 0.0, ..spawn }
+            CameraPose { yaw, pitch, ..spawn }
         })
         .collect()
+}
+
+fn view(mode: RenderMode, fov_deg: f64) -> ViewSettings {
+    ViewSettings { width: 320, height: 200, mode, fov_deg, ..Default::default() }
 }
 
 #[test]
 fn freedoom2_map02_smooth_canvas_matches_the_gpu() {
     let scene = freedoom2_map("MAP02");
-    smooth_canvas_matches_gpu("map02", &scene, &headings(&scene), 0.99, 0.5);
+    let smooth = view(RenderMode::Smooth, 90.0);
+    // Level: what the walk reached; looking up and down: every triangle in view.
+    canvas_matches_gpu("map02", &scene, &smooth, &headings(&scene, 0.0), (0.99, 0.5));
+    canvas_matches_gpu("map02_up", &scene, &smooth, &headings(&scene, 0.4), (0.99, 0.5));
+    canvas_matches_gpu("map02_down", &scene, &smooth, &headings(&scene, -0.5), (0.99, 0.5));
+}
+
+#[test]
+fn freedoom2_map02_faithful_frames_beyond_vanilla_match_the_gpu() {
+    // COLORMAP rows by depth, texel by texel: the same bytes but where a pixel centre lies
+    // on the exact edge of a texel or a triangle.
+    let scene = freedoom2_map("MAP02");
+    let pitched = view(RenderMode::Faithful, 90.0);
+    canvas_matches_gpu("map02_f_up", &scene, &pitched, &headings(&scene, 0.4), (0.995, 0.99));
+    canvas_matches_gpu("map02_f_down", &scene, &pitched, &headings(&scene, -0.5), (0.995, 0.99));
+    let wide = view(RenderMode::Faithful, 110.0);
+    canvas_matches_gpu("map02_f_110", &scene, &wide, &headings(&scene, 0.0), (0.995, 0.99));
 }
 
 /// A UDMF room (over freedoom2) split in two by a line whose middle texture is translucent
@@ -149,6 +169,12 @@ fn translucent_middles_sprites_sky_and_sector_colours_match_the_gpu() {
         ("boom", ""),
     ] {
         let scene = feature_room(keys);
-        smooth_canvas_matches_gpu(name, &scene, &room_cameras(&scene), 0.99, 0.5);
+        let cameras = room_cameras(&scene);
+        canvas_matches_gpu(name, &scene, &view(RenderMode::Smooth, 90.0), &cameras, (0.99, 0.5));
+        let pitched: Vec<_> = cameras.iter().map(|c| CameraPose { pitch: 0.3, ..*c }).collect();
+        // Looking straight at the checker, texel edges fall on pixel centres of whole
+        // columns (0.6% of one view).
+        let faithful = view(RenderMode::Faithful, 90.0);
+        canvas_matches_gpu(&format!("{name}_f"), &scene, &faithful, &pitched, (0.99, 0.98));
     }
 }

@@ -1,11 +1,17 @@
-//! Doom's smooth frames on the CPU, as shaders/doom.wgsl shades them: each pixel's four
-//! nearest texels in true colour, filtered bilinearly (`shade_smooth`, which the GPU's bound
-//! textures repeat with the sampler), times vanilla's light diminishing as a continuous
-//! factor, tinted by ZDoom's sector colours; a masked texel left out where the texel nearest
-//! the pixel centre is transparent; the sky by view angle and row at full brightness.
+//! Doom's frames that vanilla's walk and canvas cannot draw, on the CPU as shaders/doom.wgsl
+//! shades them: smooth frames, and faithful frames from a pitched camera, at another field
+//! of view or of a walk that reached a ZDoom slope or 3D floor.
 //!
-//! The GPU's texture unit filters with its own fixed-point weights, so a filtered pixel may
-//! differ from the GPU's by a step of a channel; the sky and the edges do not.
+//! - Smooth: each pixel's four nearest texels in true colour, filtered bilinearly
+//!   (`shade_smooth`, which the GPU's bound textures repeat with the sampler), times
+//!   vanilla's light diminishing as a continuous factor, tinted by ZDoom's sector colours; a
+//!   masked texel left out where the texel nearest the pixel centre is transparent. The
+//!   GPU's texture unit filters with its own fixed-point weights, so a filtered pixel may
+//!   differ from the GPU's by a step of a channel.
+//! - Faithful: the texel under the pixel through the COLORMAP row vanilla's light
+//!   diminishing picks by depth (`doom_colormap_index`: `zlight` for flats, `scalelight`
+//!   for walls and things).
+//! - Both: the sky by view angle and row at full brightness.
 
 use crate::render::packing::PackedScene;
 use crate::scene::{doom_shade, vertex_flags, SurfaceKind, WorldVertex};
@@ -21,8 +27,13 @@ const LIGHTSEGSHIFT: u32 = 4;
 const BOOM_ALPHA: f32 = 2.0 / 3.0;
 /// Bit of a packed colour (alpha byte) marking a transparent texel.
 const TRANSPARENT: u32 = 1 << 24;
+/// `MAXLIGHTSCALE` and `MAXLIGHTZ` (r_main.h): the columns of `scalelight` and `zlight`.
+const MAXLIGHTSCALE: i32 = 48;
+const MAXLIGHTZ: usize = 128;
 
-pub struct DoomSmoothShader {
+pub struct DoomShader {
+    /// Faithful frames (COLORMAP by depth) rather than smooth ones.
+    pub faithful: bool,
     textures: SoftTextures,
     /// Each 16-bit texel's palette colour (RGB, red low), [`TRANSPARENT`] where it is
     /// transparent: the texture's texels at the places `textures` keeps their indices.
@@ -31,6 +42,10 @@ pub struct DoomSmoothShader {
     palette: Vec<u32>,
     /// ZDoom's sector colours: (light, fade) pairs, channels 0..255.
     sector_colors: Vec<[[f32; 3]; 2]>,
+    /// Each COLORMAP row through the palette (256 colours a row), in the target's order.
+    lit: Vec<u32>,
+    /// Vanilla's `zlight`: a flat's colormap row by light level and distance.
+    zlight: Vec<u32>,
     bgra: bool,
     /// This frame's light scale (`frame.screen.w`: the focal length on a 320-wide screen).
     light_scale: f32,
@@ -41,11 +56,15 @@ pub struct DoomSmoothShader {
 }
 
 /// One triangle's shading.
-pub struct DoomSmoothTriangle {
+pub struct DoomTriangle {
     texture: TextureAt,
     scroll: [f32; 2],
     /// Vanilla's starting colormap (`(15 - level) * 4`), or none at full brightness.
     startmap: Option<f32>,
+    /// The light level (0..15, fake contrast added), and whether it is a flat's (lit by
+    /// `zlight`) rather than a wall's or a thing's (by `scalelight`).
+    level: i32,
+    flat: bool,
     /// A sprite's light depth (its origin's), where walls and flats use each pixel's.
     sprite_depth: Option<f32>,
     /// The sector colour pair, when the surface has one.
@@ -66,8 +85,9 @@ struct SkyTransfer {
     flipped: bool,
 }
 
-impl DoomSmoothShader {
-    pub fn new(packed: &PackedScene, bgra: bool) -> DoomSmoothShader {
+impl DoomShader {
+    pub fn new(packed: &PackedScene, bgra: bool) -> DoomShader {
+        let [lit_at, zlight_at, colors_at, count, ..] = packed.layout.family;
         let layout = &packed.layout;
         let mut palette: Vec<u32> = packed
             .meta
@@ -84,13 +104,19 @@ impl DoomSmoothShader {
             let c = palette[(index as usize).min(palette.len() - 1)];
             c | if transparent { TRANSPARENT } else { 0 }
         });
-        let [_, _, colors_at, count, ..] = layout.family;
         let word = |i: u32| packed.meta.get(i as usize).copied().unwrap_or(0);
+        // COLORMAP's rows (34 in Doom's), then `zlight`.
+        let rows = zlight_at.saturating_sub(lit_at);
+        let lit = (0..rows).map(|i| to_target(word(lit_at + i) & 0x00FF_FFFF, bgra)).collect();
+        let zlight = (0..16 * MAXLIGHTZ as u32).map(|i| word(zlight_at + i).min(33)).collect();
         let rgb = |w: u32| [16, 8, 0].map(|s| ((w >> s) & 255) as f32);
         let sector_colors = (0..count)
             .map(|n| [rgb(word(colors_at + 2 * n)), rgb(word(colors_at + 2 * n + 1))])
             .collect();
-        DoomSmoothShader {
+        DoomShader {
+            faithful: false,
+            lit,
+            zlight,
             textures,
             colors,
             palette,
@@ -113,7 +139,7 @@ impl DoomSmoothShader {
     /// The filtered colour of every lane of `p` (channels 0..255, red first), and whether
     /// each lane's nearest texel is opaque.
     #[inline(always)]
-    fn filtered(&self, t: &DoomSmoothTriangle, p: &Pixels) -> ([[f32; GROUP]; 3], [bool; GROUP]) {
+    fn filtered(&self, t: &DoomTriangle, p: &Pixels) -> ([[f32; GROUP]; 3], [bool; GROUP]) {
         let tex = &t.texture;
         let (w, h) = (tex.width() as i32, tex.height() as i32);
         let (inv_w, inv_h) = (1.0 / w as f32, 1.0 / h as f32);
@@ -163,9 +189,43 @@ impl DoomSmoothShader {
         (rgb, opaque)
     }
 
+    /// The colours of a faithful frame's lanes: the texel under each pixel through the
+    /// COLORMAP row vanilla's light diminishing picks (shaders/doom.wgsl `shade`,
+    /// `doom_colormap_index`); and whether each texel is opaque.
+    #[inline(always)]
+    fn faithful_lanes(&self, t: &DoomTriangle, p: &Pixels) -> ([u32; GROUP], [bool; GROUP]) {
+        let (mut x, mut y, mut map) = ([0i32; GROUP], [0i32; GROUP], [0u32; GROUP]);
+        for j in 0..GROUP {
+            x[j] = floor_i32(p.u[j] + t.scroll[0]);
+            y[j] = floor_i32(p.v[j] + t.scroll[1]);
+        }
+        if t.startmap.is_some() && t.flat {
+            let row = t.level as usize * MAXLIGHTZ;
+            for (map, dist) in map.iter_mut().zip(p.dist) {
+                let z = floor_i32(dist.min(1e6) / 16.0).clamp(0, MAXLIGHTZ as i32 - 1);
+                *map = self.zlight.get(row + z as usize).copied().unwrap_or(0);
+            }
+        } else if t.startmap.is_some() {
+            for (map, dist) in map.iter_mut().zip(p.dist) {
+                let depth = t.sprite_depth.unwrap_or(dist).max(0.001);
+                let scale = floor_i32((self.light_scale * 16.0 / depth).min(1e6));
+                let scale = scale.clamp(0, MAXLIGHTSCALE - 1);
+                *map = ((15 - t.level) * 4 - scale / 2).clamp(0, 31) as u32;
+            }
+        }
+        let (mut out, mut opaque) = ([0u32; GROUP], [true; GROUP]);
+        for j in 0..GROUP {
+            let v = self.textures.texel(&t.texture, x[j], y[j]) as u32;
+            let index = ((v & 255) + t.texture.palette) & 255;
+            out[j] = self.lit.get((map[j] * 256 + index) as usize).copied().unwrap_or(0);
+            opaque[j] = v & 0x100 == 0;
+        }
+        (out, opaque)
+    }
+
     /// The light factor (0..1) of every lane of `p`: shaders/doom.wgsl `smooth_light`.
     #[inline(always)]
-    fn light(&self, t: &DoomSmoothTriangle, p: &Pixels) -> [f32; GROUP] {
+    fn light(&self, t: &DoomTriangle, p: &Pixels) -> [f32; GROUP] {
         let Some(startmap) = t.startmap else { return [1.0; GROUP] };
         std::array::from_fn(|j| {
             let depth = t.sprite_depth.unwrap_or(p.dist[j]);
@@ -180,12 +240,7 @@ impl DoomSmoothShader {
     /// target stores them, in its byte order. Every lane at once, without branches, so that
     /// the loops compile to vector instructions.
     #[inline(always)]
-    fn lit(
-        &self,
-        t: &DoomSmoothTriangle,
-        rgb: &[[f32; GROUP]; 3],
-        light: &[f32; GROUP],
-    ) -> [u32; GROUP] {
+    fn lit(&self, t: &DoomTriangle, rgb: &[[f32; GROUP]; 3], light: &[f32; GROUP]) -> [u32; GROUP] {
         let shifts = if self.bgra { [16, 8, 0] } else { [0, 8, 16] };
         let mut out = [0xFF00_0000u32; GROUP];
         for k in 0..3 {
@@ -213,7 +268,7 @@ impl DoomSmoothShader {
 
     /// The sky's colour at lane `j` of `p` (shaders/doom.wgsl `sky_texel`), at full
     /// brightness.
-    fn sky_pixel(&self, t: &DoomSmoothTriangle, sky: &SkyTransfer, p: &Pixels, j: usize) -> u32 {
+    fn sky_pixel(&self, t: &DoomTriangle, sky: &SkyTransfer, p: &Pixels, j: usize) -> u32 {
         let mut angle = self.sky_angles.get(p.x + j).copied().unwrap_or(0);
         let mut row = self.sky_rows.get(p.y).copied().unwrap_or(0);
         if sky.transferred {
@@ -234,9 +289,12 @@ impl DoomSmoothShader {
     }
 
     /// The colour of lane `j` of `p`, whatever the surface.
-    fn shade_pixel(&self, t: &DoomSmoothTriangle, p: &Pixels, j: usize) -> u32 {
+    fn shade_pixel(&self, t: &DoomTriangle, p: &Pixels, j: usize) -> u32 {
         if let Some(sky) = &t.sky {
             return self.sky_pixel(t, sky, p, j);
+        }
+        if self.faithful {
+            return self.faithful_lanes(t, p).0[j];
         }
         let (rgb, _) = self.filtered(t, p);
         self.lit(t, &rgb, &self.light(t, p))[j]
@@ -257,8 +315,8 @@ fn mix(a: f32, b: f32, t: f32) -> f32 {
     a * (1.0 - t) + b * t
 }
 
-impl SoftShader for DoomSmoothShader {
-    type Triangle = DoomSmoothTriangle;
+impl SoftShader for DoomShader {
+    type Triangle = DoomTriangle;
 
     fn begin_frame(&mut self, view: &SoftView) {
         let [cx, cy, yaw, pitch] = view.centre;
@@ -283,7 +341,7 @@ impl SoftShader for DoomSmoothShader {
         &self.textures
     }
 
-    fn triangle(&self, v: &WorldVertex, view: &SoftView) -> DoomSmoothTriangle {
+    fn triangle(&self, v: &WorldVertex, view: &SoftView) -> DoomTriangle {
         let texture = self.textures.at(view.remap, v.texture);
         let kind = v.flags & vertex_flags::KIND_MASK;
         let contrast = ((v.flags >> vertex_flags::CONTRAST_SHIFT) & 255) as u8 as i8;
@@ -291,6 +349,7 @@ impl SoftShader for DoomSmoothShader {
         let slot = (v.light as usize).min(view.light.len().saturating_sub(1));
         let light = view.light.get(slot).copied().unwrap_or(0);
         let level = ((light >> LIGHTSEGSHIFT) as i32 + i32::from(contrast)).clamp(0, 15);
+        let flat = kind == SurfaceKind::Flat as u32;
         let sky = (is_sky && self.show_sky).then(|| {
             let transferred = contrast == vertex_flags::SKY_TRANSFERRED
                 || contrast == vertex_flags::SKY_TRANSFERRED_FLIPPED;
@@ -306,10 +365,12 @@ impl SoftShader for DoomSmoothShader {
         let bits = v.shade[1];
         let alpha =
             if bits & doom_shade::OWN_ALPHA != 0 { v.shade[0] as f32 / 255.0 } else { BOOM_ALPHA };
-        DoomSmoothTriangle {
+        DoomTriangle {
             texture,
             scroll: scroll_offset(view.scroll, v.flags >> vertex_flags::SCROLL_SHIFT),
             startmap: (!is_sky).then_some((15 - level) as f32 * 4.0),
+            level,
+            flat,
             sprite_depth: None,
             pair,
             sky,
@@ -319,14 +380,16 @@ impl SoftShader for DoomSmoothShader {
     }
 
     /// Lit by its sector's light at its origin's depth, or at full brightness.
-    fn sprite(&self, quad: &Billboard, view: &SoftView) -> DoomSmoothTriangle {
+    fn sprite(&self, quad: &Billboard, view: &SoftView) -> DoomTriangle {
         let slot = (quad.light as usize).min(view.light.len().saturating_sub(1));
         let light = view.light.get(slot).copied().unwrap_or(0);
         let level = ((light >> LIGHTSEGSHIFT) as i32).clamp(0, 15);
-        DoomSmoothTriangle {
+        DoomTriangle {
             texture: quad.texture,
             scroll: [0.0; 2],
             startmap: (!quad.fullbright).then_some((15 - level) as f32 * 4.0),
+            level,
+            flat: false,
             sprite_depth: Some(quad.origin_depth),
             pair: None,
             sky: None,
@@ -335,20 +398,17 @@ impl SoftShader for DoomSmoothShader {
         }
     }
 
-    fn opaque(&self, t: &DoomSmoothTriangle, p: &Pixels) -> [bool; GROUP] {
+    fn opaque(&self, t: &DoomTriangle, p: &Pixels) -> [bool; GROUP] {
         if t.sky.is_some() {
             return [true; GROUP];
+        }
+        if self.faithful {
+            return self.faithful_lanes(t, p).1;
         }
         self.filtered(t, p).1
     }
 
-    fn translucent(
-        &self,
-        t: &DoomSmoothTriangle,
-        p: &Pixels,
-        j: usize,
-        masked: bool,
-    ) -> Option<Layer> {
+    fn translucent(&self, t: &DoomTriangle, p: &Pixels, j: usize, masked: bool) -> Option<Layer> {
         if masked && !self.opaque(t, p)[j] {
             return None;
         }
@@ -360,7 +420,7 @@ impl SoftShader for DoomSmoothShader {
     }
 
     #[inline(always)]
-    fn shade(&self, t: &DoomSmoothTriangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
+    fn shade(&self, t: &DoomTriangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
         if let Some(sky) = &t.sky {
             for (j, c) in colors.iter_mut().enumerate() {
                 if p.wins[j] {
@@ -369,8 +429,12 @@ impl SoftShader for DoomSmoothShader {
             }
             return;
         }
-        let (rgb, _) = self.filtered(t, p);
-        let lit = self.lit(t, &rgb, &self.light(t, p));
+        let lit = if self.faithful {
+            self.faithful_lanes(t, p).0
+        } else {
+            let (rgb, _) = self.filtered(t, p);
+            self.lit(t, &rgb, &self.light(t, p))
+        };
         for ((c, lit), wins) in colors.iter_mut().zip(lit).zip(p.wins) {
             *c = if wins { lit } else { *c };
         }
