@@ -514,7 +514,7 @@ fn check_dictionary(b: &Bytes, coder: &Coder, unpacked: u64, f: usize, c: usize)
     } else {
         return Ok(());
     };
-    let allowed = unpacked.saturating_mul(2).max(DICTIONARY_FLOOR).min(MAX_DICTIONARY);
+    let allowed = unpacked.saturating_mul(2).clamp(DICTIONARY_FLOOR, MAX_DICTIONARY);
     if size > allowed {
         return Err(fail(format!(
             "folder {f} coder {c}: {kind} dictionary of {size} bytes for {unpacked} unpacked, \
