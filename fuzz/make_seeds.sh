@@ -58,6 +58,49 @@ with zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_STORED) as z:
 PY
 fi
 
+# The same members as 7z packages (one solid LZMA2 folder of stored chunks, so that mutations
+# land in the members), with the header stored plainly and LZMA2-compressed; the layout of
+# crates/mapscope-formats/src/formats/doom/pk7_writer.rs.
+mkdir -p "$out/doom_pk7"
+if [ -f "$out/doom_pk3/freedoom2_map01.pk3" ]; then
+    python3 - "$out/doom_pk3/freedoom2_map01.pk3" "$out/doom_pk7" <<'PY'
+import struct, sys, zipfile, zlib
+members = [(n, zipfile.ZipFile(sys.argv[1]).read(n)) for n in zipfile.ZipFile(sys.argv[1]).namelist()]
+def num(v):
+    extra = 0
+    while extra < 8 and v >= 1 << (7 * (extra + 1)):
+        extra += 1
+    first = (0xFF00 >> extra) & 0xFF
+    if extra < 8:
+        first |= v >> (8 * extra)
+    return bytes([first]) + bytes((v >> (8 * j)) & 0xFF for j in range(extra))
+def lzma2_stored(d):
+    out = b''
+    for k in range(0, len(d), 65536):
+        c = d[k:k + 65536]
+        out += bytes([1 if k == 0 else 2]) + struct.pack('>H', len(c) - 1) + c
+    return out + b'\0'
+def streams(pos, packed, unpacked, end=True):
+    s = b'\x06' + num(pos) + num(1) + b'\x09' + num(len(packed)) + b'\0'
+    s += b'\x07\x0b\x01\x00\x01\x21\x21' + num(1) + b'\x10\x0c' + num(unpacked) + b'\0'
+    return s + (b'\0' if end else b'')
+data = b''.join(d for _, d in members)
+packed = lzma2_stored(data)
+h = b'\x01\x04' + streams(0, packed, len(data), end=False) + b'\x08\x0d' + num(len(members))
+h += b'\x09' + b''.join(num(len(d)) for _, d in members[:-1]) + b'\0\0'
+names = b'\0' + b''.join(n.encode('utf-16-le') + b'\0\0' for n, _ in members)
+h += b'\x05' + num(len(members)) + b'\x11' + num(len(names)) + names + b'\0\0'
+for kind in ('plain', 'encoded'):
+    body, nh = packed, h
+    if kind == 'encoded':
+        ph = lzma2_stored(h)
+        body, nh = packed + ph, b'\x17' + streams(len(packed), ph, len(h))
+    tail = struct.pack('<QQI', len(body), len(nh), zlib.crc32(nh))
+    out = b'7z\xbc\xaf\x27\x1c\x00\x04' + struct.pack('<I', zlib.crc32(tail)) + tail + body + nh
+    open(f'{sys.argv[2]}/freedoom2_map01_{kind}.pk7', 'wb').write(out)
+PY
+fi
+
 # Community maps (../shared/realmaps/doom, beside the fixtures): the WADs for doom_wad, their
 # TEXTMAP lumps for doom_udmf, and their ZDoom node lumps for doom_nodes (its first byte picks
 # the magic, the rest follows it; against the target's small map most of it reads as hostile).

@@ -62,7 +62,7 @@ fi
 secs=${1:?CPU seconds per target}
 jobs=${2:-2}
 shift; [ $# -gt 0 ] && shift
-targets=${*:-"doom_wad doom_pk3 doom_udmf doom_nodes saucer_wad_map saturn_lev marathon_map marathon_shapes carma2_twt carma2_files compare_png saucer_pak"}
+targets=${*:-"doom_wad doom_pk3 doom_pk7 doom_udmf doom_nodes saucer_wad_map saturn_lev marathon_map marathon_shapes carma2_twt carma2_files compare_png saucer_pak"}
 mkdir -p "$here/logs"
 # At most JOBS at once: xargs runs this script once per target and worker.
 export FUZZ_SECS=$secs

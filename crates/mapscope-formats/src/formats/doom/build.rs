@@ -33,7 +33,7 @@ use super::picture::Picture;
 use super::sector_colors::{read_sector_colors, SectorColors};
 use super::slopes::{SectorSlopes, CEILING, FLOOR};
 use super::sprite_memory::SpriteMemory;
-use super::sprites::{SpriteDirectory, SpriteFrame};
+use super::sprites::{SpriteDirectory, SpriteFrame, SpritePicture};
 use super::texture_memory::scene_texture_memory;
 use super::texture_scale;
 use super::textures::{placeholder, PatchCache, TextureDirectory, TextureRules};
@@ -372,7 +372,9 @@ pub fn build_level_scene(
     b.slabs(map, &level.polygons, &floors_3d);
 
     // Things.
-    let sprite_dir = SpriteDirectory::new(stack);
+    let mut sprite_dir = SpriteDirectory::new(stack);
+    sprite_dir.install_definitions(stack, b.texdir);
+    b.notes.extend(sprite_dir.notes.iter().filter(|n| n.starts_with("TEXTURES")).cloned());
     let mut sprite_memory = SpriteMemory::default();
     // Each of sprite_memory's frames as the GPU draws it, by the frame's index there.
     let mut frame_views: Vec<Vec<SpriteView>> = Vec::new();
@@ -717,6 +719,8 @@ enum TexKey {
     /// A flat only TEXTURES or a loose picture defines (index in `flat_defs`).
     FlatDef(usize),
     Sprite(LumpNum),
+    /// A TEXTURES sprite definition (index in `sprite_defs`).
+    SpriteDef(usize),
     Missing(String),
     MissingFlat(String),
 }
@@ -761,11 +765,11 @@ struct Builder<'a> {
 /// rotation without a lump shows the first the frame has.
 fn gpu_sprite_views(b: &mut Builder, frame: &SpriteFrame) -> Vec<SpriteView> {
     let n_views = if frame.rotates { 8 } else { 1 };
-    let fallback = frame.lumps.iter().flatten().next().copied();
+    let fallback = frame.first_picture();
     (0..n_views)
         .filter_map(|r| {
-            let lump = frame.lumps[r].or(fallback)?;
-            Some(SpriteView { texture: b.sprite_texture(lump), mirrored: frame.mirrored[r] })
+            let picture = frame.pictures[r].or(fallback)?;
+            Some(SpriteView { texture: b.sprite_texture(picture), mirrored: frame.mirrored[r] })
         })
         .collect()
 }
@@ -1085,7 +1089,11 @@ impl Builder<'_> {
         }
     }
 
-    fn sprite_texture(&mut self, lump: LumpNum) -> u32 {
+    fn sprite_texture(&mut self, picture: SpritePicture) -> u32 {
+        let lump = match picture {
+            SpritePicture::Lump(lump) => lump,
+            SpritePicture::Defined(i) => return self.defined_sprite_texture(i),
+        };
         if let Some(&i) = self.keys.get(&TexKey::Sprite(lump)) {
             return i;
         }
@@ -1119,6 +1127,21 @@ impl Builder<'_> {
             }
         };
         self.add_texture(TexKey::Sprite(lump), tex)
+    }
+
+    /// The texture of TEXTURES sprite definition `i`, composed like a wall texture and placed
+    /// by its `Offset`.
+    fn defined_sprite_texture(&mut self, i: usize) -> u32 {
+        if let Some(&t) = self.keys.get(&TexKey::SpriteDef(i)) {
+            return t;
+        }
+        let (w, h) = self.texdir.sprite_defs.get(i).map_or((0, 0), |s| (s.def.width, s.def.height));
+        let tex = if self.take_texels(w as usize * h as usize) {
+            self.texdir.compose_sprite(i, self.stack, &mut self.patches, &mut self.notes)
+        } else {
+            placeholder("?", 16, 16)
+        };
+        self.add_texture(TexKey::SpriteDef(i), tex)
     }
 
     /// Emits the quads of one seg; returns true when a two-sided line lacked its back side.

@@ -23,6 +23,9 @@ pub mod palette_match;
 pub mod picture;
 pub mod pk3;
 pub mod pk7;
+pub mod pk7_header;
+#[cfg(any(test, feature = "writers"))]
+pub mod pk7_writer;
 pub mod png_lump;
 pub mod script_tokens;
 pub mod sector_colors;

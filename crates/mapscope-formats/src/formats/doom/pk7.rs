@@ -1,31 +1,34 @@
 //! PK7 packages: 7z archives GZDoom loads as it loads PK3s (same folders, same lump names;
 //! see [`super::pk3`]). Read with the pure-Rust `sevenz-rust2` decoder (LZMA, LZMA2, BCJ,
-//! delta, deflate, copy; no encryption).
+//! delta, deflate, copy; no encryption), once [`super::pk7_header`] has walked the header
+//! and found it within bounds (dictionaries, counts, coder chains).
 //!
 //! Bounded like PK3s: the start header must place the archive's header inside the file and
 //! that header is at most [`MAX_HEADER`] bytes; at most [`super::pk3::MAX_ENTRIES`] members;
 //! each member read to at most [`zip_member::MAX_MEMBER`] bytes whatever its header claims,
-//! and all of them to at most [`super::pk3::MAX_PACKAGE_BYTES`]. Members of folders mapscope
-//! does not read are decoded (a solid block is one stream) but not kept.
+//! and all of them to at most [`super::pk3::MAX_PACKAGE_BYTES`]. Only folders holding a member
+//! mapscope reads are decoded, each up to its last such member (a solid folder is one
+//! stream), and what that decodes is at most [`MAX_DECODED`] bytes; LZMA2 is decoded on one
+//! thread, so one dictionary is reserved at a time.
 
 use std::collections::HashMap;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use sevenz_rust2::{ArchiveReader, Password};
+use sevenz_rust2::{Archive, BlockDecoder, Password};
 
 use crate::formats::zip_member::MAX_MEMBER;
 use crate::formats::{FormatError, Result};
 
 use super::pk3::{assemble_package, wanted_members, MAX_ENTRIES, MAX_PACKAGE_BYTES};
+pub use super::pk7_header::MAX_HEADER;
+use super::pk7_header::{check_archive, START_HEADER};
 use super::wad::Wad;
 
 /// The 7z signature.
 const SIGNATURE: &[u8] = b"7z\xBC\xAF\x27\x1C";
-/// Size of the start header (signature, version, CRC, next header offset, size and CRC).
-const START_HEADER: u64 = 32;
-/// Most bytes the archive's header (its member list) may take.
-pub const MAX_HEADER: u64 = 64 << 20;
+/// Most bytes decoded to reach the members read, those skipped in solid folders included.
+pub const MAX_DECODED: u64 = 4 * MAX_PACKAGE_BYTES as u64;
 
 /// Whether `head` starts like a 7z archive.
 pub fn is_7z(head: &[u8]) -> bool {
@@ -75,10 +78,11 @@ pub fn read_package<R: Read + Seek>(name: &str, mut reader: R) -> Result<Vec<Wad
             ),
         ));
     }
-    reader.seek(SeekFrom::Start(0)).map_err(|e| error(0, "7z file", e.to_string()))?;
-    let mut archive = ArchiveReader::new(reader, Password::empty())
+    check_archive(name, &mut reader, len, &start)?;
+    let password = Password::empty();
+    let archive = Archive::read(&mut reader, &password)
         .map_err(|e| error(0, "7z header", format!("not a readable 7z archive: {e}")))?;
-    let entries = &archive.archive().files;
+    let entries = &archive.files;
     if entries.len() > MAX_ENTRIES {
         return Err(error(
             0,
@@ -93,40 +97,88 @@ pub fn read_package<R: Read + Seek>(name: &str, mut reader: R) -> Result<Vec<Wad
         .map(|(i, e)| (i, e.name().to_string()))
         .collect();
     let (wanted, _) = wanted_members(names.clone());
-    let wanted: HashMap<String, ()> = wanted.into_iter().map(|w| (w.path, ())).collect();
+    let wanted: HashMap<usize, String> = wanted.into_iter().map(|w| (w.index, w.path)).collect();
 
-    // Decode every member in archive order, keeping the wanted ones.
+    let plan =
+        decode_plan(&archive, &mut reader, &wanted).map_err(|msg| error(0, "7z folders", msg))?;
     let mut kept: HashMap<String, Vec<u8>> = HashMap::new();
     let mut total = 0usize;
     let mut failure: Option<FormatError> = None;
-    let decoded = archive.for_each_entries(|entry, data| {
-        let path = entry.name().replace('\\', "/");
-        if entry.is_directory() || !wanted.contains_key(&path) {
-            return Ok(true);
+    for (block, mut left) in plan {
+        let decoder = BlockDecoder::new(1, block, &archive, &password, &mut reader);
+        let first = archive.stream_map.block_first_file_index.get(block).copied().unwrap_or(0);
+        let mut index = first;
+        let decoded = decoder.for_each_entries(&mut |entry, data| {
+            let this = index;
+            index += 1;
+            let Some(path) = wanted.get(&this) else {
+                // The crate does not skip what is left unread: the next member would start
+                // inside this one.
+                std::io::copy(data, &mut std::io::sink())?;
+                return Ok(true);
+            };
+            left -= 1;
+            let fail = |msg: String| Some(error(0, "7z member", format!("{path}: {msg}")));
+            if entry.size() > MAX_MEMBER as u64 {
+                failure =
+                    fail(format!("{} bytes, more than the {MAX_MEMBER} accepted", entry.size()));
+                return Ok(false);
+            }
+            let mut bytes = Vec::with_capacity(entry.size() as usize);
+            data.take(MAX_MEMBER as u64 + 1).read_to_end(&mut bytes)?;
+            total += bytes.len();
+            if bytes.len() > MAX_MEMBER || total > MAX_PACKAGE_BYTES {
+                failure = fail(format!("members past {} MiB", MAX_PACKAGE_BYTES >> 20));
+                return Ok(false);
+            }
+            kept.insert(path.clone(), bytes);
+            Ok(left > 0)
+        });
+        if let Some(e) = failure {
+            return Err(e);
         }
-        let fail = |msg: String| Some(error(0, "7z member", format!("{path}: {msg}")));
-        if entry.size() > MAX_MEMBER as u64 {
-            failure = fail(format!("{} bytes, more than the {MAX_MEMBER} accepted", entry.size()));
-            return Ok(false);
-        }
-        let mut bytes = Vec::with_capacity(entry.size() as usize);
-        data.take(MAX_MEMBER as u64 + 1).read_to_end(&mut bytes)?;
-        total += bytes.len();
-        if bytes.len() > MAX_MEMBER || total > MAX_PACKAGE_BYTES {
-            failure = fail(format!("members past {} MiB", MAX_PACKAGE_BYTES >> 20));
-            return Ok(false);
-        }
-        kept.insert(path, bytes);
-        Ok(true)
-    });
-    if let Some(e) = failure {
-        return Err(e);
+        decoded.map_err(|e| error(0, "7z member", format!("cannot decode folder {block}: {e}")))?;
     }
-    decoded.map_err(|e| error(0, "7z member", format!("cannot decode: {e}")))?;
     assemble_package(name, names, |w| {
         kept.remove(&w.path)
             .ok_or_else(|| error(0, "7z member", format!("{}: not decoded", w.path)))
     })
+}
+
+/// The folders to decode, each with how many wanted members it holds: those holding one,
+/// refused when reaching their last wanted member decodes more than [`MAX_DECODED`] bytes.
+/// A folder's members are the files the crate walks for it: its sub-stream count of them
+/// from its first.
+fn decode_plan<R: Read + Seek>(
+    archive: &Archive,
+    reader: &mut R,
+    wanted: &HashMap<usize, String>,
+) -> std::result::Result<Vec<(usize, usize)>, String> {
+    let password = Password::empty();
+    let mut plan: Vec<(usize, usize)> = Vec::new();
+    let mut work = 0u64;
+    for (block, &first) in archive.stream_map.block_first_file_index.iter().enumerate() {
+        let decoder = BlockDecoder::new(1, block, archive, &password, reader);
+        let (mut skipped, mut wanted_here, mut reach) = (0u64, 0usize, 0u64);
+        for (i, f) in decoder.entries().iter().enumerate() {
+            skipped = skipped.saturating_add(f.size());
+            if wanted.contains_key(&(first + i)) {
+                wanted_here += 1;
+                reach = skipped;
+            }
+        }
+        if wanted_here > 0 {
+            work = work.saturating_add(reach);
+            if work > MAX_DECODED {
+                return Err(format!(
+                    "reaching the members read means decoding {work} bytes or more, past the \
+                     {MAX_DECODED} accepted"
+                ));
+            }
+            plan.push((block, wanted_here));
+        }
+    }
+    Ok(plan)
 }
 
 #[cfg(test)]
@@ -170,6 +222,108 @@ mod tests {
         assert!(stack.flats().number("ZZ").is_some());
         let notes: Vec<String> = stack.wads().iter().flat_map(|w| w.notes().to_vec()).collect();
         assert!(notes.iter().any(|n| n.contains("sounds/ (1)")), "{notes:?}");
+    }
+
+    fn message(bytes: Vec<u8>) -> FormatError {
+        match read_package("t.pk7", Cursor::new(bytes)) {
+            Ok(_) => panic!("read"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn hand_written_archives_open_with_either_header() {
+        use super::super::pk7_writer::{seven_zip, SevenZipLayout};
+        let map = crate::formats::doom::node_test_support::tiny_map();
+        let big: Vec<u8> = (0..200_000u32).map(|i| (i * 7) as u8).collect();
+        for encoded in [None, Some(16)] {
+            let layout = SevenZipLayout { encoded_header: encoded, ..SevenZipLayout::default() };
+            let members: [(&str, &[u8]); 3] = [
+                ("music/d_runnin.ogg", &big),
+                ("maps/MAP07.wad", &map),
+                ("flats/ZZ.lmp", &[7; 4096]),
+            ];
+            let wads = match read_package("t.pk7", Cursor::new(seven_zip(&members, &layout))) {
+                Ok(w) => w,
+                Err(e) => panic!("{encoded:?}: {e}"),
+            };
+            let stack = super::super::wad::WadStack::new(wads);
+            assert_eq!(stack.map_names(), ["MAP07"]);
+            assert!(stack.flats().number("ZZ").is_some());
+        }
+    }
+
+    #[test]
+    fn dictionaries_past_the_cap_are_refused_before_decoding() {
+        use super::super::pk7_header::DICTIONARY_FLOOR;
+        use super::super::pk7_writer::{seven_zip, SevenZipLayout};
+        let members: [(&str, &[u8]); 1] = [("maps/MAP01.wad", b"PWAD")];
+        // LZMA2 code 40 declares 4 GiB - 1; 28 is 64 MiB, the floor; 29 is 96 MiB, more than
+        // twice the 4 bytes it unpacks.
+        for (code, encoded) in [(40, None), (40, Some(16)), (29, Some(16)), (29, None)] {
+            let layout = SevenZipLayout {
+                encoded_header: encoded,
+                ..SevenZipLayout::lzma2_dictionary(code)
+            };
+            let e = message(seven_zip(&members, &layout));
+            assert!(e.message.contains("LZMA2 dictionary of"), "{code}: {e}");
+            let want = if encoded.is_some() { "7z header (decoded)" } else { "7z header" };
+            assert_eq!(e.structure, want);
+            assert!(e.offset > 0, "{e}");
+        }
+        let ok = seven_zip(&members, &SevenZipLayout::lzma2_dictionary(28));
+        assert_eq!(1u64 << 26, DICTIONARY_FLOOR);
+        // It passes the header check (then fails as a package: a bare "PWAD" is no WAD).
+        assert!(!message(ok).message.contains("dictionary"));
+        // The header's own folder declaring 4 GiB.
+        let layout = SevenZipLayout { encoded_header: Some(40), ..SevenZipLayout::default() };
+        let e = message(seven_zip(&members, &layout));
+        assert!(e.message.contains("LZMA2 dictionary of 4294967295 bytes"), "{e}");
+        assert_eq!(e.structure, "7z header");
+        // LZMA declaring 4 GiB, and LZMA with too few property bytes (the crate would panic).
+        let lzma = |props: Vec<u8>| SevenZipLayout {
+            data_method: vec![3, 1, 1],
+            data_props: props,
+            encoded_header: None,
+        };
+        let e = message(seven_zip(&members, &lzma(vec![0x5D, 0xFF, 0xFF, 0xFF, 0xFF])));
+        assert!(e.message.contains("LZMA dictionary of 4294967295 bytes"), "{e}");
+        let e = message(seven_zip(&members, &lzma(vec![0x5D])));
+        assert!(e.message.contains("LZMA properties of 1 bytes"), "{e}");
+    }
+
+    #[test]
+    fn counts_past_the_bytes_left_are_refused() {
+        use super::super::pk7_writer::{seven_zip, SevenZipLayout};
+        let layout = SevenZipLayout { encoded_header: None, ..SevenZipLayout::default() };
+        let mut bytes = seven_zip(&[("a.txt", b"xyz")], &layout);
+        // The files count sits after the files property id (0x05) near the header's end:
+        // make it 2^32 (a 7z number with five extra bytes), then fix the header CRC.
+        let header_at = 32 + u64::from_le_bytes(bytes[12..20].try_into().unwrap()) as usize;
+        let files_at =
+            header_at + bytes[header_at..].windows(2).rposition(|w| w == [0x05, 0x01]).unwrap() + 1;
+        bytes.splice(files_at..files_at + 1, [0xF8, 0, 0, 0, 0, 1]);
+        let header_len = bytes.len() - header_at;
+        bytes[20..28].copy_from_slice(&(header_len as u64).to_le_bytes());
+        let mut c = flate2::Crc::new();
+        c.update(&bytes[header_at..]);
+        bytes[28..32].copy_from_slice(&c.sum().to_le_bytes());
+        let mut c = flate2::Crc::new();
+        c.update(&bytes[12..32]);
+        bytes[8..12].copy_from_slice(&c.sum().to_le_bytes());
+        let e = message(bytes);
+        assert!(e.message.contains("4294967296 files"), "{e}");
+        assert_eq!(e.offset as usize, files_at, "{e}");
+    }
+
+    #[test]
+    fn an_archive_without_a_header_is_refused() {
+        // The crate would look for a header at every byte of the last MiB.
+        let mut bytes = SIGNATURE.to_vec();
+        bytes.extend([0, 4]);
+        bytes.extend([0; 24]);
+        bytes.extend(vec![0x17; 4096]);
+        assert!(message(bytes).message.contains("names no header"));
     }
 
     #[test]

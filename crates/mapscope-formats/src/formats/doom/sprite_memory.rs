@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::sprites::SpriteFrame;
-use super::wad::{LumpNum, WadStack};
+use super::sprites::{SpriteFrame, SpritePicture};
+use super::wad::WadStack;
 use crate::scene::vanilla_doom::{SpritePatch, VSpriteFrame, VThing, VanillaThings};
 use crate::scene::{Texels, Texture};
 
@@ -20,33 +20,34 @@ const MAX_SPRITE_BYTES: usize = 64 << 20;
 #[derive(Default)]
 pub struct SpriteMemory {
     things: VanillaThings,
-    patch_of: HashMap<LumpNum, u32>,
-    frame_of: HashMap<[Option<(LumpNum, bool)>; 8], u32>,
+    patch_of: HashMap<SpritePicture, u32>,
+    frame_of: HashMap<[Option<(SpritePicture, bool)>; 8], u32>,
     bytes: usize,
 }
 
 impl SpriteMemory {
-    /// The frame index of `frame`; `picture(lump)` gives the decoded picture of a lump that
-    /// is not a readable Doom patch (a PNG), whose posts are then made from its texels.
+    /// The frame index of `frame`; `picture(view)` gives the decoded picture of a view that
+    /// is not a readable Doom patch lump (a PNG, a TEXTURES sprite), whose posts are then
+    /// made from its texels.
     pub fn frame(
         &mut self,
         stack: &WadStack,
         frame: &SpriteFrame,
-        mut picture: impl FnMut(LumpNum) -> Option<Texture>,
+        mut picture: impl FnMut(SpritePicture) -> Option<Texture>,
     ) -> u32 {
         // A rotation without a lump (vanilla refuses such frames) shows the first there is.
-        let fallback = frame.lumps.iter().flatten().next().copied();
-        let views: [Option<(LumpNum, bool)>; 8] = std::array::from_fn(|r| {
+        let fallback = frame.first_picture();
+        let views: [Option<(SpritePicture, bool)>; 8] = std::array::from_fn(|r| {
             let r = if frame.rotates { r } else { 0 };
-            frame.lumps[r].or(fallback).map(|l| (l, frame.mirrored[r]))
+            frame.pictures[r].or(fallback).map(|l| (l, frame.mirrored[r]))
         });
         if let Some(&i) = self.frame_of.get(&views) {
             return i;
         }
         let mut out = VSpriteFrame { rotate: frame.rotates, ..Default::default() };
         for (r, view) in views.iter().enumerate() {
-            let Some((lump, flip)) = *view else { continue };
-            out.patches[r] = self.patch(stack, lump, &mut picture);
+            let Some((view, flip)) = *view else { continue };
+            out.patches[r] = self.patch(stack, view, &mut picture);
             out.flip[r] = flip;
         }
         let i = self.things.frames.len() as u32;
@@ -58,13 +59,16 @@ impl SpriteMemory {
     fn patch(
         &mut self,
         stack: &WadStack,
-        lump: LumpNum,
-        picture: &mut impl FnMut(LumpNum) -> Option<Texture>,
+        view: SpritePicture,
+        picture: &mut impl FnMut(SpritePicture) -> Option<Texture>,
     ) -> u32 {
-        if let Some(&i) = self.patch_of.get(&lump) {
+        if let Some(&i) = self.patch_of.get(&view) {
             return i;
         }
-        let data = stack.lump_at(lump).map_or(&[][..], |l| l.data);
+        let data = match view {
+            SpritePicture::Lump(lump) => stack.lump_at(lump).map_or(&[][..], |l| l.data),
+            SpritePicture::Defined(_) => &[][..],
+        };
         let read = (self.bytes + data.len() <= MAX_SPRITE_BYTES)
             .then(|| read_patch(data))
             .flatten()
@@ -72,7 +76,7 @@ impl SpriteMemory {
         let (mut patch, bytes) = match read {
             Some(found) => found,
             None => {
-                let encoded = picture(lump).map(|t| encode_patch(&t)).unwrap_or_default();
+                let encoded = picture(view).map(|t| encode_patch(&t)).unwrap_or_default();
                 let patch = read_patch(&encoded).unwrap_or_default();
                 (patch, Arc::from(encoded))
             }
@@ -82,7 +86,7 @@ impl SpriteMemory {
         self.things.blocks.push(bytes);
         let i = self.things.patches.len() as u32;
         self.things.patches.push(patch);
-        self.patch_of.insert(lump, i);
+        self.patch_of.insert(view, i);
         i
     }
 

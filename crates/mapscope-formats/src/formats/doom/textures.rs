@@ -205,7 +205,19 @@ pub struct TextureDirectory {
     /// Flats defined by TEXTURES or given as pictures, by name in `flat_by_name`.
     pub flat_defs: Vec<TextureDef>,
     flat_by_name: HashMap<String, usize>,
+    /// Sprite pictures TEXTURES `Sprite` definitions compose, by name in `sprite_by_name`.
+    pub sprite_defs: Vec<SpriteDef>,
+    sprite_by_name: HashMap<String, usize>,
     pub notes: Vec<String>,
+}
+
+/// A TEXTURES `Sprite` definition: a picture named like a sprite lump (`BAR1A0`), which
+/// GZDoom's sprite frames take as they take sprite lumps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpriteDef {
+    pub def: TextureDef,
+    /// `Offset x, y`: left and top offsets, as a sprite patch's header gives them.
+    pub origin: (i32, i32),
 }
 
 impl TextureDirectory {
@@ -229,6 +241,8 @@ impl TextureDirectory {
         if !any && loose.is_empty() && textures_lumps.is_empty() {
             dir.notes.push("no TEXTURE1 lump: every wall is a placeholder".into());
         }
+        // Graphics, with their files: walls by their name where no wall texture has it.
+        let mut graphics: Vec<(TextureDefinition, usize)> = Vec::new();
         for file in 0..stack.wads().len() {
             let mut definitions = Vec::new();
             for &(_, num) in textures_lumps.iter().filter(|(f, _)| *f == file) {
@@ -236,17 +250,14 @@ impl TextureDirectory {
                     read_textures(stack, &lump, 0, &mut definitions, &mut dir.notes)?;
                 }
             }
-            let (unused, definitions): (Vec<_>, Vec<_>) = definitions
+            let (others, definitions): (Vec<_>, Vec<_>) = definitions
                 .into_iter()
                 .partition(|d| !d.kind.replaces_walls() && !d.kind.replaces_flats());
-            if !unused.is_empty() {
-                let names: Vec<String> =
-                    unused.iter().map(|d| format!("{:?} {}", d.kind, d.name)).collect();
-                dir.notes.push(format!(
-                    "TEXTURES sprite and graphic definitions not used (mapscope draws sprites \
-                     from sprite lumps): {}",
-                    shortened(&names)
-                ));
+            for d in others {
+                match d.kind {
+                    DefinitionKind::Sprite => dir.install_sprite(&d, file),
+                    _ => graphics.push((d, file)),
+                }
             }
             let (overrides, walls_or_flats): (Vec<_>, Vec<_>) =
                 definitions.into_iter().partition(|d| d.kind == DefinitionKind::Texture);
@@ -261,7 +272,74 @@ impl TextureDirectory {
             }
         }
         dir.install_hires(stack);
+        dir.install_graphics(graphics);
         Ok(dir)
+    }
+
+    /// A TEXTURES `Sprite` definition of file `file`; a later file's of the same name wins.
+    fn install_sprite(&mut self, d: &TextureDefinition, file: usize) {
+        let def = SpriteDef { def: self.definition_texture(d, file), origin: d.origin };
+        match self.sprite_by_name.get(&d.name) {
+            Some(&i) if self.sprite_defs[i].def.file > file => {}
+            Some(&i) => self.sprite_defs[i] = def,
+            None => {
+                self.sprite_by_name.insert(d.name.clone(), self.sprite_defs.len());
+                self.sprite_defs.push(def);
+            }
+        }
+    }
+
+    /// TEXTURES `Graphic` definitions as wall textures where no wall texture has their name:
+    /// GZDoom looks walls up with `TEXMAN_TryAny`, which falls back to a texture of any use
+    /// (a graphic among them) when no wall texture or override has the name.
+    fn install_graphics(&mut self, graphics: Vec<(TextureDefinition, usize)>) {
+        let mut used = Vec::new();
+        let mut added: HashMap<String, usize> = HashMap::new();
+        for (d, file) in graphics {
+            if self.by_name.contains_key(&d.name) && !added.contains_key(&d.name) {
+                continue;
+            }
+            let def = self.definition_texture(&d, file);
+            match added.get(&d.name) {
+                Some(&i) => self.defs[i] = def,
+                None => {
+                    added.insert(d.name.clone(), self.defs.len());
+                    self.by_name.insert(d.name.clone(), self.defs.len());
+                    self.defs.push(def);
+                    used.push(d.name.clone());
+                }
+            }
+        }
+        if !used.is_empty() {
+            self.notes.push(format!(
+                "TEXTURES graphics usable as wall textures (no wall texture has their name, \
+                 so GZDoom falls back to them): {}",
+                shortened(&used)
+            ));
+        }
+    }
+
+    /// The sprite definition named `name` (a sprite lump's name), if TEXTURES has one.
+    pub fn sprite_def(&self, name: &str) -> Option<usize> {
+        self.sprite_by_name.get(&name.to_ascii_uppercase()).copied()
+    }
+
+    /// Composes sprite definition `i`, placed by its offsets.
+    pub fn compose_sprite(
+        &self,
+        i: usize,
+        stack: &WadStack,
+        patches: &mut PatchCache,
+        notes: &mut Vec<String>,
+    ) -> Texture {
+        let Some(sprite) = self.sprite_defs.get(i) else {
+            return placeholder("?", 16, 16);
+        };
+        let def = &sprite.def;
+        match self.compose_picture(def, None, stack, patches, notes, 0) {
+            Some(pic) => Texture { origin: sprite.origin, ..crop_to_visible_width(def, pic) },
+            None => placeholder(&def.name, def.width.clamp(1, 1024), def.height.clamp(1, 1024)),
+        }
     }
 
     /// GZDoom's `AddHiresTextures`: each picture in `HI_START`..`HI_END` (a package's `hires/`)
@@ -448,8 +526,19 @@ impl TextureDirectory {
 
     /// Adds a TEXTURES definition of file `file` as a wall texture and/or flat.
     fn install_definition(&mut self, stack: &WadStack, d: &TextureDefinition, file: usize) {
+        let def = self.definition_texture(d, file);
+        if d.kind.replaces_walls() {
+            self.install_wall(def.clone());
+        }
+        if d.kind.replaces_flats() {
+            self.install_flat(stack, def);
+        }
+    }
+
+    /// A TEXTURES definition of file `file` as the texture it composes.
+    fn definition_texture(&mut self, d: &TextureDefinition, file: usize) -> TextureDef {
         let source = DefSource::TexturesLump { optional: d.optional };
-        let def = if d.width <= 0 || d.height <= 0 {
+        if d.width <= 0 || d.height <= 0 {
             // GZDoom makes such a texture a null texture, with a message.
             self.notes.push(format!(
                 "TEXTURES texture {} has size {}x{}: not drawn",
@@ -500,12 +589,6 @@ impl TextureDirectory {
                 first_defined: false,
                 scale: TextureScale::from_units(d.x_scale, d.y_scale, d.world_panning),
             }
-        };
-        if d.kind.replaces_walls() {
-            self.install_wall(def.clone());
-        }
-        if d.kind.replaces_flats() {
-            self.install_flat(stack, def);
         }
     }
 

@@ -95,6 +95,9 @@ pub struct TextureDefinition {
     pub y_scale: f64,
     /// `WorldPanning`: sidedef offsets in map units rather than texels.
     pub world_panning: bool,
+    /// `Offset x, y`: the picture's left and top offsets, which place a sprite over its
+    /// thing (walls and flats ignore them).
+    pub origin: (i32, i32),
     /// What is read but not drawn, such as `patch P1: Translation`.
     pub ignored: Vec<String>,
     /// File offset of the definition's keyword.
@@ -177,6 +180,7 @@ fn definition(
         x_scale: 1.0,
         y_scale: 1.0,
         world_panning: false,
+        origin: (0, 0),
         ignored: Vec::new(),
         offset: s.file_offset(keyword.at),
     };
@@ -205,10 +209,14 @@ fn definition(
                 def.y_scale = v.abs();
             }
         } else if t.is_word("offset") || t.is_word("offset2") {
-            // Offsets place sprites and screen graphics, never walls or flats.
-            s.expect_int("the x offset")?;
+            // Offsets place sprites and screen graphics, never walls or flats; `Offset2` is
+            // GZDoom's second set, for its sprite clipping, not drawn.
+            let x = s.expect_i32("the x offset")?;
             s.expect_punct(',', "between the offsets")?;
-            s.expect_int("the y offset")?;
+            let y = s.expect_i32("the y offset")?;
+            if t.is_word("offset") {
+                def.origin = (x, y);
+            }
         } else if t.is_word("nulltexture") {
             def.null_texture = true;
         } else if t.is_word("worldpanning") {
