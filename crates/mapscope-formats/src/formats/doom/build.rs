@@ -609,8 +609,8 @@ pub fn build_level_scene(
     vanilla_map.things = sprite_memory.finish(vanilla_map.sectors.len());
     vanilla_map.things.frame_views = frame_views;
     // Vanilla's walk and spans know only level planes and no slabs: a frame that reaches a
-    // sloped sector or one with a 3D floor is the GPU's (vanilla's COLORMAP light by depth
-    // over ordinary rasterisation), as every faithful frame off vanilla's projection is; the
+    // sloped sector or one with a 3D floor is drawn by ordinary rasterisation (vanilla's
+    // COLORMAP light by depth), as every faithful frame off vanilla's projection is; the
     // others stay vanilla's.
     let with_3d_floors: BTreeSet<u32> =
         floors_3d.iter().flat_map(|f| f.targets.iter().copied()).collect();
