@@ -49,7 +49,7 @@ fn hostile_folders() -> Vec<(PathBuf, usize)> {
         (shared.join("marathon/corrupt"), 15),
         (shared.join("saturn/corrupt"), 15),
         (shared.join("saucer/corrupt"), 8),
-        (own_corpus(), 4),
+        (own_corpus(), 5),
     ]
 }
 

@@ -51,10 +51,30 @@ const MAX_CANDIDATES: usize = 64;
 /// Split vertices are rounded by at most half a unit on each axis, well inside it.
 const ON_LINE: f64 = 64.0;
 /// Segs the builder may add by splitting, beyond the linedef sides: a bound on work and
-/// memory for crafted input (real maps split a small fraction of their segs).
+/// memory for crafted input. Real maps split a small fraction of their segs (at most 0.31 of
+/// them over Freedoom's 68 maps and the community maps), so the budget is proportional to the
+/// map with a small floor: a fixed floor of tens of thousands let a fuzzed 2700-seg map grow
+/// thirty-fold, and classifying that many segs took a second.
 const fn split_budget(initial_segs: usize) -> usize {
-    initial_segs.saturating_mul(8).saturating_add(65536)
+    initial_segs.saturating_mul(4).saturating_add(4096)
 }
+
+/// Seg classifications (the builder's unit of work) allowed for a map of `initial_segs`
+/// segs: four times `MAX_CANDIDATES * n * log2(n)`, at least [`MIN_WORK`]. A node classifies
+/// its set against at most two samples of lines and a balanced tree puts each seg in about
+/// log2(n) sets; Freedoom's 68 maps and the community maps use at most a sixth of the budget.
+/// It stops trees that degenerate into peeling off one seg at a time, which costs the square
+/// of the seg count however few splits it makes (a round pillar of a thousand sides standing
+/// alone: 32 million classifications).
+fn work_budget(initial_segs: usize) -> u64 {
+    let n = initial_segs as u64;
+    let log2 = u64::from(u64::BITS - n.leading_zeros());
+    (4 * MAX_CANDIDATES as u64).saturating_mul(n).saturating_mul(log2).max(MIN_WORK)
+}
+
+/// The least work any map may use: small maps keep room for odd shapes (a lone round pillar
+/// of a few hundred sides peels within it).
+const MIN_WORK: u64 = 1 << 22;
 
 /// Builds a BSP tree for a map without nodes. `vertices` are the map's own vertices (segs
 /// index them, then the split vertices in [`NodeSet::extra_vertices`]); `file` and `map` name
@@ -98,11 +118,35 @@ struct Partition {
     dx: i64,
     dy: i64,
     len: f64,
+    /// Cross products up to this size are within [`ON_LINE`] of the line, and from `far` on
+    /// beyond it, whatever the float rounding: [`Partition::side_of`] then needs no division
+    /// (converting a 128-bit product to a float and dividing was a third of a node build).
+    near: i128,
+    far: i128,
     line: u32,
     side: u8,
 }
 
 impl Partition {
+    fn new(x: i64, y: i64, dx: i64, dy: i64, line: u32, side: u8) -> Partition {
+        let len = ((dx as f64).powi(2) + (dy as f64).powi(2)).sqrt();
+        // A cross product a whole unit inside or outside ON_LINE * len stays on its side of
+        // ON_LINE after rounding to a float and dividing by len (len < 2^32, so 1 / len is far
+        // above the rounding's relative 2^-52): side_of answers as the division would.
+        let edge = ON_LINE * len;
+        Partition {
+            x,
+            y,
+            dx,
+            dy,
+            len,
+            near: edge.floor() as i128 - 1,
+            far: edge.ceil() as i128 + 1,
+            line,
+            side,
+        }
+    }
+
     /// Twice the signed area of (origin, origin + d, v): positive on the left.
     fn cross(&self, v: NodeVertex) -> i128 {
         self.dx as i128 * (v.y as i64 - self.y) as i128
@@ -111,7 +155,14 @@ impl Partition {
 
     /// Signed distance in [`Fixed`] units: -1 right, 1 left, 0 within [`ON_LINE`].
     fn side_of(&self, v: NodeVertex) -> i8 {
-        let d = self.cross(v) as f64 / self.len;
+        let cross = self.cross(v);
+        if cross.abs() <= self.near {
+            return 0;
+        }
+        if cross.abs() >= self.far {
+            return if cross < 0 { -1 } else { 1 };
+        }
+        let d = cross as f64 / self.len;
         if d < -ON_LINE {
             -1
         } else if d > ON_LINE {
@@ -151,6 +202,8 @@ struct Builder<'a> {
     generation: u32,
     split_limit: usize,
     splits_left: usize,
+    /// [`work_budget`] of the map: `classify_calls` may not pass it.
+    work_limit: u64,
     /// Seg classifications made (the cost model the partition search is bounded by).
     classify_calls: std::cell::Cell<u64>,
 }
@@ -185,6 +238,7 @@ impl<'a> Builder<'a> {
             generation: 0,
             split_limit: 0,
             splits_left: 0,
+            work_limit: 0,
             classify_calls: std::cell::Cell::new(0),
         })
     }
@@ -230,6 +284,7 @@ impl<'a> Builder<'a> {
             return Err(self.error(format!("{} linedef sides are too many", segs.len())));
         }
         self.splits_left = self.split_limit;
+        self.work_limit = work_budget(segs.len());
         Ok(segs)
     }
 
@@ -241,7 +296,16 @@ impl<'a> Builder<'a> {
         let mut nodes: Vec<BspNode> = Vec::new();
         let mut stack = vec![Task { segs, parent: None }];
         while let Some(Task { segs, parent }) = stack.pop() {
-            let child = match self.choose_partition(&segs) {
+            let chosen = self.choose_partition(&segs);
+            // Checked per node: one node's search is bounded (two samples of its set).
+            if self.classify_calls.get() > self.work_limit {
+                return Err(self.error(format!(
+                    "choosing partitions took more than {} seg classifications; the map's \
+                     lines are too tangled to build nodes for",
+                    self.work_limit
+                )));
+            }
+            let child = match chosen {
                 None => {
                     let first = out_segs.len() as u32;
                     let num = segs.len() as u32;
@@ -298,15 +362,7 @@ impl<'a> Builder<'a> {
             dx /= 2;
             dy /= 2;
         }
-        Partition {
-            x: a.x as i64,
-            y: a.y as i64,
-            dx,
-            dy,
-            len: ((dx as f64).powi(2) + (dy as f64).powi(2)).sqrt(),
-            line,
-            side,
-        }
+        Partition::new(a.x as i64, a.y as i64, dx, dy, line, side)
     }
 
     fn classify(&self, p: &Partition, s: &Seg) -> Class {

@@ -729,10 +729,11 @@ fn a_pillar_hidden_among_thousands_of_walls_is_found_quickly() {
 }
 
 /// A lattice of crossing two-sided lines: every partition cuts many segs. A small one builds;
-/// a big one runs into the split budget and says so instead of growing without bound.
+/// a big one runs into the split budget and says so instead of growing without bound (24
+/// lines each way split about 2300 segs of 96, within the floor; 200 would split 160,000).
 #[test]
 fn crossing_lines_build_or_stop_at_the_split_budget() {
-    for (count, must_build) in [(10, true), (120, true), (200, false)] {
+    for (count, must_build) in [(10, true), (24, true), (200, false)] {
         let mut vertices = Vec::new();
         let mut lines = Vec::new();
         let span = count * 16;
@@ -764,4 +765,110 @@ fn crossing_lines_build_or_stop_at_the_split_budget() {
             }
         }
     }
+}
+
+/// A round pillar of `sides` sides standing alone: one-sided lines facing out. Every line
+/// divides it, but only by peeling its own seg off the rest, so its tree is `sides` deep.
+fn lone_round_pillar(sides: usize) -> Level {
+    let mut l = polygon_room(sides);
+    for line in &mut l.lines {
+        (line.v1, line.v2) = (line.v2, line.v1);
+    }
+    l.name = format!("{sides}-sided pillar");
+    l
+}
+
+/// Peeling one seg per node costs the square of the seg count (a sample of the set's lines
+/// classifies the whole set at every level): a pillar of a few hundred sides still builds,
+/// one of a thousand (32 million classifications, seconds) stops at the work budget.
+#[test]
+fn peeling_a_lone_round_pillar_stops_at_the_work_budget() {
+    let l = lone_round_pillar(200);
+    let (n, calls) = build_nodes_counted(&l.vertices, &l.lines);
+    let n = n.unwrap_or_else(|e| panic!("{}: {e}", l.name));
+    assert_eq!(n.nodes.len(), 199, "{calls} classifications");
+    assert!(calls <= MIN_WORK);
+
+    let l = lone_round_pillar(1000);
+    let (n, calls) = build_nodes_counted(&l.vertices, &l.lines);
+    let e = n.expect_err("a thousand-sided pillar peels past the work budget");
+    assert!(e.message.contains("classifications") && e.message.contains("too tangled"), "{e}");
+    // The budget, and at most one node's two samples past it.
+    let bound = work_budget(1000) + 2 * (MAX_CANDIDATES * 1000) as u64;
+    assert!(calls <= bound, "{calls} classifications, over {bound}");
+}
+
+/// A fuzzed Hexen-format map (tests/data/hostile/doom_tangled_lines_node_builder.wad:
+/// lastermaul-map11.wad with 750 vertices overwritten, so a thousand lines cross the map). Its
+/// partitions cut segs without end: with a split budget of 65536 beyond 8 per seg it cut
+/// 86,600 and made 13.3 million classifications (a second) before giving up; the budgets
+/// proportional to the map stop it at a third of that, below its work budget (8.1 million).
+#[test]
+fn a_fuzzed_tangle_of_long_lines_stops_within_its_budgets() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/hostile/doom_tangled_lines_node_builder.wad");
+    let levels = wad_levels(&path);
+    assert_eq!(levels.len(), 1);
+    let l = &levels[0];
+    let (n, calls) = build_nodes_counted(&l.vertices, &l.lines);
+    let e = n.expect_err("the tangle is refused");
+    assert!(e.message.contains("too tangled") && e.structure.contains("building nodes"), "{e}");
+    let sides = l
+        .lines
+        .iter()
+        .filter(|b| l.vertices.get(b.v1 as usize) != l.vertices.get(b.v2 as usize))
+        .map(|b| b.front_sector.is_some() as usize + b.back_sector.is_some() as usize)
+        .sum::<usize>();
+    // The split budget stops it first, at about 4.5 million.
+    let bound = work_budget(sides);
+    assert!(calls <= bound, "{calls} classifications for {sides} segs, over {bound}");
+}
+
+/// The side test's integer thresholds give the answer of the division they replace, for
+/// points within a few units of the tolerance band's edges, on lines of every length and
+/// direction (short, diagonal, the longest a Fixed direction allows).
+#[test]
+fn side_thresholds_answer_as_the_division_does() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let by_division = |p: &Partition, v: NodeVertex| {
+        let d = p.cross(v) as f64 / p.len;
+        if d < -ON_LINE {
+            -1
+        } else if d > ON_LINE {
+            1
+        } else {
+            0
+        }
+    };
+    let mut near_edge = 0;
+    for k in 0..4000 {
+        let scale = [1i64, 1 << 8, 1 << 16, 1 << 24, 1 << 31][k % 5];
+        let r = |n: u64| (n % (2 * scale as u64 + 1)) as i64 - scale;
+        let (dx, dy) = (r(next()), r(next()));
+        if (dx, dy) == (0, 0) || Fixed::try_from(dx).is_err() || Fixed::try_from(dy).is_err() {
+            continue;
+        }
+        let (x, y) = (r(next()) / 2, r(next()) / 2);
+        let p = Partition::new(x, y, dx, dy, 0, 0);
+        // A point along the line, then out along its normal to either edge of the band.
+        let t = (next() % 1000) as f64 / 1000.0;
+        for sign in [-1.0, 1.0] {
+            let out = sign * ON_LINE / p.len;
+            for jitter in -3..=3 {
+                let vx = x as f64 + t * dx as f64 - out * dy as f64 + jitter as f64;
+                let vy = y as f64 + t * dy as f64 + out * dx as f64 - jitter as f64;
+                let v = NodeVertex { x: vx.round() as Fixed, y: vy.round() as Fixed };
+                near_edge += usize::from(p.cross(v).abs() > p.near && p.cross(v).abs() < p.far);
+                assert_eq!(p.side_of(v), by_division(&p, v), "{p:?} at {v:?}");
+            }
+        }
+    }
+    // The fallback band was reached, so both paths were compared.
+    assert!(near_edge > 0);
 }
