@@ -288,16 +288,15 @@ impl DoomShader {
         to_target(c, self.bgra)
     }
 
-    /// The colour of lane `j` of `p`, whatever the surface.
-    fn shade_pixel(&self, t: &DoomTriangle, p: &Pixels, j: usize) -> u32 {
-        if let Some(sky) = &t.sky {
-            return self.sky_pixel(t, sky, p, j);
-        }
+    /// The colour of every lane of `p` in this frame's mode, and whether its texel is opaque
+    /// (a surface other than the sky).
+    #[inline(always)]
+    fn lanes(&self, t: &DoomTriangle, p: &Pixels) -> ([u32; GROUP], [bool; GROUP]) {
         if self.faithful {
-            return self.faithful_lanes(t, p).0[j];
+            return self.faithful_lanes(t, p);
         }
-        let (rgb, _) = self.filtered(t, p);
-        self.lit(t, &rgb, &self.light(t, p))[j]
+        let (rgb, opaque) = self.filtered(t, p);
+        (self.lit(t, &rgb, &self.light(t, p)), opaque)
     }
 }
 
@@ -409,10 +408,17 @@ impl SoftShader for DoomShader {
     }
 
     fn translucent(&self, t: &DoomTriangle, p: &Pixels, j: usize, masked: bool) -> Option<Layer> {
-        if masked && !self.opaque(t, p)[j] {
+        // The group's lanes are shaded once for both questions.
+        let (color, opaque) = match &t.sky {
+            Some(sky) => (self.sky_pixel(t, sky, p, j), true),
+            None => {
+                let (colors, opaque) = self.lanes(t, p);
+                (colors[j], opaque[j])
+            }
+        };
+        if masked && !opaque {
             return None;
         }
-        let color = self.shade_pixel(t, p, j);
         // The GPU keeps the alpha as a byte of the fragment's colour.
         let alpha = ((t.alpha.clamp(0.0, 1.0) * 255.0) + 0.5) as u8;
         let mode = if t.additive { ADD } else { 0 };
@@ -429,12 +435,7 @@ impl SoftShader for DoomShader {
             }
             return;
         }
-        let lit = if self.faithful {
-            self.faithful_lanes(t, p).0
-        } else {
-            let (rgb, _) = self.filtered(t, p);
-            self.lit(t, &rgb, &self.light(t, p))
-        };
+        let (lit, _) = self.lanes(t, p);
         for ((c, lit), wins) in colors.iter_mut().zip(lit).zip(p.wins) {
             *c = if wins { lit } else { *c };
         }
