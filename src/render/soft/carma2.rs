@@ -169,7 +169,13 @@ impl SoftShader for Carma2Shader {
     }
 
     #[inline(always)]
-    fn shade(&self, t: &Carma2Triangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
+    fn shade(
+        &self,
+        t: &Carma2Triangle,
+        p: &Pixels,
+        colors: &mut [u32; GROUP],
+        _keys: &mut [u8; GROUP],
+    ) {
         let (tx, ty) = Self::lanes(t, p);
         for (j, c) in colors.iter_mut().enumerate() {
             if p.wins[j] {

@@ -426,7 +426,13 @@ impl SoftShader for DoomShader {
     }
 
     #[inline(always)]
-    fn shade(&self, t: &DoomTriangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
+    fn shade(
+        &self,
+        t: &DoomTriangle,
+        p: &Pixels,
+        colors: &mut [u32; GROUP],
+        _keys: &mut [u8; GROUP],
+    ) {
         if let Some(sky) = &t.sky {
             for (j, c) in colors.iter_mut().enumerate() {
                 if p.wins[j] {

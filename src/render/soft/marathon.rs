@@ -190,7 +190,13 @@ impl SoftShader for MarathonShader {
     }
 
     #[inline(always)]
-    fn shade(&self, t: &MarathonTriangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
+    fn shade(
+        &self,
+        t: &MarathonTriangle,
+        p: &Pixels,
+        colors: &mut [u32; GROUP],
+        _keys: &mut [u8; GROUP],
+    ) {
         if t.landscape || t.transfer != 0 || t.sprite || !self.shapes {
             for (j, c) in colors.iter_mut().enumerate() {
                 if p.wins[j] {

@@ -156,9 +156,14 @@ pub(super) trait SoftShader: Sync {
     }
 
     /// Writes the colour of each pixel of `p` that triangle `t` wins into `colors` (one a
-    /// pixel of the group: `colors.len()` lanes are real), and with [`Self::KEYS`] its
-    /// palette index into `keys` (empty otherwise).
-    fn shade(&self, t: &Self::Triangle, p: &Pixels, colors: &mut [u32], keys: &mut [u8]);
+    /// lane), and with [`Self::KEYS`] its palette index into `keys` (ignored otherwise).
+    fn shade(
+        &self,
+        t: &Self::Triangle,
+        p: &Pixels,
+        colors: &mut [u32; GROUP],
+        keys: &mut [u8; GROUP],
+    );
 }
 
 /// Scroll slot `slot`'s texel offset (none for a slot past the end).
@@ -648,28 +653,70 @@ fn draw_span<S: SoftShader, const MASKED: bool>(
     depths: &mut [f32],
     keys: &mut [u8],
 ) {
-    for (g, (colors, depths)) in colors.chunks_mut(GROUP).zip(depths.chunks_mut(GROUP)).enumerate()
-    {
-        let z = group_depths(span, g, near);
-        let mut reach = false;
-        for (z, d) in z.iter().zip(depths.iter()) {
-            reach |= *z >= *d;
-        }
-        if !reach {
-            continue;
-        }
-        let mut p = Pixels::of_group(span, g, y);
-        // A masked triangle's transparent texels leave the pixel as it was, depth and all.
-        let opaque = if MASKED { shader.opaque(&t.shading, &p) } else { [true; GROUP] };
-        // Without branches, so that the lanes are tested together.
-        for (j, d) in depths.iter_mut().enumerate() {
-            let wins = z[j] > *d && opaque[j];
-            p.wins[j] = wins;
-            *d = if wins { z[j] } else { *d };
-        }
-        let lanes = g * GROUP..g * GROUP + colors.len();
-        shader.shade(&t.shading, &p, colors, keys.get_mut(lanes).unwrap_or_default());
+    // Whole groups as arrays, so that every lane loop compiles to vector instructions (a
+    // slice's unknown length made the depth test a lane at a time).
+    let mut no_keys = [0u8; GROUP];
+    let mut colors = colors.chunks_exact_mut(GROUP);
+    let mut depths = depths.chunks_exact_mut(GROUP);
+    let mut group_keys = keys.chunks_exact_mut(GROUP);
+    let mut g = 0;
+    for (c, d) in colors.by_ref().zip(depths.by_ref()) {
+        let (Ok(c), Ok(d)) = (c.try_into(), d.try_into()) else { break };
+        let k = group_keys.next().and_then(|k| k.try_into().ok()).unwrap_or(&mut no_keys);
+        draw_group::<S, MASKED>(shader, t, (span, g, y, near), c, d, k);
+        g += 1;
     }
+    // The last few pixels through a whole group whose other lanes cannot win (their depth
+    // is nearer than any).
+    let (colors, depths) = (colors.into_remainder(), depths.into_remainder());
+    if colors.is_empty() {
+        return;
+    }
+    let n = colors.len().min(depths.len());
+    let (mut c, mut d, mut k) = ([0u32; GROUP], [f32::INFINITY; GROUP], [0u8; GROUP]);
+    c[..n].copy_from_slice(&colors[..n]);
+    d[..n].copy_from_slice(&depths[..n]);
+    let keys = group_keys.into_remainder();
+    let with_keys = keys.len() >= n;
+    if with_keys {
+        k[..n].copy_from_slice(&keys[..n]);
+    }
+    draw_group::<S, MASKED>(shader, t, (span, g, y, near), &mut c, &mut d, &mut k);
+    colors[..n].copy_from_slice(&c[..n]);
+    depths[..n].copy_from_slice(&d[..n]);
+    if with_keys {
+        keys[..n].copy_from_slice(&k[..n]);
+    }
+}
+
+/// Draws group `g` of a span (see [`draw_span`]).
+#[inline(always)]
+fn draw_group<S: SoftShader, const MASKED: bool>(
+    shader: &S,
+    t: &Drawn<S::Triangle>,
+    (span, g, y, near): (&Span, usize, usize, f32),
+    colors: &mut [u32; GROUP],
+    depths: &mut [f32; GROUP],
+    keys: &mut [u8; GROUP],
+) {
+    let z = group_depths(span, g, near);
+    let mut reach = false;
+    for (z, d) in z.iter().zip(depths.iter()) {
+        reach |= *z >= *d;
+    }
+    if !reach {
+        return;
+    }
+    let mut p = Pixels::of_group(span, g, y);
+    // A masked triangle's transparent texels leave the pixel as it was, depth and all.
+    let opaque = if MASKED { shader.opaque(&t.shading, &p) } else { [true; GROUP] };
+    // Without branches, so that the lanes are tested together.
+    for (j, d) in depths.iter_mut().enumerate() {
+        let wins = z[j] > *d && opaque[j];
+        p.wins[j] = wins;
+        *d = if wins { z[j] } else { *d };
+    }
+    shader.shade(&t.shading, &p, colors, keys);
 }
 
 /// Rows of one band of the canvas (see `canvas_bands`).

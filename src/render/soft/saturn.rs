@@ -140,7 +140,13 @@ impl SoftShader for SaturnShader {
     }
 
     #[inline(always)]
-    fn shade(&self, t: &SaturnTriangle, p: &Pixels, colors: &mut [u32], _keys: &mut [u8]) {
+    fn shade(
+        &self,
+        t: &SaturnTriangle,
+        p: &Pixels,
+        colors: &mut [u32; GROUP],
+        _keys: &mut [u8; GROUP],
+    ) {
         if t.sky {
             let sy = self.sky_rows[p.y];
             for (j, c) in colors.iter_mut().enumerate() {
@@ -180,20 +186,11 @@ impl SoftShader for SaturnShader {
                 offset[j] = floor_i32(top + (bottom - top) * py + 0.5);
             }
         }
-        // The texels a lane at a time (every lane: coordinates wrap, so any is safe to read),
-        // then the offsets added lane by lane.
-        let mut texels = [0u32; GROUP];
-        for (j, texel) in texels.iter_mut().enumerate() {
-            *texel = self.textures.texel(&t.texture, tx[j], ty[j]) as u32;
-        }
-        let mut lit = [0u32; GROUP];
-        for (j, lit) in lit.iter_mut().enumerate() {
-            *lit = to_target(offset_rgb(texels[j], |k| offsets[k][j]), self.bgra);
-        }
+        // Every lane's texel (coordinates wrap, so any is safe to read), then the offsets.
+        let texels = self.textures.texels(&t.texture, &tx, &ty);
         for (j, c) in colors.iter_mut().enumerate() {
-            if p.wins[j] {
-                *c = lit[j];
-            }
+            let lit = to_target(offset_rgb(texels[j], |k| offsets[k][j]), self.bgra);
+            *c = if p.wins[j] { lit } else { *c };
         }
     }
 }

@@ -166,7 +166,13 @@ impl SoftShader for SaucerShader {
     }
 
     #[inline(always)]
-    fn shade(&self, t: &SaucerTriangle, p: &Pixels, colors: &mut [u32], keys: &mut [u8]) {
+    fn shade(
+        &self,
+        t: &SaucerTriangle,
+        p: &Pixels,
+        colors: &mut [u32; GROUP],
+        keys: &mut [u8; GROUP],
+    ) {
         // 32-bit lanes: four a vector.
         let mut level = [0u32; GROUP];
         let sprite = t.sprite.then(|| (t.texture.width(), t.texture.height()));

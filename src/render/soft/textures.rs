@@ -101,6 +101,25 @@ impl SoftTextures {
         self.texels.get(t.first + Self::wrapped(t, x, y)).copied().unwrap_or(0)
     }
 
+    /// The 16-bit texels (`x[j]`, `y[j]`) of `t` for a group of lanes, wrapped into the
+    /// texture; 0 outside the texels. The same as [`Self::texel`] lane by lane, with the
+    /// texture's wrapping and bounds decided once, so that the positions are worked out in
+    /// vector lanes and only the loads are a lane at a time.
+    #[inline(always)]
+    pub fn texels<const N: usize>(&self, t: &TextureAt, x: &[i32; N], y: &[i32; N]) -> [u32; N] {
+        let (w, h) = (t.width, t.height);
+        let size = (w * h) as usize;
+        let texels = match self.texels.get(t.first..t.first.saturating_add(size)) {
+            Some(texels) if t.pow2 => texels,
+            _ => return std::array::from_fn(|j| self.texel(t, x[j], y[j]) as u32),
+        };
+        let mut at = [0usize; N];
+        for j in 0..N {
+            at[j] = ((y[j] as u32 & (h - 1)) * w + (x[j] as u32 & (w - 1))) as usize;
+        }
+        std::array::from_fn(|j| texels.get(at[j]).copied().unwrap_or(0) as u32)
+    }
+
     /// The palette index (the texture's palette base added) of texel (`x`, `y`) of indexed
     /// texture `t`, wrapped into the texture.
     #[inline(always)]
