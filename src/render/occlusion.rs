@@ -15,6 +15,8 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 
 /// Cell size in pixels: 8 x 8 pixel centres, one bit each in a cell's coverage mask.
 const CELL: usize = 8;
+/// Corners of a polygon the map records at most.
+pub const MAX_CORNERS: usize = 8;
 /// How far inside an edge a pixel centre must lie to count as covered, in pixels, so that a
 /// centre on an edge (which the rasteriser's tie rule may give to a triangle not recorded
 /// here) is never counted.
@@ -29,6 +31,9 @@ pub struct OcclusionMap {
     covered: Vec<u64>,
     /// Per cell, the farthest view distance (clip w) of the triangles recorded there.
     far: Vec<f32>,
+    /// Per cell, `far` where recorded triangles cover all its centres, and infinity where
+    /// they do not: the one number a box's test reads.
+    full_far: Vec<f32>,
     /// Centres on an edge of a recorded triangle whose other side is not recorded yet: cell
     /// and bits, by the edge's end points.
     seams: HashMap<EdgeKey, Vec<(u32, u64)>>,
@@ -48,6 +53,7 @@ impl OcclusionMap {
             rows: 0,
             covered: Vec::new(),
             far: Vec::new(),
+            full_far: Vec::new(),
             seams: HashMap::new(),
             view_proj,
             near,
@@ -67,6 +73,8 @@ impl OcclusionMap {
         self.covered.resize(cells, 0);
         self.far.clear();
         self.far.resize(cells, 0.0);
+        self.full_far.clear();
+        self.full_far.resize(cells, f32::INFINITY);
         self.seams.clear();
         self.view_proj = view_proj;
         self.near = near;
@@ -93,14 +101,16 @@ impl OcclusionMap {
             hi = hi.max(p);
             nearest = nearest.min(c.w);
         }
-        // Cells holding a pixel centre (x + 0.5) the box's projection could reach.
-        let cell = |v: f32, cells: usize| ((v - 0.5) / CELL as f32).clamp(0.0, cells as f32);
+        // Cells holding a pixel centre (x + 0.5) the box's projection could reach (clamped,
+        // so that truncation is the floor).
+        let cell =
+            |v: f32, cells: usize| ((v - 0.5) / CELL as f32).clamp(0.0, cells as f32) as usize;
         Some(BoxExtent {
             cells: [
-                cell(lo.x, self.columns).floor() as usize,
-                cell(lo.y, self.rows).floor() as usize,
-                (cell(hi.x, self.columns).floor() as usize + 1).min(self.columns),
-                (cell(hi.y, self.rows).floor() as usize + 1).min(self.rows),
+                cell(lo.x, self.columns),
+                cell(lo.y, self.rows),
+                (cell(hi.x, self.columns) + 1).min(self.columns),
+                (cell(hi.y, self.rows) + 1).min(self.rows),
             ],
             nearest,
         })
@@ -115,41 +125,66 @@ impl OcclusionMap {
         // A margin so a box lying in its occluder's plane is never taken for hidden.
         let limit = extent.nearest * (1.0 - 1e-4);
         (y0..y1).all(|y| {
-            (x0..x1).all(|x| {
-                let i = y * self.columns + x;
-                self.covered[i] | !self.present(x, y) == u64::MAX && self.far[i] < limit
-            })
+            let row = &self.full_far[y * self.columns..][x0..x1];
+            // Without an early exit, so that the row is compared a vector at a time.
+            row.iter().fold(true, |hidden, &far| hidden & (far < limit))
         })
     }
 
     /// Records the pixel centres the triangle `a`, `b`, `c` (render space, drawn front face
-    /// only) covers, as the rasteriser will.
+    /// only) covers, as the rasteriser will (see [`Self::add_polygon`]).
+    pub fn add_triangle(&mut self, a: Vec3, b: Vec3, c: Vec3) {
+        self.add_polygon(&[a, b, c]);
+    }
+
+    /// Records the pixel centres that the convex polygon `corners` (render space, at most
+    /// [`MAX_CORNERS`], in one plane; drawn front face only) covers, as the rasteriser will
+    /// draw the triangles it is made of, edge to edge.
     ///
     /// A centre within [`INSIDE_MARGIN`] of an edge may fall to either side in the
-    /// rasteriser's fixed point: it counts only once the triangle on the edge's other side is
+    /// rasteriser's fixed point: it counts only once the polygon on the edge's other side is
     /// recorded too (the rasteriser gives it to one of the two; edges of shared vertices meet
-    /// exactly), so the seams of quads and grids do not leave holes in the map.
-    pub fn add_triangle(&mut self, a: Vec3, b: Vec3, c: Vec3) {
-        let clip = [a, b, c].map(|p| self.view_proj * p.extend(1.0));
-        if clip.iter().any(|c| c.w < self.near || c.w.is_nan()) {
+    /// exactly), so the seams of quads and grids do not leave holes in the map. Inside the
+    /// polygon the rasteriser's tie rule gives a centre on a diagonal to one of its triangles,
+    /// so a polygon costs the map its outline only.
+    pub fn add_polygon(&mut self, corners: &[Vec3]) {
+        let n = corners.len();
+        if !(3..=MAX_CORNERS).contains(&n) {
             return;
         }
-        let px = clip.map(|c| self.to_pixels(c));
-        // In pixel coordinates y runs down: a triangle facing the viewer (counter-clockwise in
+        let mut clip = [Vec4::ZERO; MAX_CORNERS];
+        for (c, p) in clip.iter_mut().zip(corners) {
+            *c = self.view_proj * p.extend(1.0);
+            if c.w < self.near || c.w.is_nan() {
+                return;
+            }
+        }
+        let clip = &clip[..n];
+        let mut px = [Vec2::ZERO; MAX_CORNERS];
+        for (p, c) in px.iter_mut().zip(clip) {
+            *p = self.to_pixels(*c);
+        }
+        let px = &px[..n];
+        // In pixel coordinates y runs down: a polygon facing the viewer (counter-clockwise in
         // device coordinates) is clockwise here. Back faces are culled and hide nothing.
         let area = (px[1] - px[0]).perp_dot(px[2] - px[0]);
-        if area >= 0.0 || area.is_nan() {
+        let winding: f32 = (0..n).map(|i| px[i].perp_dot(px[(i + 1) % n])).sum();
+        if area >= 0.0 || area.is_nan() || winding >= 0.0 || winding.is_nan() {
             return;
         }
-        // Signed distances to the three edges in pixels, positive inside.
-        let edges: Edges = [(px[0], px[1]), (px[1], px[2]), (px[2], px[0])].map(|(p, q)| {
+        // Signed distances to the edges in pixels, positive inside.
+        let mut edges: Edges = [(Vec2::ZERO, 0.0); MAX_CORNERS];
+        for (e, edge) in edges.iter_mut().enumerate().take(n) {
+            let (p, q) = (px[e], px[(e + 1) % n]);
             let d = q - p;
-            let n = Vec2::new(d.y, -d.x) / d.length();
-            (n, -n.dot(p))
-        });
-        let distances = |at: Vec2| edges.map(|(n, k)| n.dot(at) + k);
-        // 1/w is affine in screen space: g0 + gx x + gy y through the three corners.
-        let inv_w = clip.map(|c| 1.0 / c.w);
+            let normal = Vec2::new(d.y, -d.x) / d.length();
+            *edge = (normal, -normal.dot(p));
+        }
+        let edges = &edges[..n];
+        let distance = |e: usize, at: Vec2| edges[e].0.dot(at) + edges[e].1;
+        // 1/w is affine in screen space (the polygon is flat): g0 + gx x + gy y through its
+        // first three corners.
+        let inv_w = [0, 1, 2].map(|k| 1.0 / clip[k].w);
         let (e1, e2) = (px[1] - px[0], px[2] - px[0]);
         let (d1, d2) = (inv_w[1] - inv_w[0], inv_w[2] - inv_w[0]);
         let gx = (d1 * e2.y - d2 * e1.y) / area;
@@ -161,23 +196,26 @@ impl OcclusionMap {
         let span = (CELL - 1) as f32;
         let low = |a: f32, b: f32| (a * span).min(0.0) + (b * span).min(0.0);
         let high = |a: f32, b: f32| (a * span).max(0.0) + (b * span).max(0.0);
-        let edge_low = edges.map(|(n, _)| low(n.x, n.y));
-        let edge_high = edges.map(|(n, _)| high(n.x, n.y));
+        let edge_low: [f32; MAX_CORNERS] =
+            std::array::from_fn(|e| edges.get(e).map_or(0.0, |(n, _)| low(n.x, n.y)));
+        let edge_high: [f32; MAX_CORNERS] =
+            std::array::from_fn(|e| edges.get(e).map_or(0.0, |(n, _)| high(n.x, n.y)));
         let plane_low = low(gx, gy);
-        // A plane's distance over the triangle lies between its corners' distances.
+        // A plane's distance over the polygon lies between its corners' distances.
         let nearest = clip.iter().fold(f32::INFINITY, |m, c| m.min(c.w));
-        let mut on_edge: [Vec<(u32, u64)>; 3] = Default::default();
-        let lo = px[0].min(px[1]).min(px[2]);
-        let hi = px[0].max(px[1]).max(px[2]);
-        let first =
-            |v: f32, cells: usize| (((v - 0.5) / CELL as f32).floor().max(0.0) as usize).min(cells);
+        let mut on_edge: [Vec<(u32, u64)>; MAX_CORNERS] = Default::default();
+        let lo = px.iter().fold(Vec2::INFINITY, |m, &p| m.min(p));
+        let hi = px.iter().fold(Vec2::NEG_INFINITY, |m, &p| m.max(p));
+        // The cell holding pixel centre v (clamped to the map): truncation is the floor of
+        // the clamped value, without libm's floorf.
+        let first = |v: f32, cells: usize| (((v - 0.5) / CELL as f32).max(0.0) as usize).min(cells);
         let (cx0, cy0) = (first(lo.x, self.columns), first(lo.y, self.rows));
         let (cx1, cy1) = (first(hi.x, self.columns) + 1, first(hi.y, self.rows) + 1);
         for cy in cy0..cy1.min(self.rows) {
-            // The cells of this row the triangle reaches: its x extent between the row's
+            // The cells of this row the polygon reaches: its x extent between the row's
             // first and last centres.
             let top = (cy * CELL) as f32 + 0.5;
-            let Some((left, right)) = x_extent(&px, top, top + (CELL - 1) as f32) else {
+            let Some((left, right)) = x_extent(px, top, top + (CELL - 1) as f32) else {
                 continue;
             };
             let row_x0 = cx0.max(first(left, self.columns));
@@ -191,27 +229,29 @@ impl OcclusionMap {
                 };
                 let full = self.covered[i] | !present == u64::MAX;
                 if full && self.far[i] <= nearest {
-                    // No part of this triangle is nearer than what the cell holds.
+                    // No part of this polygon is nearer than what the cell holds.
                     continue;
                 }
                 // The cell's first pixel centre, and the edges' distances there.
                 let s0 = Vec2::new((cx * CELL) as f32 + 0.5, (cy * CELL) as f32 + 0.5);
-                let d = distances(s0);
-                if (0..3).any(|e| d[e] + edge_high[e] <= -INSIDE_MARGIN) {
+                let d: [f32; MAX_CORNERS] =
+                    std::array::from_fn(|e| if e < n { distance(e, s0) } else { f32::INFINITY });
+                if (0..n).any(|e| d[e] + edge_high[e] <= -INSIDE_MARGIN) {
                     continue;
                 }
                 // The mask, the centres on each edge, and the least 1/w (the farthest point)
                 // of the centres recorded in the cell.
-                let (mask, pending, least) = if (0..3).all(|e| d[e] + edge_low[e] >= INSIDE_MARGIN)
+                let (mask, pending, least) = if (0..n).all(|e| d[e] + edge_low[e] >= INSIDE_MARGIN)
                 {
-                    (present, [0; 3], plane(s0) + plane_low)
+                    (present, [0; MAX_CORNERS], plane(s0) + plane_low)
                 } else if full {
                     // Partial coverage adds nothing to a full cell.
                     continue;
                 } else {
                     // Edges wholly on the inside of the cell decide nothing in it.
-                    let crossing = [0, 1, 2].map(|e| d[e] + edge_low[e] < INSIDE_MARGIN);
-                    partial_cell(&edges, crossing, s0, present, &plane)
+                    let crossing: [bool; MAX_CORNERS] =
+                        std::array::from_fn(|e| e < n && d[e] + edge_low[e] < INSIDE_MARGIN);
+                    partial_cell(edges, crossing, s0, present, &plane)
                 };
                 if mask == 0 && pending.iter().all(|&p| p == 0) {
                     continue;
@@ -221,14 +261,16 @@ impl OcclusionMap {
                     continue;
                 }
                 if mask == present {
-                    // This triangle alone covers the cell: its distance bounds it, whatever
-                    // farther triangles recorded there before (untestable boxes come first).
+                    // This polygon alone covers the cell: its distance bounds it, whatever
+                    // farther polygons recorded there before (untestable boxes come first).
                     self.covered[i] = u64::MAX;
                     self.far[i] = far;
                 } else {
                     self.covered[i] |= mask;
                     self.far[i] = self.far[i].max(far);
                 }
+                let full = self.covered[i] | !present == u64::MAX;
+                self.full_far[i] = if full { self.far[i] } else { f32::INFINITY };
                 for (list, bits) in on_edge.iter_mut().zip(pending) {
                     if bits != 0 {
                         list.push((i as u32, bits));
@@ -236,13 +278,14 @@ impl OcclusionMap {
                 }
             }
         }
-        for (e, list) in on_edge.into_iter().enumerate() {
-            let key = edge_key(px[e], px[(e + 1) % 3]);
+        for (e, list) in on_edge.into_iter().enumerate().take(n) {
+            let key = edge_key(px[e], px[(e + 1) % n]);
             match self.seams.remove(&key) {
                 // The other side is recorded: both sides' centres on the seam are covered.
                 Some(other) => {
                     for (i, bits) in other.into_iter().chain(list) {
                         self.covered[i as usize] |= bits;
+                        self.settle(i as usize);
                     }
                 }
                 None => {
@@ -252,6 +295,13 @@ impl OcclusionMap {
                 }
             }
         }
+    }
+
+    /// Brings cell `i`'s entry in `full_far` up to date with its coverage and distance.
+    fn settle(&mut self, i: usize) {
+        let (x, y) = (i % self.columns, i / self.columns);
+        let full = self.covered[i] | !self.present(x, y) == u64::MAX;
+        self.full_far[i] = if full { self.far[i] } else { f32::INFINITY };
     }
 
     /// The bits of cell (`x`, `y`) whose pixel centres lie on the screen.
@@ -271,9 +321,9 @@ impl OcclusionMap {
     }
 }
 
-/// The least and greatest x of the triangle `px` between heights `y0` and `y1`, if it
+/// The least and greatest x of the convex polygon `px` between heights `y0` and `y1`, if it
 /// reaches them.
-fn x_extent(px: &[Vec2; 3], y0: f32, y1: f32) -> Option<(f32, f32)> {
+fn x_extent(px: &[Vec2], y0: f32, y1: f32) -> Option<(f32, f32)> {
     let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
     let mut take = |x: f32| {
         lo = lo.min(x);
@@ -283,7 +333,7 @@ fn x_extent(px: &[Vec2; 3], y0: f32, y1: f32) -> Option<(f32, f32)> {
         if (y0..=y1).contains(&p.y) {
             take(p.x);
         }
-        let q = px[(e + 1) % 3];
+        let q = px[(e + 1) % px.len()];
         for y in [y0, y1] {
             if (p.y - y) * (q.y - y) < 0.0 {
                 take(p.x + (q.x - p.x) * (y - p.y) / (q.y - p.y));
@@ -294,25 +344,26 @@ fn x_extent(px: &[Vec2; 3], y0: f32, y1: f32) -> Option<(f32, f32)> {
     (lo <= hi).then_some((lo - 0.01, hi + 0.01))
 }
 
-/// Edges of a triangle: unit normal `n` and offset `k`, so `n · p + k` is the signed distance
+/// Edges of a polygon: unit normal `n` and offset `k`, so `n · p + k` is the signed distance
 /// of `p` in pixels, positive inside.
-type Edges = [(Vec2, f32); 3];
+type Edges = [(Vec2, f32); MAX_CORNERS];
 
 /// The centres of a cell (first centre `s0`, bits `present`) that lie inside the edges, those
 /// on one edge (within the margin) and inside the other two, per edge, and the least `plane`
 /// value among them. Inside a row the inside centres are a run, found from where each edge
 /// crosses the row, then checked at its ends exactly as one centre at a time would be.
 fn partial_cell(
-    edges: &Edges,
-    crossing: [bool; 3],
+    edges: &[(Vec2, f32)],
+    crossing: [bool; MAX_CORNERS],
     s0: Vec2,
     present: u64,
     plane: &impl Fn(Vec2) -> f32,
-) -> (u64, [u64; 3], f32) {
+) -> (u64, [u64; MAX_CORNERS], f32) {
+    let count = edges.len();
     let distance = |e: usize, at: Vec2| edges[e].0.dot(at) + edges[e].1;
-    let inside = |at: Vec2| (0..3).all(|e| !crossing[e] || distance(e, at) >= INSIDE_MARGIN);
+    let inside = |at: Vec2| (0..count).all(|e| !crossing[e] || distance(e, at) >= INSIDE_MARGIN);
     let last = CELL as i32 - 1;
-    let (mut mask, mut pending, mut least) = (0u64, [0u64; 3], f32::INFINITY);
+    let (mut mask, mut pending, mut least) = (0u64, [0u64; MAX_CORNERS], f32::INFINITY);
     for y in 0..CELL {
         let row = ((present >> (y * CELL)) & 0xFF) as u32;
         if row == 0 {
@@ -330,11 +381,14 @@ fn partial_cell(
                 }
                 continue;
             }
-            let x = (INSIDE_MARGIN - c) / n.x - s0.x;
+            // Clamped before rounding (rounding is monotone and the ends are whole), so that
+            // the rounding is a conversion, not a call to libm.
+            let x = ((INSIDE_MARGIN - c) / n.x - s0.x).clamp(-1.0, CELL as f32);
+            let whole = x as i32;
             if n.x > 0.0 {
-                lo = lo.max(x.ceil().clamp(-1.0, CELL as f32) as i32);
+                lo = lo.max(whole + ((whole as f32) < x) as i32);
             } else {
-                hi = hi.min(x.floor().clamp(-1.0, CELL as f32) as i32);
+                hi = hi.min(whole - ((whole as f32) > x) as i32);
             }
         }
         while lo <= hi && !inside(at(lo)) {
@@ -350,7 +404,7 @@ fn partial_cell(
         }
         // Centres on an edge: next to where it crosses the row (the whole row for a level
         // edge lying along it).
-        for e in (0..3).filter(|&e| crossing[e]) {
+        for e in (0..count).filter(|&e| crossing[e]) {
             let (n, k) = edges[e];
             let c = n.y * sy + k;
             let candidates = if n.x.abs() < 1e-6 {
@@ -359,8 +413,9 @@ fn partial_cell(
                 }
                 0..=last
             } else {
-                let x = -c / n.x - s0.x;
-                let j = x.floor() as i32;
+                // Clamped first (see above); beyond the cell the range is empty either way.
+                let x = (-c / n.x - s0.x).clamp(-2.0, CELL as f32 + 1.0);
+                let j = x as i32 - ((x as i32 as f32) > x) as i32;
                 j.max(0)..=(j + 1).min(last)
             };
             for j in candidates {
@@ -368,7 +423,7 @@ fn partial_cell(
                 let on_edge = distance(e, p).abs() < INSIDE_MARGIN;
                 if on_edge
                     && row & (1 << j) != 0
-                    && (0..3).all(|o| o == e || !crossing[o] || distance(o, p) >= INSIDE_MARGIN)
+                    && (0..count).all(|o| o == e || !crossing[o] || distance(o, p) >= INSIDE_MARGIN)
                 {
                     pending[e] |= 1u64 << (y * CELL + j as usize);
                     least = least.min(plane(p));
