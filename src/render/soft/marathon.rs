@@ -214,12 +214,16 @@ impl SoftShader for MarathonShader {
             ty[j] = floor_i32((p.v[j] + t.scroll[1]) * h);
             table[j] = table_index(t.light, p.dist[j]) * entries;
         }
-        let last = self.entries - 1;
+        // Every lane's texel (positions worked out in vector lanes), then the winners' colours.
+        let texels = self.textures.texels(&t.texture, &tx, &ty);
+        let last = self.entries as u32 - 1;
+        let mut at = [0u32; GROUP];
+        for j in 0..GROUP {
+            at[j] = table[j] + ((texels[j] & 255) + t.texture.palette).min(last);
+        }
         for (j, c) in colors.iter_mut().enumerate() {
             if p.wins[j] {
-                let texel = self.textures.texel(&t.texture, tx[j], ty[j]) as usize & 255;
-                let index = (texel + t.texture.palette as usize).min(last);
-                *c = self.lit.get(table[j] as usize + index).copied().unwrap_or(0);
+                *c = self.lit.get(at[j] as usize).copied().unwrap_or(0);
             }
         }
     }

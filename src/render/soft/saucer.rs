@@ -180,15 +180,16 @@ impl SoftShader for SaucerShader {
         for (j, level) in level.iter_mut().enumerate() {
             *level = t.part + fog_level(self.fog_near, self.fog_far, p.dist[j]) * 256;
         }
+        // Every lane's texel (positions worked out in vector lanes), then the winners' colours.
+        let texels = self.textures.texels(&t.texture, &tx, &ty);
+        let mut at = [0u32; GROUP];
+        for j in 0..GROUP {
+            // The texel's index with the texture's palette base, as LUT1 reads it.
+            at[j] = level[j] + (((texels[j] & 255) + t.texture.palette) & 255);
+        }
         for (j, (c, k)) in colors.iter_mut().zip(keys.iter_mut()).enumerate() {
             if p.wins[j] {
-                // The texel's index with the texture's palette base, as LUT1 reads it.
-                let texel = self.textures.texel(&t.texture, tx[j], ty[j]) as u32 & 255;
-                let colour = (texel + t.texture.palette) as usize & 255;
-                let at = level[j] as usize + colour;
-                let (rgb, index) = self.lit.get(at).copied().unwrap_or((0, 0));
-                *c = rgb;
-                *k = index;
+                (*c, *k) = self.lit.get(at[j] as usize).copied().unwrap_or((0, 0));
             }
         }
     }
