@@ -1,6 +1,9 @@
 //! Saturn Quake levels built by the crate's writer, for what the shared fixtures do not cover:
 //! crack welding of low-precision tile vectors (measured in a render), coplanar overlap,
-//! animated sky planes, Gouraud quantisation, both tile layouts, entities and the spawn.
+//! animated sky planes, Gouraud quantisation, both tile layouts, entities and the spawn, and
+//! the benches' large level of closed rooms.
+
+mod support;
 
 use std::sync::OnceLock;
 
@@ -354,4 +357,31 @@ fn writer_output_walks_to_end_of_file_with_every_segment() {
         "{:?}",
         extra.warnings
     );
+}
+
+/// The benches' large level (`cargo bench --bench saturn`): every room where the writer put
+/// it, none drawn over another. Its 12x12 version held 77,184 vertices, past what a plane's
+/// 16-bit vertex numbers reach, so the last rooms' quads were drawn with the first rooms'
+/// vertices: 1,332 faces layered over others and the last row of rooms missing.
+#[test]
+fn the_benches_closed_rooms_are_whole() {
+    let lev = parse(&support::saturn_rooms::closed_rooms(11));
+    let g = build_geometry(&lev);
+    assert_eq!(g.layered_faces, 0);
+    let (lo, hi) = g
+        .faces
+        .iter()
+        .flat_map(|f| f.corners)
+        .fold((DVec3::splat(f64::MAX), DVec3::splat(f64::MIN)), |(lo, hi), p| {
+            (lo.min(p), hi.max(p))
+        });
+    // Rooms 512 units a side, 576 apart, from -3000.
+    let far = -3000.0 + 10.0 * 576.0 + 512.0;
+    assert_eq!((lo.x, lo.z, hi.x, hi.z), (-3000.0, -3000.0, far, far));
+}
+
+#[test]
+#[should_panic(expected = "at most 65536 vertices")]
+fn the_writer_refuses_more_vertices_than_a_plane_can_number() {
+    support::saturn_rooms::closed_rooms(12);
 }

@@ -191,6 +191,10 @@ impl LevBuilder {
     ) -> usize {
         assert!(quads.len() <= 63, "at most 63 quads a plane (byte vertex indices)");
         let s = &mut self.spec;
+        // Planes index their vertices with 16-bit numbers: a level of more vertices would
+        // have its later planes' quads drawn with earlier planes' vertices.
+        let vertices = s.vertices.len() + 4 * (1 + quads.len());
+        assert!(vertices <= 1 << 16, "at most 65536 vertices a level (16-bit plane indices)");
         let vert_start = s.vertices.len() as u16;
         s.vertices.extend(outline.iter().map(|&pos| Vertex { pos, color: 17 << 8 }));
         for q in quads {
