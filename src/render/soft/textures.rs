@@ -113,11 +113,18 @@ impl SoftTextures {
             Some(texels) if t.pow2 => texels,
             _ => return std::array::from_fn(|j| self.texel(t, x[j], y[j]) as u32),
         };
+        // (y mod h) * w + x mod w is (y * w + x mod w) mod (w * h) for powers of two, and a
+        // position masked by the slice's length less one is provably inside it: the loads
+        // need no bounds check, so no branch a lane.
+        let last = texels.len().wrapping_sub(1);
         let mut at = [0usize; N];
         for j in 0..N {
-            at[j] = ((y[j] as u32 & (h - 1)) * w + (x[j] as u32 & (w - 1))) as usize;
+            at[j] = ((y[j] as u32).wrapping_mul(w) + (x[j] as u32 & (w - 1))) as usize & last;
         }
-        std::array::from_fn(|j| texels.get(at[j]).copied().unwrap_or(0) as u32)
+        if texels.is_empty() {
+            return [0; N];
+        }
+        std::array::from_fn(|j| texels[at[j] & last] as u32)
     }
 
     /// The palette index (the texture's palette base added) of texel (`x`, `y`) of indexed
@@ -216,6 +223,33 @@ mod tests {
         let pow2 = TextureAt { first: 0, width: 4, height: 2, pow2: true, palette: 0, rgba: false };
         assert_eq!(t.texel(&pow2, -1, -1), 7);
         assert_eq!(t.texel(&pow2, 4, 2), 0);
+    }
+
+    #[test]
+    fn a_group_of_texels_reads_as_texel_reads_each_lane() {
+        // Two textures back to back: 8 x 4 (powers of two, the last in the list) after a
+        // 3 x 5 one; coordinates either side of both edges and far beyond.
+        let t = SoftTextures { texels: (0..47).collect(), infos: Vec::new(), origins: Vec::new() };
+        let odd = TextureAt { first: 0, width: 3, height: 5, pow2: false, palette: 0, rgba: false };
+        let pow2 =
+            TextureAt { first: 15, width: 8, height: 4, pow2: true, palette: 0, rgba: false };
+        let xs = [-1, 0, 7, 8, 9, -9, 100_003, -70_001];
+        let ys = [0, -1, 3, 4, 5, -5, -99_999, 65_537];
+        for tex in [odd, pow2] {
+            for shift in 0..8 {
+                let x: [i32; 8] = std::array::from_fn(|j| xs[(j + shift) % 8]);
+                let y = ys;
+                let one_by_one: [u32; 8] =
+                    std::array::from_fn(|j| t.texel(&tex, x[j], y[j]) as u32);
+                assert_eq!(t.texels(&tex, &x, &y), one_by_one, "{tex:?} {x:?}");
+            }
+        }
+        // A texture reaching past the texels reads 0 where `texel` does.
+        let short =
+            TextureAt { first: 40, width: 8, height: 4, pow2: true, palette: 0, rgba: false };
+        let x = [0, 1, 2, 6, 7, 8, -1, 3];
+        let one_by_one: [u32; 8] = std::array::from_fn(|j| t.texel(&short, x[j], 0) as u32);
+        assert_eq!(t.texels(&short, &x, &[0; 8]), one_by_one);
     }
 
     #[test]
