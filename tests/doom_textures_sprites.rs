@@ -2,6 +2,7 @@
 //! Freedoom: a `Sprite` named like a sprite lump (`COL1A0`, the tall green pillar's frame)
 //! replaces Freedoom's frame, drawn at its `Offset` in faithful mode (vanilla's canvas and
 //! the GPU) and smooth mode; a `Graphic` no wall texture shares a name with draws on the wall
+//! naming it, and a wall texture or a `Graphic` no flat shares a name with draws on the floor
 //! naming it (GZDoom's fallback to a texture of any use).
 
 mod support;
@@ -14,8 +15,9 @@ use support::doom_test_room::{
 };
 
 /// A room 256 x 256 (floor 0, ceiling 128) of checker walls, the north one showing `north`,
-/// with a tall green pillar (type 30) at its middle and the player at (128, 32) facing it.
-fn room(north: &str) -> String {
+/// its floor `floor`, with a tall green pillar (type 30) at its middle and the player at
+/// (128, 32) facing it.
+fn room(north: &str, floor: &str) -> String {
     let mut t = String::from("namespace = \"zdoom\";\n");
     for (x, y) in [(0, 0), (256, 0), (256, 256), (0, 256)] {
         t += &format!("vertex {{ x = {x}.0; y = {y}.0; }}\n");
@@ -26,8 +28,10 @@ fn room(north: &str) -> String {
     for middle in ["CHECKW", north, "CHECKW", "CHECKW"] {
         t += &format!("sidedef {{ sector = 0; texturemiddle = \"{middle}\"; }}\n");
     }
-    t += "sector { heightfloor = 0; heightceiling = 128; texturefloor = \"FLOOR0_1\"; \
-          textureceiling = \"FLOOR0_1\"; lightlevel = 255; }\n";
+    t += &format!(
+        "sector {{ heightfloor = 0; heightceiling = 128; texturefloor = \"{floor}\"; \
+         textureceiling = \"FLOOR0_1\"; lightlevel = 255; }}\n"
+    );
     let every = "skill1 = true; skill2 = true; skill3 = true; skill4 = true; skill5 = true; \
                  single = true;";
     t += &format!("thing {{ x = 128.0; y = 32.0; angle = 90; type = 1; {every} }}\n");
@@ -36,10 +40,10 @@ fn room(north: &str) -> String {
 }
 
 /// The room's PWAD with a second TEXTURES lump holding `textures` (each is read).
-fn pwad(north: &str, textures: &str) -> Vec<u8> {
+fn pwad(north: &str, floor: &str, textures: &str) -> Vec<u8> {
     let mut w = WadWriter::pwad();
     w.lump("MAP01", Vec::new());
-    w.lump("TEXTMAP", room(north).into_bytes());
+    w.lump("TEXTMAP", room(north, floor).into_bytes());
     w.lump("ENDMAP", Vec::new());
     add_checker_and_solid_walls(&mut w);
     w.lump("TEXTURES", textures.as_bytes().to_vec());
@@ -49,7 +53,12 @@ fn pwad(north: &str, textures: &str) -> Vec<u8> {
 /// The room rendered each of the three ways, things shown; `MAPSCOPE_SPRITE_DUMP=dir` writes
 /// the renders there.
 fn renders(tag: &str, north: &str, textures: &str) -> Vec<RgbaImage> {
-    let mut scene = scene_over_freedoom2("sprites.wad", pwad(north, textures), "MAP01");
+    renders_on(tag, north, "FLOOR0_1", textures)
+}
+
+/// [`renders`] with the floor `floor`.
+fn renders_on(tag: &str, north: &str, floor: &str, textures: &str) -> Vec<RgbaImage> {
+    let mut scene = scene_over_freedoom2("sprites.wad", pwad(north, floor, textures), "MAP01");
     let camera = scene.spawn;
     THREE_WAYS
         .iter()
@@ -139,5 +148,29 @@ fn a_textures_graphic_draws_on_the_wall_naming_it() {
         // Without it, the missing texture's placeholder: half red, half black.
         let before = red_pixels(before, wall.0, wall.1);
         assert!(before * 10 < area * 7, "{}: {before} of {area} red", THREE_WAYS[i].0);
+    }
+}
+
+#[test]
+fn a_wall_texture_or_graphic_no_flat_names_draws_on_the_floor() {
+    std::env::set_var("XDG_RUNTIME_DIR", "/tmp");
+    let graphic = "Graphic \"REDGRAPH\", 64, 128 { Patch \"SOLIDP\", 0, 0 }\n";
+    // SOLIDW: the room's solid red wall texture; REDGRAPH: a graphic of the same patch.
+    for (floor, textures) in [("SOLIDW", ""), ("REDGRAPH", graphic)] {
+        let placeholder = renders_on("no-floor", "CHECKW", "NOSUCHFL", textures);
+        let with = renders_on(&format!("floor-{floor}"), "CHECKW", floor, textures);
+        for (i, (before, after)) in placeholder.iter().zip(&with).enumerate() {
+            let (w, h) = (after.width(), after.height());
+            // The floor fills the bottom of the view either side of the pillar's foot.
+            let floor_area = ((0, w / 3), (h - h / 6, h));
+            let red = red_pixels(after, floor_area.0, floor_area.1);
+            let area = ((floor_area.0 .1 - floor_area.0 .0) * (floor_area.1 .1 - floor_area.1 .0))
+                as usize;
+            let way = THREE_WAYS[i].0;
+            assert!(red * 10 > area * 9, "{floor} {way}: {red} of {area} floor pixels red");
+            // A name nothing has: the placeholder, half red, half black.
+            let before = red_pixels(before, floor_area.0, floor_area.1);
+            assert!(before * 10 < area * 7, "{floor} {way}: placeholder {before} of {area} red");
+        }
     }
 }

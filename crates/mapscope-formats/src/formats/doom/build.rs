@@ -226,7 +226,8 @@ pub fn build_level_scene(
     let mut notes = map.notes.clone();
     let palette = load_palette(stack)?;
     let mut colormap = load_colormap(stack, &mut notes)?;
-    let texdir = TextureDirectory::load_with(stack, texture_rules(stack, map, opts))?;
+    let rules = texture_rules(stack, map, opts);
+    let texdir = TextureDirectory::load_with(stack, rules)?;
     let mut props = UdmfProps::read(map.udmf.as_deref(), &mut notes);
     let scaled = texture_scale::fold_texture_scales(&mut props, map, &texdir, stack);
     if scaled > 0 {
@@ -288,6 +289,7 @@ pub fn build_level_scene(
         sector_sky: &views.sector_sky,
         translucent: &tranmap_of_line,
         line_styles: &line_styles,
+        vanilla: rules == TextureRules::Vanilla,
     };
 
     // Sky first so it has a stable, low index.
@@ -718,6 +720,8 @@ enum TexKey {
     Flat(usize),
     /// A flat only TEXTURES or a loose picture defines (index in `flat_defs`).
     FlatDef(usize),
+    /// A wall texture (or a TEXTURES graphic) drawn as a flat.
+    WallAsFlat(usize),
     Sprite(LumpNum),
     /// A TEXTURES sprite definition (index in `sprite_defs`).
     SpriteDef(usize),
@@ -756,6 +760,8 @@ struct Builder<'a> {
     translucent: &'a BTreeMap<u32, u32>,
     /// Linedef -> ZDoom's alpha and render style, where not opaque.
     line_styles: &'a BTreeMap<u32, LineStyle>,
+    /// Vanilla's rules: a flat name no flat has is an error there, not a wall texture.
+    vanilla: bool,
 }
 
 /// ZDoom's sector colours for smooth mode: the table of distinct (light, fade) pairs, and each
@@ -1078,6 +1084,27 @@ impl Builder<'_> {
                     let tex =
                         self.texdir.compose_flat(i, self.stack, &mut self.patches, &mut self.notes);
                     return self.add_texture(TexKey::FlatDef(i), tex);
+                }
+                // GZDoom looks a sector's textures up with TEXMAN_TryAny: where no flat has
+                // the name, a texture of another use (a wall texture, or a TEXTURES graphic
+                // standing in for one). Vanilla stops with an error instead.
+                let wall =
+                    self.texdir.number(name).filter(|&n| !self.vanilla && self.texdir.draws(n));
+                if let Some(n) = wall {
+                    if let Some(&t) = self.keys.get(&TexKey::WallAsFlat(n)) {
+                        return t;
+                    }
+                    self.notes.push(format!(
+                        "flat {name} is a wall texture: drawn on floors and ceilings as GZDoom \
+                         draws it"
+                    ));
+                    let tex = self.texdir.compose_as_flat(
+                        n,
+                        self.stack,
+                        &mut self.patches,
+                        &mut self.notes,
+                    );
+                    return self.add_texture(TexKey::WallAsFlat(n), tex);
                 }
                 let key = TexKey::MissingFlat(name.to_string());
                 if let Some(&t) = self.keys.get(&key) {

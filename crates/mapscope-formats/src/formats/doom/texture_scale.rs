@@ -30,15 +30,19 @@ pub fn fold_texture_scales(
     };
     let mut flat_scales: HashMap<String, Option<[f64; 2]>> = HashMap::new();
     let flat_scale = |name: &str| -> Option<[f64; 2]> {
-        let (own, (w, h)) = if let Some(d) =
-            texdir.flat_def(name).and_then(|i| texdir.flat_defs.get(i))
-        {
-            (d.scale.units(), (d.width as usize, d.height as usize))
-        } else {
-            let entry = stack.flats().number(name).and_then(|n| stack.flats().entries().get(n))?;
-            let lump = stack.lump_at(entry.lump)?;
-            ([1.0, 1.0], flat_lump_size(&lump))
-        };
+        let (own, (w, h)) =
+            if let Some(d) = texdir.flat_def(name).and_then(|i| texdir.flat_defs.get(i)) {
+                (d.scale.units(), (d.width as usize, d.height as usize))
+            } else if let Some(n) = stack.flats().number(name) {
+                let entry = stack.flats().entries().get(n)?;
+                let lump = stack.lump_at(entry.lump)?;
+                ([1.0, 1.0], flat_lump_size(&lump))
+            } else {
+                // A wall texture no flat shares a name with is drawn as the flat (GZDoom's
+                // fallback to a texture of any use; see `build.rs`).
+                let d = texdir.number(name).and_then(|n| texdir.defs.get(n))?;
+                (d.scale.units(), (d.width as usize, d.height as usize))
+            };
         let [fx, fy] = fitted_scale(w, h);
         let s = [own[0] * fx, own[1] * fy];
         (s != [1.0, 1.0]).then_some(s)

@@ -680,6 +680,24 @@ impl TextureDirectory {
         }
     }
 
+    /// Composes wall texture `num` as a flat, fitted to vanilla's 64x64 flats: GZDoom draws a
+    /// texture of any use on a floor or ceiling no flat names (`TEXMAN_TryAny`).
+    pub fn compose_as_flat(
+        &self,
+        num: usize,
+        stack: &WadStack,
+        patches: &mut PatchCache,
+        notes: &mut Vec<String>,
+    ) -> Texture {
+        let Some(def) = self.defs.get(num) else {
+            return placeholder("?", 64, 64);
+        };
+        match self.compose_picture(def, Some(num), stack, patches, notes, 0) {
+            Some(pic) => fit_flat(&def.name, &pic, notes),
+            None => placeholder(&def.name, 64, 64),
+        }
+    }
+
     /// The texels of `def` (number `own` among the wall textures, if it is one); `None` when
     /// it must be a placeholder (the note says why).
     fn compose_picture(
