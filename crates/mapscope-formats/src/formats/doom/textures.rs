@@ -671,13 +671,7 @@ impl TextureDirectory {
         patches: &mut PatchCache,
         notes: &mut Vec<String>,
     ) -> Texture {
-        let Some(def) = self.flat_defs.get(i) else {
-            return placeholder("?", 64, 64);
-        };
-        match self.compose_picture(def, None, stack, patches, notes, 0) {
-            Some(pic) => fit_flat(&def.name, &pic, notes),
-            None => placeholder(&def.name, 64, 64),
-        }
+        self.compose_fitted(self.flat_defs.get(i), None, stack, patches, notes)
     }
 
     /// Composes wall texture `num` as a flat, fitted to vanilla's 64x64 flats: GZDoom draws a
@@ -689,10 +683,22 @@ impl TextureDirectory {
         patches: &mut PatchCache,
         notes: &mut Vec<String>,
     ) -> Texture {
-        let Some(def) = self.defs.get(num) else {
+        self.compose_fitted(self.defs.get(num), Some(num), stack, patches, notes)
+    }
+
+    /// `def` (wall texture `own`, if it is one) composed and fitted to a 64x64 flat.
+    fn compose_fitted(
+        &self,
+        def: Option<&TextureDef>,
+        own: Option<usize>,
+        stack: &WadStack,
+        patches: &mut PatchCache,
+        notes: &mut Vec<String>,
+    ) -> Texture {
+        let Some(def) = def else {
             return placeholder("?", 64, 64);
         };
-        match self.compose_picture(def, Some(num), stack, patches, notes, 0) {
+        match self.compose_picture(def, own, stack, patches, notes, 0) {
             Some(pic) => fit_flat(&def.name, &pic, notes),
             None => placeholder(&def.name, 64, 64),
         }
