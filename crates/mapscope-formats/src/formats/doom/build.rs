@@ -44,7 +44,10 @@ use super::things::{
 use super::udmf_props::{FlatPlacement, LightRule, PartTexture, UdmfProps, BOTTOM, MID, TOP};
 use super::wad::{LumpNum, WadStack};
 
+mod light_bands;
 mod slabs;
+
+use light_bands::LightBands;
 
 /// Eye height above the floor (`VIEWHEIGHT`).
 pub const VIEW_HEIGHT: f64 = 41.0;
@@ -290,6 +293,7 @@ pub fn build_level_scene(
         translucent: &tranmap_of_line,
         line_styles: &line_styles,
         vanilla: rules == TextureRules::Vanilla,
+        bands: LightBands::new(map, &floors_3d, &level.slopes),
     };
 
     // Sky first so it has a stable, low index.
@@ -488,7 +492,10 @@ pub fn build_level_scene(
                     views,
                     facing: spawn_angle_degrees(th.angle).to_radians() as f32,
                     scale: 1.0,
-                    light: sector.unwrap_or(0) as u32,
+                    light: match sector {
+                        Some(s) => b.banded_slot(s as u32, z, LightRule::default()),
+                        None => 0,
+                    },
                     fullbright: t.fullbright,
                     label: th.kind.to_string(),
                 });
@@ -762,6 +769,8 @@ struct Builder<'a> {
     line_styles: &'a BTreeMap<u32, LineStyle>,
     /// Vanilla's rules: a flat name no flat has is an error there, not a wall texture.
     vanilla: bool,
+    /// The light 3D floors cast on their sectors below them.
+    bands: LightBands,
 }
 
 /// ZDoom's sector colours for smooth mode: the table of distinct (light, fade) pairs, and each
@@ -1237,6 +1246,8 @@ impl Builder<'_> {
         };
         let contrast = if side_props.no_fake_contrast { 0 } else { contrast };
         let light = self.lights.slot(front_i as u32, side_props.light);
+        // The walls' light: the sector's through the sidedef's rule, or a 3D floor's.
+        let lit = (front_i as u32, side_props.light);
         // Anchors (pegging) use the sectors' own heights, as ZDoom pegs to them on slopes
         // too; the wall's edges follow the planes at each end of the seg.
         let (ff, fc) = (front.floor as f64, front.ceiling as f64);
@@ -1256,7 +1267,7 @@ impl Builder<'_> {
                 let anchor = if lower_unpegged { ff + p.height(h) } else { fc } + p.y_shift;
                 let part = WallPart { top: fce, bottom: ffe, anchor, y_scale: p.y_scale };
                 let u = p.u(len);
-                self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
+                self.banded_wall(lit, a, bpt, &part, u, tex, flags(SurfaceKind::Wall, false));
                 tiers[0] = tier(tex, anchor, &p);
             }
             return (fallback, tiers);
@@ -1291,7 +1302,7 @@ impl Builder<'_> {
                 let bottom = each(bce, ffe, f64::max);
                 let part = WallPart { top: worldtop_e, bottom, anchor, y_scale: p.y_scale };
                 let u = p.u(len);
-                self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
+                self.banded_wall(lit, a, bpt, &part, u, tex, flags(SurfaceKind::Wall, false));
                 tiers[0] = tier(tex, anchor, &p);
             }
         }
@@ -1304,7 +1315,7 @@ impl Builder<'_> {
                 let top = each(bfe, fce, f64::min);
                 let part = WallPart { top, bottom: ffe, anchor, y_scale: p.y_scale };
                 let u = p.u(len);
-                self.wall_quad(a, bpt, &part, u, tex, light, flags(SurfaceKind::Wall, false));
+                self.banded_wall(lit, a, bpt, &part, u, tex, flags(SurfaceKind::Wall, false));
                 tiers[1] = tier(tex, anchor, &p);
             }
         }
@@ -1333,7 +1344,7 @@ impl Builder<'_> {
                 flags |= vertex_flags::TRANSLUCENT;
             }
             let first = self.world.len();
-            self.wall_quad(a, bpt, &part, u, tex, light, flags);
+            self.banded_wall(lit, a, bpt, &part, u, tex, flags);
             // ZDoom's alpha and render style, for the GPU's blending (`doom.wgsl`).
             if let Some(style) = style.filter(|s| s.blends()) {
                 for v in &mut self.world[first..] {
@@ -1381,6 +1392,15 @@ impl Builder<'_> {
         let p = self.props.sector(index);
         let [floor_light, ceiling_light] = self.plane_light_slots(index as u32);
         let key = index as u32;
+        // Under a 3D floor, its light.
+        let floor_light =
+            self.banded_plane_slot(key, FLOOR, sector.floor as f64, (floor_light, p.floor_light));
+        let ceiling_light = self.banded_plane_slot(
+            key,
+            CEILING,
+            sector.ceiling as f64,
+            (ceiling_light, p.ceiling_light),
+        );
         let floor_scroll = self.scrolls.slot(self.boom.floor_scroll.get(&key).copied());
         let ceiling_scroll = self.scrolls.slot(self.boom.ceiling_scroll.get(&key).copied());
         let planes = [

@@ -18,7 +18,11 @@
 //!   ceiling flat seen from above), its floor the bottom (its floor flat seen from below).
 //! - Light (without "no shade"): the region below the slab's top takes the control sector's
 //!   light, so the bottom face and the sides are lit by it, while the top face, lit from
-//!   above, keeps the tagged sector's.
+//!   above, keeps the tagged sector's (see `build/light_bands` for the whole rule). A floor
+//!   of alpha 0 draws nothing but still casts its light (it keeps `FF_EXISTS`).
+//! - `ExtraFloor_LightOnly` (50) makes such a floor of type 3 and alpha 0 for every sector
+//!   tagged `arg0`: its `arg1` 0 casts the light down to the next floor, 1 only between the
+//!   control planes (double shadow), 2 down to the next and then resets it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,6 +30,8 @@ use super::map::{MapData, MapFormat};
 
 /// Hexen/ZDoom `Sector_Set3dFloor`.
 pub const SECTOR_SET_3D_FLOOR: u16 = 160;
+/// ZDoom `ExtraFloor_LightOnly`.
+pub const EXTRA_FLOOR_LIGHT_ONLY: u16 = 50;
 
 /// Flag bits of `arg2`.
 pub mod floor_flags {
@@ -38,6 +44,8 @@ pub mod floor_flags {
     pub const ADDITIVE: i32 = 64;
     pub const FLOOD: i32 = 128;
     pub const FADE_WALLS: i32 = 512;
+    /// The light below it returns to the sector's own.
+    pub const RESET: i32 = 1024;
 }
 
 /// How a 3D floor is made (`arg1 & 3`).
@@ -63,7 +71,7 @@ pub struct Floor3d {
     pub inside: bool,
     /// `arg2` (see [`floor_flags`]).
     pub flags: i32,
-    /// 0 (not drawn) .. 255 (opaque).
+    /// 0 (not drawn: it only casts its light) .. 255 (opaque).
     pub alpha: u8,
 }
 
@@ -75,12 +83,18 @@ impl Floor3d {
     pub fn additive(&self) -> bool {
         self.has(floor_flags::ADDITIVE)
     }
+
+    /// Whether it is drawn (alpha 0 only casts light).
+    pub fn drawn(&self) -> bool {
+        self.alpha > 0
+    }
 }
 
 /// Sectors the map's slabs may reach in all (a slab counted once per sector it is built in).
 const MAX_SLAB_SECTORS: usize = 1 << 16;
 
-/// The map's drawn 3D floors, with notes on what is read and what is not drawn.
+/// The map's 3D floors (those of alpha 0 too, which only cast light), with notes on what is
+/// read and what is not drawn.
 pub fn read_3d_floors(map: &MapData, notes: &mut Vec<String>) -> Vec<Floor3d> {
     if map.doom_specials() {
         return Vec::new();
@@ -93,14 +107,25 @@ pub fn read_3d_floors(map: &MapData, notes: &mut Vec<String>) -> Vec<Floor3d> {
         }
     }
     let mut floors = Vec::new();
-    let (mut fixes, mut untagged, mut hidden) = (0usize, 0usize, 0usize);
+    let (mut fixes, mut untagged) = (0usize, 0usize);
     let (mut placed, mut over) = (0usize, 0usize);
     for (i, line) in map.linedefs.iter().enumerate() {
-        if line.special != SECTOR_SET_3D_FLOOR {
-            continue;
-        }
         let a = line.args;
-        let tag = if hexen && a[1] & 8 == 0 { a[0] + 256 * a[4] } else { a[0] };
+        // ExtraFloor_LightOnly is Sector_Set3dFloor type 3, alpha 0, with its own flags.
+        let (a, light_only) = match line.special {
+            SECTOR_SET_3D_FLOOR => (a, false),
+            EXTRA_FLOOR_LIGHT_ONLY => {
+                use floor_flags::*;
+                let flags = match a[1] {
+                    1 => DOUBLE_SHADOW | FADE_WALLS,
+                    2 => FADE_WALLS | RESET,
+                    _ => FADE_WALLS,
+                };
+                ([a[0], 3, flags, 0, 0], true)
+            }
+            _ => continue,
+        };
+        let tag = if hexen && !light_only && a[1] & 8 == 0 { a[0] + 256 * a[4] } else { a[0] };
         let param = a[1] & !8;
         if param == 4 {
             fixes += 1;
@@ -134,10 +159,6 @@ pub fn read_3d_floors(map: &MapData, notes: &mut Vec<String>) -> Vec<Floor3d> {
             }
         }
         let alpha = alpha.clamp(0, 255) as u8;
-        if alpha == 0 {
-            hidden += 1;
-            continue;
-        }
         floors.push(Floor3d {
             line: i as u32,
             control: control as u32,
@@ -148,8 +169,16 @@ pub fn read_3d_floors(map: &MapData, notes: &mut Vec<String>) -> Vec<Floor3d> {
             alpha,
         });
     }
-    if !floors.is_empty() {
-        describe(&floors, notes);
+    let drawn: Vec<Floor3d> = floors.iter().filter(|f| f.drawn()).cloned().collect();
+    if !drawn.is_empty() {
+        describe(&drawn, notes);
+    }
+    let light_only = floors.len() - drawn.len();
+    if light_only > 0 {
+        notes.push(format!(
+            "{light_only} 3D floors of alpha 0 (or ExtraFloor_LightOnly, 50) draw nothing but \
+             the light they cast on their sectors below them"
+        ));
     }
     if fixes > 0 {
         notes.push(format!(
@@ -161,9 +190,6 @@ pub fn read_3d_floors(map: &MapData, notes: &mut Vec<String>) -> Vec<Floor3d> {
         notes.push(format!(
             "{untagged} Sector_Set3dFloor (160) lines tag no sector (or no control sector)"
         ));
-    }
-    if hidden > 0 {
-        notes.push(format!("{hidden} 3D floors with alpha 0 draw nothing"));
     }
     if over > 0 {
         notes.push(format!(
@@ -184,8 +210,10 @@ fn describe(floors: &[Floor3d], notes: &mut Vec<String>) {
         "{} 3D floors (Sector_Set3dFloor) in {} sectors ({translucent} translucent, {additive} \
          additive, {vavoom} Vavoom-style): drawn as slabs between the control sector's floor \
          and ceiling (its flats on the top and bottom faces, the control line's middle \
-         texture or the drawn line's upper or lower on the sides); the top face takes the \
-         tagged sector's light, the bottom face and sides the control sector's. 3D floors \
+         texture or the drawn line's upper or lower on the sides); the light each casts \
+         below its top (the control sector's) lights its sides and bottom face and the \
+         tagged sector's walls, floor and things beneath it, as GZDoom's light lists do. 3D \
+         floors \
          have no vanilla equivalent: faithful frames that reach a sector with one are drawn \
          with vanilla's COLORMAP light tables over ordinary rasterisation (the GPU)",
         floors.len(),
@@ -196,7 +224,6 @@ fn describe(floors: &[Floor3d], notes: &mut Vec<String>) {
         (floor_flags::FOG, "fog"),
         (floor_flags::FLOOD, "flood"),
         (floor_flags::FADE_WALLS, "fade walls"),
-        (floor_flags::DOUBLE_SHADOW, "double shadow"),
     ] {
         let n = count(&|f| f.has(flag));
         if n > 0 {
@@ -207,9 +234,9 @@ fn describe(floors: &[Floor3d], notes: &mut Vec<String>) {
         notes.push(format!("3D floor flags not drawn: {}", missing.join(", ")));
     }
     notes.push(
-        "3D floors: the shadow a slab casts on its sector below it, the splitting of \
-         overlapping floors, things standing on slabs and sector colours inside them are not \
-         drawn"
+        "3D floors: the splitting of overlapping floors (a translucent floor covered by a \
+         solid one still casts its light), things standing on slabs and sector colours \
+         inside them are not drawn"
             .into(),
     );
 }
@@ -269,6 +296,24 @@ mod tests {
     }
 
     #[test]
+    fn light_only_floors_are_invisible_non_solid_floors_with_their_shadow_flags() {
+        let mut notes = Vec::new();
+        for (arg1, flags) in [
+            (0, floor_flags::FADE_WALLS),
+            (1, floor_flags::DOUBLE_SHADOW | floor_flags::FADE_WALLS),
+            (2, floor_flags::FADE_WALLS | floor_flags::RESET),
+        ] {
+            let mut m = map(MapFormat::Hexen, [5, arg1, 0, 0, 1], "-");
+            m.linedefs[0].special = EXTRA_FLOOR_LIGHT_ONLY;
+            let f = read_3d_floors(&m, &mut notes);
+            // arg4 is no high byte of the tag here.
+            assert_eq!((f.len(), &f[0].targets[..], f[0].control), (1, &[0][..], 2));
+            assert_eq!((f[0].kind, f[0].flags, f[0].drawn()), (FloorKind::NonSolid, flags, false));
+        }
+        assert!(notes.iter().any(|n| n.contains("draw nothing but the light")), "{notes:?}");
+    }
+
+    #[test]
     fn reads_tag_type_flags_and_alpha() {
         let mut notes = Vec::new();
         let f = read_3d_floors(&map(MapFormat::Hexen, [5, 1, 8 | 64, 128, 1], "-"), &mut notes);
@@ -286,8 +331,10 @@ mod tests {
         let udmf = MapFormat::Udmf { namespace: "zdoom".into() };
         let f = read_3d_floors(&map(udmf, [5, 2, 0, 100, 1], "#40"), &mut notes);
         assert_eq!((&f[0].targets[..], f[0].inside, f[0].alpha), (&[0][..], true, 40));
-        // Alpha 0 and type 4 draw nothing; Doom-numbered maps have no 160.
-        assert!(read_3d_floors(&map(MapFormat::Hexen, [5, 1, 0, 0, 0], "-"), &mut notes).is_empty());
+        // Alpha 0 is kept for its light but not drawn; type 4 is not read; Doom-numbered maps
+        // have no 160.
+        let f = read_3d_floors(&map(MapFormat::Hexen, [5, 1, 0, 0, 0], "-"), &mut notes);
+        assert!(f.len() == 1 && !f[0].drawn());
         assert!(
             read_3d_floors(&map(MapFormat::Hexen, [5, 4, 0, 255, 0], "-"), &mut notes).is_empty()
         );

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use glam::DVec2;
 
+use super::light_bands::BELOW;
 use super::{fixed_units, seg_side_index, viewer, Builder, WallPart, CEILING, FLOOR};
 use crate::formats::doom::bsp::SubsectorPolygons;
 use crate::formats::doom::floors_3d::{floor_flags, Floor3d, FloorKind};
@@ -81,7 +82,7 @@ impl Builder<'_> {
                 segs_of.entry(s as u32).or_default().push(i);
             }
         }
-        for floor in floors {
+        for floor in floors.iter().filter(|f| f.drawn()) {
             let Some(control) = map.sectors.get(floor.control as usize) else { continue };
             let targets: BTreeSet<u32> = floor.targets.iter().copied().collect();
             let planes = slab_planes(self, floor, control);
@@ -103,17 +104,6 @@ impl Builder<'_> {
                 self.slab_side(map, floor, &planes, &targets, seg);
             }
         }
-    }
-
-    /// The light slots of a slab in sector `target`: its top face seen from above, and
-    /// everything lit from inside it (the bottom face, the sides, faces seen from inside).
-    fn slab_lights(&mut self, floor: &Floor3d, target: u32) -> [u32; 2] {
-        let inside = if floor.has(floor_flags::NO_SHADE) {
-            target
-        } else {
-            self.lights.slot_from(target, floor.control, LightRule::default())
-        };
-        [target, inside]
     }
 
     /// The flags and shade bytes of a slab's surfaces of kind `kind`.
@@ -140,14 +130,20 @@ impl Builder<'_> {
         target: u32,
         poly: &[DVec2],
     ) {
-        let [outside_light, inside_light] = self.slab_lights(floor, target);
+        // Each face is lit by the band of the sector's light it looks out into: the top seen
+        // from above by the light over the slab, the bottom seen from below by the light
+        // under it (the slab's own, or with "double shadow" what comes back below it).
+        let (top, bottom) = (planes[0].level, planes[1].level);
+        let mut lit = |h: f64| self.banded_slot(target, h, LightRule::default());
+        let (above, under, inside_top, inside_bottom) =
+            (lit(top), lit(bottom - BELOW), lit(top - BELOW), lit(bottom));
         let (flags, shade) = self.slab_style(floor, SurfaceKind::Flat, false, 0);
         // (plane, faces up, light): the top seen from above, the bottom from below, and from
         // inside the other way round.
-        let mut faces = vec![(&planes[0], true, outside_light), (&planes[1], false, inside_light)];
+        let mut faces = vec![(&planes[0], true, above), (&planes[1], false, under)];
         if floor.inside {
-            faces.push((&planes[0], false, inside_light));
-            faces.push((&planes[1], true, inside_light));
+            faces.push((&planes[0], false, inside_top));
+            faces.push((&planes[1], true, inside_bottom));
         }
         for (plane, up, light) in faces {
             let texture = self.flat(&plane.flat);
@@ -243,10 +239,10 @@ impl Builder<'_> {
             Some(i) if self.props.side(i).no_fake_contrast => 0,
             _ => contrast,
         };
-        let [_, light] = self.slab_lights(floor, target as u32);
         let (flags, shade) = self.slab_style(floor, SurfaceKind::Wall, true, contrast);
         let first = self.world.len();
-        self.wall_quad(a, b, &part, (u0, u0 + len), texture, light, flags);
+        let lit = (target as u32, LightRule::default());
+        self.banded_wall(lit, a, b, &part, (u0, u0 + len), texture, flags);
         for v in &mut self.world[first..] {
             v.shade = shade;
         }
