@@ -20,7 +20,7 @@ use crate::scene::{
 
 use super::animation::{active_anims, AnimatedThing, DerivedLight, DoomAnimator, SceneCycle};
 use super::boom::{BoomEffects, Velocity};
-use super::boom_build::{self, transferred_sky, SkySurface};
+use super::boom_build::{self, SkySurface};
 use super::boom_views::BoomViews;
 use super::bsp::{point_in_subsector, SubsectorPolygons};
 use super::flats::{flat_texture, SKY_FLAT};
@@ -45,6 +45,7 @@ use super::udmf_props::{FlatPlacement, LightRule, PartTexture, UdmfProps, BOTTOM
 use super::wad::{LumpNum, WadStack};
 
 mod light_bands;
+mod skies;
 mod slabs;
 
 use light_bands::LightBands;
@@ -289,37 +290,14 @@ pub fn build_level_scene(
         lights: LightSlots::new(map.sectors.len()),
         scrolls: ScrollSlots::default(),
         skies: Vec::new(),
-        sector_sky: &views.sector_sky,
+        sector_sky: views.sector_sky.clone(),
         translucent: &tranmap_of_line,
         line_styles: &line_styles,
         vanilla: rules == TextureRules::Vanilla,
         bands: LightBands::new(map, &floors_3d, &level.slopes),
     };
 
-    // Sky first so it has a stable, low index.
-    let mut sky_name = level.sky_texture_name();
-    if sky_name == "SKY4" && texdir.number("SKY4").is_none() {
-        b.notes.push("no SKY4 texture: episode 4 uses SKY3".into());
-        sky_name = "SKY3";
-    }
-    let sky = b.wall_texture(sky_name).map(|(t, _)| t).unwrap_or_else(|| {
-        b.add_texture(TexKey::Missing(sky_name.into()), placeholder(sky_name, 256, 128))
-    });
-    // MBF's transferred skies after it (index 0 is the level's).
-    b.skies.push(SkySurface::level(sky));
-    for line in &views.skies {
-        let surface = match b.wall_texture(&line.texture) {
-            Some((t, _)) => transferred_sky(t, line.x_offset, line.y_offset, line.flipped),
-            None => {
-                b.notes.push(format!(
-                    "a sky transfer line names no texture ({}): the level's sky is drawn",
-                    line.texture
-                ));
-                SkySurface::level(sky)
-            }
-        };
-        b.skies.push(surface);
-    }
+    b.level_skies(map, &views, opts.vanilla);
 
     // Line specials are Doom's only in Doom-numbered maps (BoomEffects reads none of the
     // others); Hexen-style specials are not drawn.
@@ -566,7 +544,7 @@ pub fn build_level_scene(
         // Boom 242 and MBF 271/272.
         sector.heightsec = views.heightsec.get(&(i as u32)).copied();
         sector.region_colormaps = region_colormaps.get(&(i as u32)).copied().unwrap_or([0; 3]);
-        sector.sky = views.sector_sky.get(&(i as u32)).map_or(0, |&k| k as u32 + 1);
+        sector.sky = b.sector_sky.get(&(i as u32)).map_or(0, |&k| k as u32 + 1);
     }
     vanilla_map.skies = b.skies.iter().skip(1).map(SkySurface::vanilla).collect();
     vanilla_map.tranmaps = tranmaps;
@@ -691,7 +669,7 @@ pub fn build_level_scene(
         world: b.world,
         parts,
         sprites,
-        sky: Some(Sky { texture: sky }),
+        sky: b.skies.first().map(|s| Sky { texture: s.texture }),
         markers,
         spawn,
         animator: Box::new(animator),
@@ -761,8 +739,8 @@ struct Builder<'a> {
     scrolls: ScrollSlots,
     /// The level's sky, then the skies MBF's 271/272 lines transfer.
     skies: Vec<SkySurface>,
-    /// Sector -> its transferred sky (index into `skies` less one).
-    sector_sky: &'a BTreeMap<u32, usize>,
+    /// Sector -> its transferred sky or sky2 (index into `skies` less one).
+    sector_sky: BTreeMap<u32, usize>,
     /// Linedef -> its translucency table (Boom 260, ZDoom's alpha).
     translucent: &'a BTreeMap<u32, u32>,
     /// Linedef -> ZDoom's alpha and render style, where not opaque.

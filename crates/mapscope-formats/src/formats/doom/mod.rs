@@ -16,6 +16,7 @@ pub mod glbsp_nodes;
 pub mod lights;
 pub mod line_styles;
 pub mod map;
+pub mod map_info;
 pub mod node_builder;
 pub mod nodes;
 pub mod palette;
