@@ -127,6 +127,15 @@ for i in range(n):
 PY
 done
 
+# MAPINFO lumps for doom_mapinfo (first byte: 0 MAPINFO, 1 ZMAPINFO, 2 UMAPINFO).
+mkdir -p "$out/doom_mapinfo"
+printf '\000map MAP01 "Entry"\nsky1 SKY3 0.5\nsky2 SKY2\ndoublesky\ncluster 1\ninclude "INCLUDED"\nmap MAP02 lookup "HUSTR_2"\nsky1 SKY1 0\nclusterdef 1\n' \
+    > "$out/doom_mapinfo/hexen.txt"
+printf '\001// ZDoom\ngamedefaults { sky1 = "SKY2" }\ndefaultmap { sky2 = "SKY3", 0.1 }\nadddefaultmap { doublesky }\nmap MAP01 lookup "HUSTR_1" { levelnum = 1 sky1 = "RSKY1", 0.2 next = "MAP02" }\ncluster 1 { exittext = "x" }\nepisode MAP01 { name = "E" }\n' \
+    > "$out/doom_mapinfo/zdoom.txt"
+printf '\002MAP MAP01 { levelname = "Entry" skytexture = "SKY4" }\nMAP MAP02 { skytexture = "SKY1" }\n' \
+    > "$out/doom_mapinfo/umapinfo.txt"
+
 # Saucerman: packages, and WAD+map pairs as saucer_wad_map takes them (split offset, the
 # WAD without its 1.3 MB lookup tables, the map).
 seed saucer_pak "$fx"/saucer/*.pak "$fx"/saucer/corrupt/*.pak

@@ -1,0 +1,21 @@
+//! Doom MAPINFO: arbitrary bytes (after a first byte that picks MAPINFO, ZMAPINFO or
+//! UMAPINFO) as a file's map information lump, read for MAP01's skies as building a level
+//! reads them; the same bytes are also the lump `INCLUDED`, so `include` directives recurse.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mapscope_formats::formats::doom::map_info::map_skies;
+use mapscope_formats::formats::doom::wad::{Wad, WadStack};
+use mapscope_formats::formats::doom::writer::WadWriter;
+// Links the capped allocator.
+use mapscope_fuzz as _;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, text)) = data.split_first() else { return };
+    let name = ["MAPINFO", "ZMAPINFO", "UMAPINFO"][pick as usize % 3];
+    let mut w = WadWriter::pwad();
+    w.lump(name, text.to_vec());
+    w.lump("INCLUDED", text.to_vec());
+    let Ok(wad) = Wad::from_bytes("fuzz.wad", w.to_bytes()) else { return };
+    let _ = map_skies(&WadStack::new(vec![wad]), "MAP01", &mut Vec::new());
+});
