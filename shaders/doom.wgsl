@@ -97,8 +97,23 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
     return lit_rgb(map, t.x);
 }
 
+// The texture smooth frames draw in place of `s`'s (word 7 of its descriptor, plus one): a
+// flat's full-size picture for its 64x64 texture, at the same map units.
+fn smooth_surface(s: SurfaceIn) -> SurfaceIn {
+    let twin = scene_meta[frame.meta_offs.z + s.tex * 8u + 7u];
+    if twin == 0u {
+        return s;
+    }
+    var out = s;
+    out.info = tex_info(twin - 1u);
+    out.uv = s.uv * vec2<f32>(f32(out.info.width) / f32(s.info.width),
+                              f32(out.info.height) / f32(s.info.height));
+    return out;
+}
+
 // Smooth mode: bilinear texels in true colour, light as a continuous factor.
-fn shade_smooth(s: SurfaceIn) -> vec4<f32> {
+fn shade_smooth(surface: SurfaceIn) -> vec4<f32> {
+    let s = smooth_surface(surface);
     let p = s.uv - 0.5;
     let base = vec2<i32>(floor(p));
     let f = p - floor(p);

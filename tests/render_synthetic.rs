@@ -134,7 +134,12 @@ fn render(scene: &mut Scene, view: &ViewSettings) -> image::RgbaImage {
 fn floor_wall_and_sprite_land_where_projected() {
     for shading in [
         Shading::Unlit,
-        Shading::DoomColormap { colormap: identity_colormap(), segs: vec![], map: None },
+        Shading::DoomColormap {
+            colormap: identity_colormap(),
+            segs: vec![],
+            map: None,
+            smooth_flats: vec![],
+        },
     ] {
         let mut s = scene(shading);
         let img = render(&mut s, &ViewSettings::default());
@@ -167,7 +172,8 @@ fn doom_light_darkens_with_distance_in_faithful_mode() {
     // Colormap m maps every index to grey level 255 - 8m, so the colormap chosen is visible.
     let colormap: Vec<u8> =
         (0..34u32).flat_map(|m| (0..256).map(move |_| (255 - (8 * m).min(255)) as u8)).collect();
-    let mut s = scene(Shading::DoomColormap { colormap, segs: vec![], map: None });
+    let mut s =
+        scene(Shading::DoomColormap { colormap, segs: vec![], map: None, smooth_flats: vec![] });
     s.sprites.clear();
     s.animator = Box::new(StaticAnimator {
         state: FrameState {

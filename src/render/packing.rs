@@ -58,9 +58,18 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
     meta.extend(family.joined);
     let texinfo = meta.len() as u32;
 
+    // Word 7 of a descriptor: the texture smooth frames draw in its place, plus one (0: itself).
+    let mut smooth_twin = vec![0u32; scene.textures.len()];
+    if let Shading::DoomColormap { smooth_flats, .. } = &scene.shading {
+        for &[fitted, full] in smooth_flats {
+            if let Some(w) = smooth_twin.get_mut(fitted as usize) {
+                *w = full.saturating_add(1);
+            }
+        }
+    }
     let mut texels = Vec::new();
     let rgb555 = matches!(scene.shading, Shading::Family { family: ShadingFamily::Saturn, .. });
-    for t in &scene.textures {
+    for (t, &twin) in scene.textures.iter().zip(&smooth_twin) {
         let offset = texels.len() as u32;
         let flags = match &t.texels {
             Texels::Indexed { index, opaque } => {
@@ -94,7 +103,7 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
             t.origin.0 as u32,
             t.origin.1 as u32,
             t.palette.min(MAX_PALETTE as u32 - 256),
-            0,
+            twin,
         ]);
     }
     if scene.textures.is_empty() {

@@ -50,6 +50,7 @@ mod tests {
             colormap: vec![],
             segs: vec![],
             map: None,
+            smooth_flats: vec![],
         }));
         validate(&world_source(&Shading::Unlit));
         for family in ShadingFamily::ALL {

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use wgpu::util::DeviceExt;
 
-use crate::scene::{vertex_flags, Scene, SurfaceKind, Texels, WorldVertex};
+use crate::scene::{vertex_flags, Scene, Shading, SurfaceKind, Texels, WorldVertex};
 
 /// A run of solid triangles with one texture (before animation) and surface kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +23,9 @@ pub struct SmoothTextures {
     pub layout: wgpu::BindGroupLayout,
     /// One bind group a scene texture: its texture and the filtering sampler.
     groups: Vec<wgpu::BindGroup>,
+    /// The texture bound in each one's place: a flat's full-size picture for its 64x64
+    /// texture (the shader samples at normalised coordinates, the same for both).
+    twins: std::collections::HashMap<u32, u32>,
     /// The solid walls and flats, by kind then texture.
     pub vertices: wgpu::Buffer,
     pub runs: Vec<Run>,
@@ -159,12 +162,20 @@ impl SmoothTextures {
             contents: bytemuck::cast_slice(if triangles.is_empty() { &zero } else { triangles }),
             usage: wgpu::BufferUsages::VERTEX,
         });
-        SmoothTextures { layout, groups, vertices, runs }
+        let twins = match &scene.shading {
+            Shading::DoomColormap { smooth_flats, .. } => {
+                smooth_flats.iter().map(|&[fitted, full]| (fitted, full)).collect()
+            }
+            _ => Default::default(),
+        };
+        SmoothTextures { layout, groups, twins, vertices, runs }
     }
 
-    /// The bind group of scene texture `texture` (after animation).
+    /// The bind group of scene texture `texture` (after animation), or of the texture drawn
+    /// in its place.
     pub fn group(&self, texture: u32) -> Option<&wgpu::BindGroup> {
-        self.groups.get(texture as usize)
+        let shown = self.twins.get(&texture).copied().unwrap_or(texture);
+        self.groups.get(shown as usize)
     }
 }
 

@@ -59,6 +59,9 @@ pub struct DoomShader {
 pub struct DoomTriangle {
     texture: TextureAt,
     scroll: [f32; 2],
+    /// Smooth frames: texels of `texture` per texel coordinate (a flat's full-size picture
+    /// drawn in place of its 64x64 texture; 1 otherwise).
+    uv_scale: [f32; 2],
     /// Vanilla's starting colormap (`(15 - level) * 4`), or none at full brightness.
     startmap: Option<f32>,
     /// The light level (0..15, fake contrast added), and whether it is a flat's (lit by
@@ -147,8 +150,8 @@ impl DoomShader {
             ([0i32; GROUP], [0i32; GROUP], [0i32; GROUP], [0i32; GROUP]);
         let (mut fx, mut fy) = ([0f32; GROUP], [0f32; GROUP]);
         for j in 0..GROUP {
-            let px = p.u[j] + t.scroll[0] - 0.5;
-            let py = p.v[j] + t.scroll[1] - 0.5;
+            let px = (p.u[j] + t.scroll[0]) * t.uv_scale[0] - 0.5;
+            let py = (p.v[j] + t.scroll[1]) * t.uv_scale[1] - 0.5;
             let (bx, by) = (floor_i32(px), floor_i32(py));
             fx[j] = px - bx as f32;
             fy[j] = py - by as f32;
@@ -341,7 +344,11 @@ impl SoftShader for DoomShader {
     }
 
     fn triangle(&self, v: &WorldVertex, view: &SoftView) -> DoomTriangle {
-        let texture = self.textures.at(view.remap, v.texture);
+        let (texture, uv_scale) = if self.faithful {
+            (self.textures.at(view.remap, v.texture), [1.0, 1.0])
+        } else {
+            self.textures.smooth_at(view.remap, v.texture)
+        };
         let kind = v.flags & vertex_flags::KIND_MASK;
         let contrast = ((v.flags >> vertex_flags::CONTRAST_SHIFT) & 255) as u8 as i8;
         let is_sky = kind == SurfaceKind::Sky as u32;
@@ -367,6 +374,7 @@ impl SoftShader for DoomShader {
         DoomTriangle {
             texture,
             scroll: scroll_offset(view.scroll, v.flags >> vertex_flags::SCROLL_SHIFT),
+            uv_scale,
             startmap: (!is_sky).then_some((15 - level) as f32 * 4.0),
             level,
             flat,
@@ -386,6 +394,7 @@ impl SoftShader for DoomShader {
         DoomTriangle {
             texture: quad.texture,
             scroll: [0.0; 2],
+            uv_scale: [1.0, 1.0],
             startmap: (!quad.fullbright).then_some((15 - level) as f32 * 4.0),
             level,
             flat: false,

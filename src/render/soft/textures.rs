@@ -53,6 +53,8 @@ pub struct SoftTextures {
     /// Each texture's texel at a sprite's position (x from the left, y from the top); apart
     /// from `infos`, which every triangle copies.
     origins: Vec<[i32; 2]>,
+    /// The texture smooth frames draw in each one's place, plus one (0: itself).
+    smooth_twins: Vec<u32>,
 }
 
 impl SoftTextures {
@@ -80,7 +82,26 @@ impl SoftTextures {
                     .map(|k| packed.meta.get(at + t * INFO_WORDS + k).copied().unwrap_or(0) as i32)
             })
             .collect();
-        SoftTextures { texels, infos, origins }
+        let smooth_twins = (0..count)
+            .map(|t| packed.meta.get(at + t * INFO_WORDS + 7).copied().unwrap_or(0))
+            .collect();
+        SoftTextures { texels, infos, origins, smooth_twins }
+    }
+
+    /// The texture smooth frames draw for `texture` after this frame's animation (`remap`):
+    /// a flat's full-size picture in place of its 64x64 texture, with the scale from the
+    /// texel coordinates of the one to the other (`[1.0, 1.0]` for a texture drawn as it is).
+    pub fn smooth_at(&self, remap: &[u32], texture: u32) -> (TextureAt, [f32; 2]) {
+        let t = remap.get(texture as usize).copied().unwrap_or(texture);
+        let own = self.infos.get(t as usize).copied().unwrap_or_default();
+        let twin = self.smooth_twins.get(t as usize).and_then(|&w| w.checked_sub(1));
+        match twin.and_then(|w| self.infos.get(w as usize)) {
+            Some(full) => {
+                let scale = |a: u32, b: u32| a as f32 / b as f32;
+                (*full, [scale(full.width, own.width), scale(full.height, own.height)])
+            }
+            None => (own, [1.0, 1.0]),
+        }
     }
 
     /// Texture `texture` after this frame's animation (`remap`, the state's remap words).
@@ -212,8 +233,12 @@ mod tests {
 
     #[test]
     fn texels_wrap_both_ways_as_the_shaders_wrap_them() {
-        let mut t =
-            SoftTextures { texels: (0..12).collect(), infos: Vec::new(), origins: Vec::new() };
+        let mut t = SoftTextures {
+            texels: (0..12).collect(),
+            infos: Vec::new(),
+            origins: Vec::new(),
+            smooth_twins: Vec::new(),
+        };
         // 4 x 3: not a power of two.
         let odd = TextureAt { first: 0, width: 4, height: 3, pow2: false, palette: 0, rgba: false };
         assert_eq!(t.texel(&odd, 1, 1), 5);
@@ -229,7 +254,12 @@ mod tests {
     fn a_group_of_texels_reads_as_texel_reads_each_lane() {
         // Two textures back to back: 8 x 4 (powers of two, the last in the list) after a
         // 3 x 5 one; coordinates either side of both edges and far beyond.
-        let t = SoftTextures { texels: (0..47).collect(), infos: Vec::new(), origins: Vec::new() };
+        let t = SoftTextures {
+            texels: (0..47).collect(),
+            infos: Vec::new(),
+            origins: Vec::new(),
+            smooth_twins: Vec::new(),
+        };
         let odd = TextureAt { first: 0, width: 3, height: 5, pow2: false, palette: 0, rgba: false };
         let pow2 =
             TextureAt { first: 15, width: 8, height: 4, pow2: true, palette: 0, rgba: false };
@@ -257,7 +287,12 @@ mod tests {
         // A 2 x 2 RGBA texture whose words start at 16-bit texel 2 (packed word 1).
         let words = [0u32, 0x1111_2222, 0x3333_4444, 0x5555_6666, 0x7777_8888];
         let texels = words.iter().flat_map(|&w| [w as u16, (w >> 16) as u16]).collect();
-        let t = SoftTextures { texels, infos: Vec::new(), origins: Vec::new() };
+        let t = SoftTextures {
+            texels,
+            infos: Vec::new(),
+            origins: Vec::new(),
+            smooth_twins: Vec::new(),
+        };
         let rgba = TextureAt { first: 2, width: 2, height: 2, pow2: true, palette: 0, rgba: true };
         assert_eq!(t.rgba(&rgba, 0, 0), 0x1111_2222);
         assert_eq!(t.rgba(&rgba, 1, 0), 0x3333_4444);

@@ -33,6 +33,9 @@ pub enum Shading {
         colormap: Vec<u8>,
         segs: Vec<VanillaSeg>,
         map: Option<Box<vanilla_doom::VanillaMap>>,
+        /// Textures smooth frames draw in place of others, at the same map units: (a flat's
+        /// 64x64 texture, its full-size picture).
+        smooth_flats: Vec<[u32; 2]>,
     },
     /// Texels shown through the palette with no light tables.
     Unlit,

@@ -23,7 +23,7 @@ use super::boom::{BoomEffects, Velocity};
 use super::boom_build::{self, SkySurface};
 use super::boom_views::BoomViews;
 use super::bsp::{point_in_subsector, SubsectorPolygons};
-use super::flats::{flat_texture, SKY_FLAT};
+use super::flats::{flat_texture, FlatTexture, SKY_FLAT};
 use super::floors_3d::read_3d_floors;
 use super::lights::{LightSim, PRandom};
 use super::line_styles::{read_line_styles, LineStyle};
@@ -295,6 +295,7 @@ pub fn build_level_scene(
         line_styles: &line_styles,
         vanilla: rules == TextureRules::Vanilla,
         bands: LightBands::new(map, &floors_3d, &level.slopes),
+        smooth_flats: Vec::new(),
     };
 
     b.level_skies(map, &views, opts.vanilla);
@@ -662,7 +663,12 @@ pub fn build_level_scene(
         game: Game::Doom,
         axes: Axes::ZUpRightHanded,
         palette,
-        shading: Shading::DoomColormap { colormap, segs: vanilla_segs, map: Some(vanilla_map) },
+        shading: Shading::DoomColormap {
+            colormap,
+            segs: vanilla_segs,
+            map: Some(vanilla_map),
+            smooth_flats: b.smooth_flats,
+        },
         clear: ClearColor::default(),
         near: 1.0,
         textures: b.textures,
@@ -749,6 +755,8 @@ struct Builder<'a> {
     vanilla: bool,
     /// The light 3D floors cast on their sectors below them.
     bands: LightBands,
+    /// Flats larger than 64x64: (their 64x64 texture, their full-size one).
+    smooth_flats: Vec<[u32; 2]>,
 }
 
 /// ZDoom's sector colours for smooth mode: the table of distinct (light, fade) pairs, and each
@@ -999,7 +1007,21 @@ impl Builder<'_> {
             Some(i) => self.texdir.compose_flat(i, self.stack, &mut self.patches, &mut self.notes),
             None => flat_texture(self.stack, num, &mut self.patches.colours, &mut self.notes),
         };
-        self.add_texture(TexKey::Flat(num), tex)
+        self.add_flat(TexKey::Flat(num), tex)
+    }
+
+    /// Adds a flat's 64x64 texture under `key`, and its full-size texture, where it has one,
+    /// as the texture smooth frames draw in its place.
+    fn add_flat(&mut self, key: TexKey, flat: FlatTexture) -> u32 {
+        let fitted = self.add_texture(key, flat.fitted);
+        if let Some(full) = flat.full {
+            if self.take_texels(full.width as usize * full.height as usize) {
+                let i = self.textures.len() as u32;
+                self.textures.push(full);
+                self.smooth_flats.push([fitted, i]);
+            }
+        }
+        fitted
     }
 
     /// Scene texture and height of a sidedef texture name; `None` draws nothing: "-", an
@@ -1070,7 +1092,7 @@ impl Builder<'_> {
                     }
                     let tex =
                         self.texdir.compose_flat(i, self.stack, &mut self.patches, &mut self.notes);
-                    return self.add_texture(TexKey::FlatDef(i), tex);
+                    return self.add_flat(TexKey::FlatDef(i), tex);
                 }
                 // GZDoom looks a sector's textures up with TEXMAN_TryAny: where no flat has
                 // the name, a texture of another use (a wall texture, or a TEXTURES graphic
@@ -1091,7 +1113,7 @@ impl Builder<'_> {
                         &mut self.patches,
                         &mut self.notes,
                     );
-                    return self.add_texture(TexKey::WallAsFlat(n), tex);
+                    return self.add_flat(TexKey::WallAsFlat(n), tex);
                 }
                 let key = TexKey::MissingFlat(name.to_string());
                 if let Some(&t) = self.keys.get(&key) {

@@ -20,7 +20,7 @@ use std::rc::Rc;
 use crate::formats::{FormatError, Result};
 use crate::scene::{Texels, Texture};
 
-use super::flats::{fit_flat, flat_picture};
+use super::flats::{fit_flat, flat_picture, FlatTexture};
 use super::palette_match::PaletteMatcher;
 use super::picture::{Picture, MAX_PICTURE_TEXELS};
 use super::textures_lump::{parse_textures_lump, DefinitionKind, TextureDefinition, TexturesItem};
@@ -670,7 +670,7 @@ impl TextureDirectory {
         stack: &WadStack,
         patches: &mut PatchCache,
         notes: &mut Vec<String>,
-    ) -> Texture {
+    ) -> FlatTexture {
         self.compose_fitted(self.flat_defs.get(i), None, stack, patches, notes)
     }
 
@@ -682,7 +682,7 @@ impl TextureDirectory {
         stack: &WadStack,
         patches: &mut PatchCache,
         notes: &mut Vec<String>,
-    ) -> Texture {
+    ) -> FlatTexture {
         self.compose_fitted(self.defs.get(num), Some(num), stack, patches, notes)
     }
 
@@ -694,13 +694,13 @@ impl TextureDirectory {
         stack: &WadStack,
         patches: &mut PatchCache,
         notes: &mut Vec<String>,
-    ) -> Texture {
+    ) -> FlatTexture {
         let Some(def) = def else {
-            return placeholder("?", 64, 64);
+            return placeholder("?", 64, 64).into();
         };
         match self.compose_picture(def, own, stack, patches, notes, 0) {
             Some(pic) => fit_flat(&def.name, &pic, notes),
-            None => placeholder(&def.name, 64, 64),
+            None => placeholder(&def.name, 64, 64).into(),
         }
     }
 
@@ -1268,7 +1268,8 @@ mod tests {
         assert_eq!((c.width, indexed(&c)[7]), (8, 2), "GZDoom widths are kept");
         // `Texture` replaces flats too; `Flat` only flats.
         assert!(dir.flat_def("C").is_some() && dir.flat_def("B").is_none());
-        let fa = dir.compose_flat(dir.flat_def("FA").unwrap(), &stack, &mut cache, &mut notes);
+        let fa =
+            dir.compose_flat(dir.flat_def("FA").unwrap(), &stack, &mut cache, &mut notes).fitted;
         assert_eq!((fa.width, fa.height, indexed(&fa)[5 * 64 + 5]), (64, 64, 2), "tiled");
         assert!(notes.iter().any(|n| n.contains("flat FA is 4x4")), "{notes:?}");
     }
@@ -1458,7 +1459,8 @@ mod tests {
         );
         let b = dir.compose(1, &stack, &mut cache, &mut notes);
         assert_eq!((b.width, indexed(&b)[0]), (8, 2), "Texture beats the picture");
-        let fb = dir.compose_flat(dir.flat_def("FB").unwrap(), &stack, &mut cache, &mut notes);
+        let fb =
+            dir.compose_flat(dir.flat_def("FB").unwrap(), &stack, &mut cache, &mut notes).fitted;
         assert_eq!(indexed(&fb)[0], 2);
     }
 
