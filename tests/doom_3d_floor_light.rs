@@ -8,7 +8,7 @@
 mod support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::map::{MapData, MapFormat, Sector};
+use mapscope::formats::doom::map::{MapData, MapFormat, Sector, Thing};
 use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{vertex_flags, Scene, SurfaceKind};
 use support::doom_test_room::{
@@ -137,6 +137,26 @@ fn the_room_s_walls_are_cut_at_the_slab_s_top_and_lit_by_its_light_below() {
     });
     assert_eq!(plain_walls.count(), 8);
     assert!(s.facts.notes.iter().any(|n| n.contains("the light each casts below its top")));
+}
+
+#[test]
+fn things_stand_at_their_height_and_take_the_light_there() {
+    // Health bonuses on the floor and on the slab's top (Hexen's z: height above the floor).
+    let mut m = map(SOLID, OVERHEAD);
+    let start = hexen_player_start();
+    for (x, z) in [(64, 0), (192, TOP as i32)] {
+        m.things.push(Thing { x: x << 16, y: 128 << 16, z: z << 16, kind: 2014, ..start });
+    }
+    let mut w = WadWriter::pwad();
+    w.map("MAP01", &m);
+    add_checker_and_solid_walls(&mut w);
+    let s = scene_over_freedoom2("things3d.wad", w.to_bytes(), "MAP01");
+    let at = |x: f32| s.sprites.iter().find(|p| p.pos[0] == x).expect("the bonus");
+    let (floor, slab) = (at(64.0), at(192.0));
+    assert_eq!((floor.pos[1], slab.pos[1]), (0.0, TOP as f32));
+    // On the slab, the room's light; under it, the control sector's.
+    assert_eq!(slab.light, 0);
+    assert_ne!(floor.light, 0);
 }
 
 #[test]

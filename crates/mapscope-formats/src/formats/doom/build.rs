@@ -454,7 +454,10 @@ pub fn build_level_scene(
                     });
                 }
                 spawn_words.push(spawn_word);
-                let z = if t.hangs { ceiling - t.height as f64 } else { floor };
+                // Hexen's and UDMF's height: above the floor, or for things hanging from
+                // the ceiling below it (ZDoom P_SpawnMapThing); Doom-format things have none.
+                let above = fixed_units(th.z);
+                let z = if t.hangs { ceiling - t.height as f64 - above } else { floor + above };
                 let bam = (spawn_angle_degrees(th.angle) / 45.0) as u32 * 0x2000_0000;
                 sprite_memory.add_thing(VThing {
                     x: th.x,

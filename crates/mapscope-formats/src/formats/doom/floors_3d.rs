@@ -235,8 +235,7 @@ fn describe(floors: &[Floor3d], notes: &mut Vec<String>) {
     }
     notes.push(
         "3D floors: the splitting of overlapping floors (a translucent floor covered by a \
-         solid one still casts its light), things standing on slabs and sector colours \
-         inside them are not drawn"
+         solid one still casts its light) and sector colours inside them are not drawn"
             .into(),
     );
 }
