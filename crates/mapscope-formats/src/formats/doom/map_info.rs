@@ -7,7 +7,7 @@
 //!   `UMAPINFO` is read only where the file has neither. A later file's `map` block replaces
 //!   the earlier definition of that map.
 //! - Two syntaxes: Hexen's (`map MAP01 "Name"`, then `sky1 NAME speed` lines up to the next
-//!   top-level keyword) and ZDoom's (`map MAP01 "Name" { sky1 = "NAME", speed }`); the name
+//!   top-level keyword; Hexen's own lumps give the map as a number, `map 1`, which is MAP01) and ZDoom's (`map MAP01 "Name" { sky1 = "NAME", speed }`); the name
 //!   may be `lookup "KEY"`, or absent in UMAPINFO (`MAP MAP01 { skytexture = "NAME" }`).
 //! - A map's properties start from its lump's `defaultmap` (replaced by each `defaultmap`,
 //!   added to by `adddefaultmap`) over `gamedefaults`; `include "lump"` reads another lump in
@@ -108,6 +108,10 @@ impl Parser<'_> {
                 title(&mut s)?;
                 let mut skies = self.defaults.clone();
                 properties(&mut s, &mut skies)?;
+                let name = match name.parse::<u32>() {
+                    Ok(n @ 1..=99) => format!("MAP{n:02}"),
+                    _ => name,
+                };
                 if name.eq_ignore_ascii_case(self.map) {
                     self.found = Some(skies);
                 }
@@ -266,6 +270,10 @@ mod tests {
         assert_eq!((s.sky1.as_deref(), s.speeds[0], s.double), (Some("RSKY1"), 0.1, false));
         let umapinfo = "MAP MAP01 { levelname = \"x\" skytexture = \"SKY4\" }";
         assert_eq!(skies(&[&[("UMAPINFO", umapinfo)]], "MAP01").0.sky1.as_deref(), Some("SKY4"));
+        // Hexen's map numbers.
+        let numbered =
+            "map 1 \"WINNOWING HALL\"\nsky1 SKY2 1\nmap 2 \"SEVEN PORTALS\"\nsky1 SKY3 1";
+        assert_eq!(skies(&[&[("MAPINFO", numbered)]], "MAP02").0.sky1.as_deref(), Some("SKY3"));
         // A map nobody defines.
         assert_eq!(skies(&[&[("MAPINFO", hexen)]], "MAP03").0, MapSkies::default());
     }
