@@ -54,6 +54,9 @@ impl LightBands {
                 of_sector.entry(t).or_default().push(f);
             }
         }
+        if of_sector.is_empty() {
+            return LightBands::default();
+        }
         let centres = sector_centres(map);
         let mut bands = BTreeMap::new();
         for (sector, floors) in of_sector {
