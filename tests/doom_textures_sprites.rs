@@ -3,12 +3,13 @@
 //! replaces Freedoom's frame, drawn at its `Offset` in faithful mode (vanilla's canvas and
 //! the GPU) and smooth mode; a `Graphic` no wall texture shares a name with draws on the wall
 //! naming it, and a wall texture or a `Graphic` no flat shares a name with draws on the floor
-//! naming it (GZDoom's fallback to a texture of any use).
+//! naming it, as do a flat or a sprite on a wall and a sprite on the floor (GZDoom's fallback
+//! to a texture of any use).
 
 mod support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::writer::WadWriter;
+use mapscope::formats::doom::writer::{patch_lump, WadWriter};
 use mapscope::render::{render_headless, ViewSettings};
 use support::doom_test_room::{
     add_checker_and_solid_walls, scene_over_freedoom2, shared_gpu, R, THREE_WAYS,
@@ -39,7 +40,8 @@ fn room(north: &str, floor: &str) -> String {
     t
 }
 
-/// The room's PWAD with a second TEXTURES lump holding `textures` (each is read).
+/// The room's PWAD with a second TEXTURES lump holding `textures` (each is read), and a red
+/// flat `REDFLT` and a red sprite lump `REDSA0` (the solid wall's 64 x 128 patch).
 fn pwad(north: &str, floor: &str, textures: &str) -> Vec<u8> {
     let mut w = WadWriter::pwad();
     w.lump("MAP01", Vec::new());
@@ -47,6 +49,12 @@ fn pwad(north: &str, floor: &str, textures: &str) -> Vec<u8> {
     w.lump("ENDMAP", Vec::new());
     add_checker_and_solid_walls(&mut w);
     w.lump("TEXTURES", textures.as_bytes().to_vec());
+    w.marker("FF_START");
+    w.lump("REDFLT", vec![R; 4096]);
+    w.marker("FF_END");
+    w.marker("SS_START");
+    w.lump("REDSA0", patch_lump(64, 128, 0, 0, &[Some(R); 64 * 128]));
+    w.marker("SS_END");
     w.to_bytes()
 }
 
@@ -172,5 +180,35 @@ fn a_wall_texture_or_graphic_no_flat_names_draws_on_the_floor() {
             let before = red_pixels(before, floor_area.0, floor_area.1);
             assert!(before * 10 < area * 7, "{floor} {way}: placeholder {before} of {area} red");
         }
+    }
+}
+
+#[test]
+fn a_flat_or_sprite_no_wall_texture_names_draws_on_the_wall_and_a_sprite_on_the_floor() {
+    std::env::set_var("XDG_RUNTIME_DIR", "/tmp");
+    let sprite = "Sprite \"REDSPR\", 64, 128 { Patch \"SOLIDP\", 0, 0 }\n";
+    let placeholder = renders("no-wall", "NOSUCHTX", sprite);
+    // REDFLT: a flat; REDSA0: a sprite lump; REDSPR: a TEXTURES sprite.
+    for north in ["REDFLT", "REDSA0", "REDSPR"] {
+        let with = renders(&format!("wall-{north}"), north, sprite);
+        for (i, (before, after)) in placeholder.iter().zip(&with).enumerate() {
+            let (w, h) = (after.width(), after.height());
+            let wall = ((w / 2 - w / 6, w / 2 + w / 6), (h / 4, h / 2 - h / 10));
+            let area = ((wall.0 .1 - wall.0 .0) * (wall.1 .1 - wall.1 .0)) as usize;
+            let way = THREE_WAYS[i].0;
+            let red = red_pixels(after, wall.0, wall.1);
+            assert!(red * 10 > area * 9, "{north} {way}: {red} of {area} wall pixels red");
+            let before = red_pixels(before, wall.0, wall.1);
+            assert!(before * 10 < area * 7, "{north} {way}: placeholder {before} of {area} red");
+        }
+    }
+    let with = renders_on("floor-sprite", "CHECKW", "REDSA0", "");
+    for (i, after) in with.iter().enumerate() {
+        let (w, h) = (after.width(), after.height());
+        let floor_area = ((0, w / 3), (h - h / 6, h));
+        let area =
+            ((floor_area.0 .1 - floor_area.0 .0) * (floor_area.1 .1 - floor_area.1 .0)) as usize;
+        let red = red_pixels(after, floor_area.0, floor_area.1);
+        assert!(red * 10 > area * 9, "{}: {red} of {area} floor pixels red", THREE_WAYS[i].0);
     }
 }

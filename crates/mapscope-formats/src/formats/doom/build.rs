@@ -23,7 +23,7 @@ use super::boom::{BoomEffects, Velocity};
 use super::boom_build::{self, SkySurface};
 use super::boom_views::BoomViews;
 use super::bsp::{point_in_subsector, SubsectorPolygons};
-use super::flats::{flat_texture, FlatTexture, SKY_FLAT};
+use super::flats::{fit_flat, flat_texture, FlatTexture, SKY_FLAT};
 use super::floors_3d::read_3d_floors;
 use super::lights::{LightSim, PRandom};
 use super::line_styles::{read_line_styles, LineStyle};
@@ -716,6 +716,8 @@ enum TexKey {
     FlatDef(usize),
     /// A wall texture (or a TEXTURES graphic) drawn as a flat.
     WallAsFlat(usize),
+    /// A sprite (its scene texture) drawn as a flat.
+    SpriteAsFlat(u32),
     Sprite(LumpNum),
     /// A TEXTURES sprite definition (index in `sprite_defs`).
     SpriteDef(usize),
@@ -1070,6 +1072,9 @@ impl Builder<'_> {
                 Some((self.wall_by_number(n), height))
             }
             None => {
+                if let Some(found) = self.other_use_on_wall(name) {
+                    return Some(found);
+                }
                 // The placeholder is made once per name: a PWAD opened without its IWAD
                 // misses every wall's texture.
                 let key = TexKey::Missing(name.to_string());
@@ -1118,6 +1123,9 @@ impl Builder<'_> {
                     );
                     return self.add_flat(TexKey::WallAsFlat(n), tex);
                 }
+                if let Some(t) = self.sprite_named(name) {
+                    return self.sprite_as_flat(name, t);
+                }
                 let key = TexKey::MissingFlat(name.to_string());
                 if let Some(&t) = self.keys.get(&key) {
                     return t;
@@ -1126,6 +1134,76 @@ impl Builder<'_> {
                 self.add_texture(key, placeholder(name, 64, 64))
             }
         }
+    }
+
+    /// The texture of another use GZDoom's `TEXMAN_TryAny` draws on a wall no wall texture
+    /// names: a flat (at its full size), else a sprite; none under vanilla's rules, where the
+    /// name is an error. Its scene texture and height.
+    fn other_use_on_wall(&mut self, name: &str) -> Option<(u32, f64)> {
+        if self.vanilla {
+            return None;
+        }
+        let (t, what) =
+            if self.stack.flats().number(name).is_some() || self.texdir.flat_def(name).is_some() {
+                let fitted = self.flat(name);
+                let full = self.smooth_flats.iter().find(|p| p[0] == fitted).map(|p| p[1]);
+                (full.unwrap_or(fitted), "flat")
+            } else {
+                (self.sprite_named(name)?, "sprite")
+            };
+        let key = TexKey::Missing(format!("#{what} on a wall {name}"));
+        if let std::collections::hash_map::Entry::Vacant(e) = self.keys.entry(key) {
+            e.insert(u32::MAX);
+            self.notes
+                .push(format!("texture {name} is a {what}: drawn on walls as GZDoom draws it"));
+        }
+        let height = self.textures.get(t as usize).map_or(64, |t| t.height);
+        Some((t, height as f64))
+    }
+
+    /// The scene texture of the sprite named `name`, as GZDoom's `TEXMAN_TryAny` finds one: a
+    /// TEXTURES `Sprite` definition, else a lump between `S_START` and `S_END`; none under
+    /// vanilla's rules.
+    fn sprite_named(&mut self, name: &str) -> Option<u32> {
+        if self.vanilla {
+            return None;
+        }
+        let picture = match self.texdir.sprite_def(name) {
+            Some(i) => SpritePicture::Defined(i),
+            None => {
+                let sprites = self.stack.sprites();
+                SpritePicture::Lump(sprites.entries().get(sprites.number(name)?)?.lump)
+            }
+        };
+        Some(self.sprite_texture(picture))
+    }
+
+    /// Sprite texture `t` drawn as the flat `name`, fitted as any flat (its transparent
+    /// texels index 0).
+    fn sprite_as_flat(&mut self, name: &str, t: u32) -> u32 {
+        if let Some(&f) = self.keys.get(&TexKey::SpriteAsFlat(t)) {
+            return f;
+        }
+        self.notes.push(format!(
+            "flat {name} is a sprite: drawn on floors and ceilings as GZDoom draws it"
+        ));
+        let Some(Texels::Indexed { index, opaque }) =
+            self.textures.get(t as usize).map(|t| &t.texels)
+        else {
+            return self.add_texture(TexKey::SpriteAsFlat(t), placeholder(name, 64, 64));
+        };
+        let tex = &self.textures[t as usize];
+        let pic = Picture {
+            width: tex.width as u16,
+            height: tex.height as u16,
+            left: 0,
+            top: 0,
+            opaque: if opaque.is_empty() { vec![true; index.len()] } else { opaque.clone() },
+            index: index.clone(),
+            clipped: 0,
+        };
+        let flat = fit_flat(name, &pic, &mut self.notes);
+        self.add_flat(TexKey::SpriteAsFlat(t), flat)
     }
 
     fn sprite_texture(&mut self, picture: SpritePicture) -> u32 {
