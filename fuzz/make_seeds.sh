@@ -127,7 +127,7 @@ for i in range(n):
 PY
 done
 
-# MAPINFO lumps for doom_mapinfo (first byte: 0 MAPINFO, 1 ZMAPINFO, 2 UMAPINFO).
+# Text lumps for doom_mapinfo (first byte: 0 MAPINFO, 1 ZMAPINFO, 2 UMAPINFO, 3 ANIMDEFS).
 mkdir -p "$out/doom_mapinfo"
 printf '\000map MAP01 "Entry"\nsky1 SKY3 0.5\nsky2 SKY2\ndoublesky\ncluster 1\ninclude "INCLUDED"\nmap MAP02 lookup "HUSTR_2"\nsky1 SKY1 0\nclusterdef 1\n' \
     > "$out/doom_mapinfo/hexen.txt"
@@ -135,6 +135,8 @@ printf '\001// ZDoom\ngamedefaults { sky1 = "SKY2" }\ndefaultmap { sky2 = "SKY3"
     > "$out/doom_mapinfo/zdoom.txt"
 printf '\002MAP MAP01 { levelname = "Entry" skytexture = "SKY4" }\nMAP MAP02 { skytexture = "SKY1" }\n' \
     > "$out/doom_mapinfo/umapinfo.txt"
+printf '\003flat FWATER1 range FWATER4 tics 8\nwarp flat NUKAGE1 speed 2\nswitch doom 1 SW1BRCOM on pic SW2BRCOM tics 0 off pic SW1BRCOM tics 0\ntexture SLADRIP1 pic 1 tics 4 pic 2 rand 4 8 pic SLADRIP3 tics 4 oscillate\ncameratexture CAMTEX 128 128\ntexture BLODGR1 range BLODGR4 rand 3 9 allowdecals\n' \
+    > "$out/doom_mapinfo/animdefs.txt"
 
 # Saucerman: packages, and WAD+map pairs as saucer_wad_map takes them (split offset, the
 # WAD without its 1.3 MB lookup tables, the map).

@@ -40,9 +40,15 @@ fn room(north: &str, floor: &str) -> String {
     t
 }
 
-/// The room's PWAD with a second TEXTURES lump holding `textures` (each is read), and a red
-/// flat `REDFLT` and a red sprite lump `REDSA0` (the solid wall's 64 x 128 patch).
+/// The room's PWAD with a second TEXTURES lump holding `textures` (each is read), a red flat
+/// `REDFLT` and a checker flat `CHKFLT` after it, and a red sprite lump `REDSA0` (the solid
+/// wall's 64 x 128 patch).
 fn pwad(north: &str, floor: &str, textures: &str) -> Vec<u8> {
+    pwad_with(north, floor, textures, "")
+}
+
+/// [`pwad`] with an `ANIMDEFS` lump holding `animdefs`.
+fn pwad_with(north: &str, floor: &str, textures: &str, animdefs: &str) -> Vec<u8> {
     let mut w = WadWriter::pwad();
     w.lump("MAP01", Vec::new());
     w.lump("TEXTMAP", room(north, floor).into_bytes());
@@ -51,7 +57,9 @@ fn pwad(north: &str, floor: &str, textures: &str) -> Vec<u8> {
     w.lump("TEXTURES", textures.as_bytes().to_vec());
     w.marker("FF_START");
     w.lump("REDFLT", vec![R; 4096]);
+    w.lump("CHKFLT", (0..4096).map(|i| if (i / 64 + i % 64) % 2 == 0 { R } else { 0 }).collect());
     w.marker("FF_END");
+    w.lump("ANIMDEFS", animdefs.as_bytes().to_vec());
     w.marker("SS_START");
     w.lump("REDSA0", patch_lump(64, 128, 0, 0, &[Some(R); 64 * 128]));
     w.marker("SS_END");
@@ -211,4 +219,29 @@ fn a_flat_or_sprite_no_wall_texture_names_draws_on_the_wall_and_a_sprite_on_the_
         let red = red_pixels(after, floor_area.0, floor_area.1);
         assert!(red * 10 > area * 9, "{}: {red} of {area} floor pixels red", THREE_WAYS[i].0);
     }
+}
+
+#[test]
+fn an_animdefs_range_animates_the_floor() {
+    std::env::set_var("XDG_RUNTIME_DIR", "/tmp");
+    let animdefs = "flat REDFLT range CHKFLT tics 4\n";
+    let mut scene =
+        scene_over_freedoom2("anim.wad", pwad_with("CHECKW", "REDFLT", "", animdefs), "MAP01");
+    let camera = scene.spawn;
+    for &(way, mode, fov_deg) in &THREE_WAYS {
+        let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
+        // Tics 1-4 show REDFLT, 5-8 CHKFLT (half its texels black), 9 REDFLT again.
+        let red_at = |scene: &mut mapscope::scene::Scene, tic| {
+            let img = render_headless(shared_gpu(), scene, &camera, &view, tic).unwrap();
+            let (w, h) = img.dimensions();
+            let floor = ((0, w / 3), (h - h / 6, h));
+            let area = ((floor.0 .1 - floor.0 .0) * (floor.1 .1 - floor.1 .0)) as f64;
+            red_pixels(&img, floor.0, floor.1) as f64 / area
+        };
+        let (first, second, again) =
+            (red_at(&mut scene, 2), red_at(&mut scene, 6), red_at(&mut scene, 10));
+        assert!(first > 0.9 && again > 0.9, "{way}: red floor at tics 2 and 10 ({first}, {again})");
+        assert!(second < 0.7, "{way}: the checker flat at tic 6 ({second})");
+    }
+    assert!(scene.facts.notes.iter().any(|n| n.contains("ANIMDEFS: 1 animations")));
 }

@@ -1,9 +1,11 @@
-//! Doom MAPINFO: arbitrary bytes (after a first byte that picks MAPINFO, ZMAPINFO or
-//! UMAPINFO) as a file's map information lump, read for MAP01's skies as building a level
-//! reads them; the same bytes are also the lump `INCLUDED`, so `include` directives recurse.
+//! Doom's text lumps: arbitrary bytes (after a first byte that picks MAPINFO, ZMAPINFO,
+//! UMAPINFO or ANIMDEFS) as that lump of a file, read for MAP01's skies and for animations as
+//! building a level reads them; the same bytes are also the lump `INCLUDED`, so `include`
+//! directives recurse.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use mapscope_formats::formats::doom::animdefs::animdefs;
 use mapscope_formats::formats::doom::map_info::map_skies;
 use mapscope_formats::formats::doom::wad::{Wad, WadStack};
 use mapscope_formats::formats::doom::writer::WadWriter;
@@ -12,10 +14,12 @@ use mapscope_fuzz as _;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, text)) = data.split_first() else { return };
-    let name = ["MAPINFO", "ZMAPINFO", "UMAPINFO"][pick as usize % 3];
+    let name = ["MAPINFO", "ZMAPINFO", "UMAPINFO", "ANIMDEFS"][pick as usize % 4];
     let mut w = WadWriter::pwad();
     w.lump(name, text.to_vec());
     w.lump("INCLUDED", text.to_vec());
     let Ok(wad) = Wad::from_bytes("fuzz.wad", w.to_bytes()) else { return };
-    let _ = map_skies(&WadStack::new(vec![wad]), "MAP01", &mut Vec::new());
+    let stack = WadStack::new(vec![wad]);
+    let _ = map_skies(&stack, "MAP01", &mut Vec::new());
+    let _ = animdefs(&stack, &mut Vec::new());
 });

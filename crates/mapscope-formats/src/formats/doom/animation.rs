@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use crate::formats::error::Result;
 use crate::scene::{Animator, FrameState};
 
+use super::animdefs::{animdefs, Frames, Pic};
 use super::boom::Velocity;
 use super::lights::LightSim;
 use super::textures::TextureDirectory;
@@ -134,6 +135,9 @@ pub struct ActiveAnim {
     /// Its last picture comes before its first: GZDoom runs it from the higher number down
     /// (vanilla stops with "bad cycle").
     pub backward: bool,
+    /// GZDoom's own cycles (`ANIMDEFS`): each member starts from itself, where vanilla's
+    /// formula counts from its absolute number.
+    pub own_frame: bool,
 }
 
 impl ActiveAnim {
@@ -149,6 +153,9 @@ impl ActiveAnim {
             let back = self.numpics - step % self.numpics;
             let k = i.saturating_sub(self.basepic);
             return self.basepic + (k + back) % self.numpics;
+        }
+        if self.own_frame {
+            return self.basepic + (i.saturating_sub(self.basepic) + step) % self.numpics;
         }
         self.basepic + (step + i) % self.numpics
     }
@@ -197,6 +204,7 @@ pub fn active_anims(
             numpics: high - low + 1,
             speed: def.speed,
             backward,
+            own_frame: false,
         });
     }
     if !reversed.is_empty() {
@@ -206,7 +214,79 @@ pub fn active_anims(
             reversed.join(", ")
         ));
     }
+    add_animdefs(&mut out, textures, stack, notes);
     out
+}
+
+/// Adds the cycles of the stack's `ANIMDEFS` lumps (see `animdefs`), each replacing the
+/// earlier cycle of its first picture.
+fn add_animdefs(
+    out: &mut Vec<ActiveAnim>,
+    textures: &TextureDirectory,
+    stack: &WadStack,
+    notes: &mut Vec<String>,
+) {
+    let entries = animdefs(stack, notes);
+    let (mut added, mut irregular, mut oscillating) = (0, 0, 0);
+    for e in &entries {
+        let lookup = |name: &str| {
+            if e.is_texture {
+                textures.number(name)
+            } else {
+                stack.flats().number(name)
+            }
+        };
+        let Some(first) = lookup(&e.name) else { continue };
+        let (last, speed) = match &e.frames {
+            Frames::Range { last, tics } => (lookup(last), *tics),
+            Frames::Pics(pics) => {
+                // Frames from the picture on, one after the other, with equal tics: a cycle.
+                let tics = pics.first().map_or(1, |p| p.1);
+                let number = |p: &Pic| match p {
+                    Pic::Number(n) => (*n as usize).checked_sub(1).map(|k| first + k),
+                    Pic::Name(name) => lookup(name),
+                };
+                let in_order = pics
+                    .iter()
+                    .enumerate()
+                    .all(|(k, (p, t))| number(p) == Some(first + k) && *t == tics);
+                if !in_order || pics.is_empty() {
+                    irregular += 1;
+                    continue;
+                }
+                (Some(first + pics.len() - 1), tics)
+            }
+        };
+        let Some(last) = last.filter(|&l| l != first) else { continue };
+        let (low, high) = (first.min(last), first.max(last));
+        out.retain(|a| !(a.is_texture == e.is_texture && a.contains(first)));
+        out.push(ActiveAnim {
+            is_texture: e.is_texture,
+            basepic: low,
+            numpics: high - low + 1,
+            speed: speed.max(1),
+            backward: last < first,
+            own_frame: true,
+        });
+        added += 1;
+        oscillating += usize::from(e.oscillate);
+    }
+    if added > 0 {
+        notes.push(format!(
+            "ANIMDEFS: {added} animations (each replacing its pictures' earlier one)"
+        ));
+    }
+    if irregular > 0 {
+        notes.push(format!(
+            "ANIMDEFS: {irregular} animations through frames that are not their pictures in \
+             order with equal tics are not drawn"
+        ));
+    }
+    if oscillating > 0 {
+        notes.push(format!(
+            "ANIMDEFS: {oscillating} oscillating animations are drawn running forward"
+        ));
+    }
 }
 
 /// A cycle in scene terms: the scene texture of each member, in picture-number order.
@@ -375,7 +455,14 @@ mod tests {
 
     #[test]
     fn cycle_formula_uses_absolute_numbers() {
-        let a = ActiveAnim { is_texture: false, basepic: 5, numpics: 3, speed: 8, backward: false };
+        let a = ActiveAnim {
+            is_texture: false,
+            basepic: 5,
+            numpics: 3,
+            speed: 8,
+            backward: false,
+            own_frame: false,
+        };
         assert_eq!(a.pic_at(5, 0), 5);
         // Tic 1..8: step 0; number 5 shows basepic + (0 + 5) % 3 = 5 + 2 = 7.
         assert_eq!(a.pic_at(5, 1), 7);
@@ -387,7 +474,14 @@ mod tests {
     #[test]
     fn backward_cycles_count_down_from_each_member() {
         // Pictures 5..=7 defined 7..5: at step 1 member 5 shows 7, 6 shows 5, 7 shows 6.
-        let a = ActiveAnim { is_texture: true, basepic: 5, numpics: 3, speed: 8, backward: true };
+        let a = ActiveAnim {
+            is_texture: true,
+            basepic: 5,
+            numpics: 3,
+            speed: 8,
+            backward: true,
+            own_frame: false,
+        };
         let shown = |tic| [5, 6, 7].map(|i| a.pic_at(i, tic));
         assert_eq!(shown(0), [5, 6, 7]);
         assert_eq!(shown(1), [5, 6, 7]);
@@ -431,6 +525,53 @@ mod tests {
         assert_eq!(anims[0].numpics, 3);
     }
 
+    #[test]
+    fn animdefs_add_cycles_and_replace_earlier_ones() {
+        let iwad = testwad::writer_for(&testwad::two_room_level()).to_bytes();
+        let mut pwad = crate::formats::doom::writer::WadWriter::pwad();
+        // FLOOR..CEIL as a range; NUKAGE1..3 again through its pictures, replacing vanilla's
+        // cycle; NUKAGE2 with frames out of order (not drawn); SKY1 through STARTAN (backward).
+        pwad.lump(
+            "ANIMDEFS",
+            b"flat FLOOR range CEIL tics 5\n\
+              flat NUKAGE1 pic 1 tics 6 pic 2 tics 6 pic NUKAGE3 tics 6 oscillate\n\
+              flat NUKAGE2 pic 2 tics 3 pic 1 tics 3\n\
+              texture SKY1 range STARTAN tics 2\n"
+                .to_vec(),
+        );
+        let wads = [("test.wad", iwad), ("zdoom.wad", pwad.to_bytes())]
+            .map(|(n, b)| crate::formats::doom::wad::Wad::from_bytes(n, b).expect("parses"));
+        let stack = WadStack::new(wads.into());
+        let tex = TextureDirectory::load(&stack).unwrap();
+        let mut notes = Vec::new();
+        let anims = active_anims(&tex, &stack, &mut notes);
+        let flat = |name: &str| stack.flats().number(name).unwrap();
+        let (floor, nukage) = (flat("FLOOR").min(flat("CEIL")), flat("NUKAGE1"));
+        let cycle = |is_texture, basepic, numpics, speed, backward| ActiveAnim {
+            is_texture,
+            basepic,
+            numpics,
+            speed,
+            backward,
+            own_frame: true,
+        };
+        assert_eq!(
+            anims,
+            [
+                cycle(false, floor, 2, 5, flat("CEIL") < flat("FLOOR")),
+                cycle(false, nukage, 3, 6, false),
+                cycle(true, 1, 2, 2, true),
+            ]
+        );
+        // GZDoom's cycles start each member from itself.
+        assert_eq!([1, 7, 13, 19].map(|tic| anims[1].pic_at(nukage + 1, tic)), {
+            [nukage + 1, nukage + 2, nukage, nukage + 1]
+        });
+        assert!(notes.iter().any(|n| n.contains("ANIMDEFS: 3 animations")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("1 animations through frames")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("1 oscillating")), "{notes:?}");
+    }
+
     fn animated_record(kind: u8, last: &str, first: &str, speed: u32) -> Vec<u8> {
         let mut r = vec![kind];
         for name in [last, first] {
@@ -471,20 +612,29 @@ mod tests {
         assert_eq!(
             anims,
             [
-                ActiveAnim { is_texture: true, basepic: 1, numpics: 2, speed: 4, backward: false },
+                ActiveAnim {
+                    is_texture: true,
+                    basepic: 1,
+                    numpics: 2,
+                    speed: 4,
+                    backward: false,
+                    own_frame: false
+                },
                 ActiveAnim {
                     is_texture: false,
                     basepic: floor,
                     numpics: 2,
                     speed: 1,
-                    backward: false
+                    backward: false,
+                    own_frame: false,
                 },
                 ActiveAnim {
                     is_texture: false,
                     basepic: floor,
                     numpics: 2,
                     speed: 3,
-                    backward: true
+                    backward: true,
+                    own_frame: false,
                 },
             ]
         );
@@ -549,8 +699,14 @@ mod tests {
     fn animator_remaps_and_scrolls() {
         let level = testwad::two_room_level();
         let lights = LightSim::new(&level.map);
-        let anim =
-            ActiveAnim { is_texture: true, basepic: 1, numpics: 2, speed: 8, backward: false };
+        let anim = ActiveAnim {
+            is_texture: true,
+            basepic: 1,
+            numpics: 2,
+            speed: 8,
+            backward: false,
+            own_frame: false,
+        };
         let cycles = vec![SceneCycle { anim, members: vec![3, 0] }];
         let mut a = DoomAnimator::new(cycles, lights, 4, vec![[65536, 0]]);
         let init = a.initial();

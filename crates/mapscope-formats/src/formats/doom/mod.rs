@@ -5,6 +5,7 @@
 //! [`build_scene`] / [`build_scene_with`], and [`DoomLevel`] for `info`.
 
 pub mod animation;
+pub mod animdefs;
 pub mod boom;
 mod boom_build;
 pub mod boom_views;
