@@ -13,8 +13,8 @@
 //! - `oscillate` runs a cycle back and forth (drawn forward here); `allowdecals` changes
 //!   nothing seen. Lumps are read in load order; a later definition of a picture's animation
 //!   replaces the earlier (vanilla's and `ANIMATED`'s too).
-//! - Other statements (`warp`, `warp2`, `switch`, `animateddoor`, `cameratexture`,
-//!   `canvastexture`, `skyoffset`) are skipped up to the next one.
+//! - Other statements (`warp flat|texture NAME ...`, `warp2`, `switch`, `animateddoor`,
+//!   `cameratexture`, `canvastexture`, `skyoffset`) are skipped up to the next one.
 
 use super::script_tokens::{Scanner, Token};
 use super::wad::WadStack;
@@ -79,6 +79,11 @@ fn parse(s: &mut Scanner<'_>, out: &mut Vec<AnimdefsEntry>) -> Result<()> {
     while let Some(t) = s.next_token()? {
         let is_texture = t.is_word("texture");
         if !(is_texture || t.is_word("flat")) {
+            // A warp names its picture's use and name, which are no statement of their own.
+            if t.is_word("warp") || t.is_word("warp2") {
+                s.expect_text("'flat' or 'texture'")?;
+                s.expect_text("the warped picture")?;
+            }
             // Skipped: everything up to the next statement.
             while s.peek()?.is_some_and(|t| !is_statement(t)) {
                 s.next_token()?;
@@ -112,7 +117,11 @@ fn parse(s: &mut Scanner<'_>, out: &mut Vec<AnimdefsEntry>) -> Result<()> {
                 break;
             }
         }
-        if !pics.is_empty() && matches!(entry.frames, Frames::Pics(_)) {
+        if matches!(entry.frames, Frames::Pics(_)) {
+            if pics.is_empty() {
+                // A name with no frames animates nothing.
+                continue;
+            }
             entry.frames = Frames::Pics(pics);
         }
         out.push(entry);
