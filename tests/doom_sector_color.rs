@@ -176,3 +176,38 @@ fn hexen_static_init_colours_its_tagged_sector() {
     // A name that is no colour leaves the room plain.
     assert_eq!(renders(hexen(160, "-", "-"), "hexen-plain")[SMOOTH], plain[SMOOTH]);
 }
+
+#[test]
+fn gzdoom_floor_ceiling_and_wall_colours_tint_smooth_mode() {
+    // At light 255 each surface's channels are the plain room's times its colour's: the floor
+    // red, the ceiling blue, the walls (one colour top to bottom) green.
+    let keys = "color_floor = 0xFF0000; color_ceiling = 0x0000FF; color_walltop = 0x00FF00; \
+                color_wallbottom = 0x00FF00;";
+    let plain = renders(udmf(255, ""), "plain-colours");
+    let tinted = renders(udmf(255, keys), "colours");
+    let (p, t) = (&plain[SMOOTH], &tinted[SMOOTH]);
+    let (w, h) = t.dimensions();
+    // Bottom rows: floor; top rows: ceiling; the horizon: the far wall.
+    for (rows, keep) in [(h - 10..h, 0), (0..10, 2), (h / 2 - 2..h / 2 + 2, 1)] {
+        for y in rows {
+            // The middle third: the side walls reach the top and bottom rows at the edges.
+            for x in w / 3..w * 2 / 3 {
+                let (got, want) = (t.get_pixel(x, y).0, p.get_pixel(x, y).0);
+                for c in 0..3 {
+                    let w = if c == keep { want[c] } else { 0 };
+                    assert!(
+                        got[c].abs_diff(w) <= 2,
+                        "({x}, {y}) channel {c}: {got:?} for {want:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(tinted[0], plain[0], "faithful frames stay vanilla's");
+    // A gradient from top to bottom is not drawn, and says so.
+    let notes = scene(udmf(255, "color_walltop = 0xFF0000;")).facts.notes;
+    assert!(
+        notes.iter().any(|n| n.contains("from color_walltop to color_wallbottom")),
+        "{notes:?}"
+    );
+}

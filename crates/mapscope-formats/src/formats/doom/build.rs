@@ -30,7 +30,7 @@ use super::line_styles::{read_line_styles, LineStyle};
 use super::map::{line_flags, MapData, MapFormat, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
-use super::sector_colors::{read_sector_colors, SectorColors};
+use super::sector_colors::{read_sector_colors, SectorColor, SectorColors};
 use super::slopes::{SectorSlopes, CEILING, FLOOR};
 use super::sprite_memory::SpriteMemory;
 use super::sprites::{SpriteDirectory, SpriteFrame, SpritePicture};
@@ -786,9 +786,27 @@ fn sector_color_table(colors: &SectorColors, b: &mut Builder) -> Vec<[u32; 2]> {
     }
     let mut table: Vec<[u32; 2]> = Vec::new();
     let mut number: BTreeMap<[u32; 2], u16> = BTreeMap::new();
-    let mut of_sector: BTreeMap<u32, u16> = BTreeMap::new();
-    for (&sector, c) in &colors.sectors {
-        let pair = [c.light, c.fade];
+    let white = SectorColor::default();
+    for i in 0..b.world.len() / 3 {
+        let t = &b.world[3 * i..3 * i + 3];
+        let Some(c) = colors.sectors.get(&b.lights.sector_of(t[0].light)) else { continue };
+        // Floors face up (viewer y), ceilings down.
+        let own = match t[0].flags & vertex_flags::KIND_MASK {
+            k if k == SurfaceKind::Flat as u32 => {
+                let p = [0, 1, 2].map(|k| Vec3::from(t[k].pos));
+                if (p[1] - p[0]).cross(p[2] - p[0]).y > 0.0 {
+                    c.floor
+                } else {
+                    c.ceiling
+                }
+            }
+            k if k == SurfaceKind::Wall as u32 => c.walls,
+            _ => white.walls,
+        };
+        let pair = [c.tint(own), c.fade];
+        if pair == [white.light, white.fade] {
+            continue;
+        }
         let Some(n) = number.get(&pair).copied().or_else(|| {
             let n = u16::try_from(table.len() + 1).ok()?;
             table.push(pair);
@@ -797,23 +815,28 @@ fn sector_color_table(colors: &SectorColors, b: &mut Builder) -> Vec<[u32; 2]> {
         }) else {
             continue;
         };
-        of_sector.insert(sector, n);
-    }
-    for v in &mut b.world {
-        if let Some(&n) = of_sector.get(&b.lights.sector_of(v.light)) {
-            let [lo, hi] = doom_shade::sector_color(n);
+        let [lo, hi] = doom_shade::sector_color(n);
+        for v in &mut b.world[3 * i..3 * i + 3] {
             v.shade[2] = lo;
             v.shade[3] = hi;
         }
     }
     b.notes.push(format!(
-        "{} sectors with a ZDoom light or fade colour ({} pairs): smooth mode tints their walls \
-         and flats by the light colour and fades them to the fade colour as they darken (GZDoom's \
-         software colormaps; its hardware fog density is not modelled); faithful mode draws \
-         vanilla's COLORMAP, whose tables have no colour; things are not tinted",
+        "{} sectors with a ZDoom light or fade colour or GZDoom floor, ceiling or wall colours \
+         ({} pairs): smooth mode tints their walls and flats by them and fades them to the \
+         fade colour as they darken (GZDoom's software colormaps; its hardware fog density is \
+         not modelled); faithful mode draws vanilla's COLORMAP, whose tables have no colour; \
+         things are not tinted",
         colors.sectors.len(),
         table.len()
     ));
+    let gradients = colors.sectors.values().filter(|c| c.wall_gradient).count();
+    if gradients > 0 {
+        b.notes.push(format!(
+            "{gradients} sectors' walls go from color_walltop to color_wallbottom: not drawn \
+             (the walls keep the light colour)"
+        ));
+    }
     table
 }
 

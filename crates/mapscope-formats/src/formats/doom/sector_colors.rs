@@ -15,6 +15,11 @@
 //!   that is what mapscope's smooth mode draws (`shaders/doom.wgsl`). Its hardware renderer
 //!   draws a non-black fade as exponential distance fog instead; the smooth shader's light is
 //!   vanilla's diminishing, so the fade follows that, not GZDoom's fog density.
+//! - GZDoom's hardware renderer multiplies a surface's texels by its sector's "special
+//!   colour" (UDMF `color_floor`, `color_ceiling`; on walls `color_walltop` at the ceiling
+//!   going to `color_wallbottom` at the floor; white where unset), before the light colour
+//!   (`hw_flats.cpp`/`hw_walls.cpp` SetObjectColor): drawn here in smooth mode as part of the
+//!   tint, a wall's only where its two colours are one (a gradient needs a colour a vertex).
 
 use std::collections::BTreeMap;
 
@@ -27,18 +32,49 @@ pub const STATIC_INIT: u16 = 190;
 const INIT_COLOR: i32 = 1;
 
 /// UDMF sector keys read here (taken out of the "not drawn" note).
-pub const DRAWN_SECTOR_KEYS: [&str; 2] = ["lightcolor", "fadecolor"];
+pub const DRAWN_SECTOR_KEYS: [&str; 6] = [
+    "lightcolor",
+    "fadecolor",
+    "color_floor",
+    "color_ceiling",
+    "color_walltop",
+    "color_wallbottom",
+];
 
-/// A sector's colours, 0xRRGGBB.
+/// A sector's colours, 0xRRGGBB: light and fade, and the surfaces' own (white: none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SectorColor {
     pub light: u32,
     pub fade: u32,
+    pub floor: u32,
+    pub ceiling: u32,
+    /// The walls' colour where top and bottom are one; white (not drawn) for a gradient.
+    pub walls: u32,
+    /// The walls' colours differ from top to bottom (not drawn).
+    pub wall_gradient: bool,
 }
 
 impl Default for SectorColor {
     fn default() -> Self {
-        SectorColor { light: 0xFF_FFFF, fade: 0 }
+        let white = 0xFF_FFFF;
+        SectorColor {
+            light: white,
+            fade: 0,
+            floor: white,
+            ceiling: white,
+            walls: white,
+            wall_gradient: false,
+        }
+    }
+}
+
+impl SectorColor {
+    /// The tint of a surface of colour `own` (a channel-wise product with the light colour).
+    pub fn tint(&self, own: u32) -> u32 {
+        (0..3).fold(0, |rgb, k| {
+            let (a, b) = ((self.light >> (8 * k)) & 255, (own >> (8 * k)) & 255);
+            rgb | ((a * b + 127) / 255) << (8 * k)
+        })
     }
 }
 
@@ -75,6 +111,11 @@ pub fn read_sector_colors(map: &MapData) -> SectorColors {
             if let Some(v) = get("fadecolor") {
                 c.fade = (v as u32) & 0xFF_FFFF;
             }
+            let colour = |key: &str| get(key).map_or(0xFF_FFFF, |v| (v as u32) & 0xFF_FFFF);
+            (c.floor, c.ceiling) = (colour("color_floor"), colour("color_ceiling"));
+            let (top, bottom) = (colour("color_walltop"), colour("color_wallbottom"));
+            c.wall_gradient = top != bottom;
+            c.walls = if c.wall_gradient { 0xFF_FFFF } else { top };
         }
     }
     if !map.doom_specials() {
@@ -139,8 +180,8 @@ mod tests {
         assert_eq!(
             c.sectors,
             BTreeMap::from([
-                (0, SectorColor { light: 0xFF8000, fade: 0 }),
-                (1, SectorColor { light: 0xFFFFFF, fade: 0x102030 }),
+                (0, SectorColor { light: 0xFF8000, fade: 0, ..SectorColor::default() }),
+                (1, SectorColor { light: 0xFFFFFF, fade: 0x102030, ..SectorColor::default() }),
             ])
         );
         map.format = MapFormat::Udmf { namespace: "doom".into() };
@@ -178,8 +219,8 @@ mod tests {
         assert_eq!(
             c.sectors,
             BTreeMap::from([
-                (0, SectorColor { light: 0xFF0000, fade: 0x0000FF }),
-                (1, SectorColor { light: 0xFFFFFF, fade: 0x00FF00 }),
+                (0, SectorColor { light: 0xFF0000, fade: 0x0000FF, ..SectorColor::default() }),
+                (1, SectorColor { light: 0xFFFFFF, fade: 0x00FF00, ..SectorColor::default() }),
             ])
         );
         assert_eq!(c.colour_names, vec![(0, Part::Upper), (0, Part::Lower), (1, Part::Lower)]);

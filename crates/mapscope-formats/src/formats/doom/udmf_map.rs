@@ -324,10 +324,10 @@ fn note_undrawn(extra: &UdmfExtra, notes: &mut Vec<String>) {
         .count();
     if gzdoom_colours > 0 {
         notes.push(format!(
-            "{gzdoom_colours} sectors and sidedefs set GZDoom's colour keys (color_floor, \
-             color_ceiling, color_walltop, color_wallbottom, color_sprites, per-part colours, \
-             coloradd_*, desaturation, alphafloor/alphaceiling): not drawn; surfaces keep \
-             the sector's lightcolor and fadecolor (smooth mode) and full opacity"
+            "{gzdoom_colours} sectors and sidedefs set GZDoom's colour keys other than the \
+             floor, ceiling and wall colours (color_sprites, per-part colours, coloradd_*, \
+             colorization_*, desaturation, alphafloor/alphaceiling): not drawn; surfaces keep \
+             the sector's colours (smooth mode) and full opacity"
         ));
     }
     if !parts.is_empty() {
@@ -338,7 +338,8 @@ fn note_undrawn(extra: &UdmfExtra, notes: &mut Vec<String>) {
 /// Whether `key` is one of GZDoom's sector or sidedef colour keys (zdoom namespace):
 /// per-part tints, additive colours, desaturation and plane alpha.
 fn is_gzdoom_colour_key(key: &str) -> bool {
-    key.starts_with("color_")
+    let drawn = super::sector_colors::DRAWN_SECTOR_KEYS.contains(&key);
+    (key.starts_with("color_") && !drawn)
         || key.starts_with("coloradd_")
         || key.starts_with("colorization_")
         || key == "desaturation"
@@ -485,11 +486,11 @@ mod tests {
         let note = m.notes.iter().find(|n| n.contains("GZDoom's colour keys"));
         assert!(note.is_some_and(|n| n.starts_with("1 sectors")), "{:?}", m.notes);
         let kept = m.notes.iter().find(|n| n.starts_with("UDMF properties kept")).unwrap();
-        for key in
-            ["color_floor", "coloradd_walls", "desaturation", "alphaceiling", "color_sprites"]
-        {
+        for key in ["coloradd_walls", "desaturation", "alphaceiling", "color_sprites"] {
             assert!(kept.contains(key), "{key}: {kept}");
         }
+        // The floor's colour is drawn (sector_colors).
+        assert!(!kept.contains("color_floor"), "{kept}");
         // Without them, no such note.
         assert!(!small().notes.iter().any(|n| n.contains("GZDoom's colour keys")));
     }
