@@ -30,6 +30,7 @@ use super::line_styles::{read_line_styles, LineStyle};
 use super::map::{line_flags, MapData, MapFormat, Sector};
 use super::palette::{load_colormap, load_palette};
 use super::picture::Picture;
+use super::polyobjects::read_polyobjects;
 use super::sector_colors::{read_sector_colors, SectorColor, SectorColors};
 use super::slopes::{SectorSlopes, CEILING, FLOOR};
 use super::sprite_memory::SpriteMemory;
@@ -45,6 +46,7 @@ use super::udmf_props::{FlatPlacement, LightRule, PartTexture, UdmfProps, BOTTOM
 use super::wad::{LumpNum, WadStack};
 
 mod light_bands;
+mod polyobjects;
 mod skies;
 mod slabs;
 
@@ -259,6 +261,7 @@ pub fn build_level_scene(
     let (mut tranmaps, mut tranmap_of_line) = boom_build::tranmaps(&views, stack, &palette);
     let line_styles = read_line_styles(map, &mut notes);
     let floors_3d = read_3d_floors(map, &mut notes);
+    let polyobjects = read_polyobjects(map, &mut notes);
     boom_build::line_style_tables(
         map,
         &line_styles,
@@ -296,6 +299,7 @@ pub fn build_level_scene(
         vanilla: rules == TextureRules::Vanilla,
         bands: LightBands::new(map, &floors_3d, &level.slopes),
         smooth_flats: Vec::new(),
+        po_lines: polyobjects.iter().flat_map(|p| p.lines.iter().copied()).collect(),
     };
 
     b.level_skies(map, &views, opts.vanilla);
@@ -340,6 +344,7 @@ pub fn build_level_scene(
             translucent: seg.linedef.and_then(|l| tranmap_of_line.get(&l)).copied(),
         });
     }
+    let po_sectors = b.polyobject_walls(map, &shown, &polyobjects);
     if one_sided_fallbacks > 0 {
         b.notes.push(format!(
             "{one_sided_fallbacks} segs on two-sided lines without a second sidedef drawn one-sided"
@@ -607,7 +612,8 @@ pub fn build_level_scene(
         floors_3d.iter().flat_map(|f| f.targets.iter().copied()).collect();
     for (i, sector) in vanilla_map.sectors.iter_mut().enumerate() {
         sector.beyond_canvas = [FLOOR, CEILING].iter().any(|&w| level.slopes.plane(i, w).is_some())
-            || with_3d_floors.contains(&(i as u32));
+            || with_3d_floors.contains(&(i as u32))
+            || po_sectors.contains(&(i as u32));
     }
     if !level.slopes.is_empty() {
         b.notes.push(format!(
@@ -762,6 +768,8 @@ struct Builder<'a> {
     bands: LightBands,
     /// Flats larger than 64x64: (their 64x64 texture, their full-size one).
     smooth_flats: Vec<[u32; 2]>,
+    /// Polyobjects' lines: drawn at their start spots, not where the map has them.
+    po_lines: BTreeSet<u32>,
 }
 
 /// ZDoom's sector colours for smooth mode: the table of distinct (light, fade) pairs, and each
@@ -1306,10 +1314,13 @@ impl Builder<'_> {
                 y_scale: to_fixed(p.y_scale),
             })
         };
-        // Minisegs (no linedef) are not walls.
+        // Minisegs (no linedef) are not walls; polyobjects' lines are drawn at their spots.
         let Some(ld) = seg.linedef.and_then(|l| map.linedefs.get(l as usize)) else {
             return (false, tiers);
         };
+        if seg.linedef.is_some_and(|l| self.po_lines.contains(&l)) {
+            return (false, tiers);
+        }
         let side = seg.side as usize;
         let Some(sd) = map.seg_sidedef(seg) else { return (false, tiers) };
         let front_i = sd.sector as usize;

@@ -29,6 +29,7 @@ pub mod pk7_header;
 #[cfg(any(test, feature = "writers"))]
 pub mod pk7_writer;
 pub mod png_lump;
+pub mod polyobjects;
 pub mod script_tokens;
 pub mod sector_colors;
 pub mod slope_things;
