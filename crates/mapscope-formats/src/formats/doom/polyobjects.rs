@@ -50,9 +50,17 @@ pub fn read_polyobjects(map: &MapData, notes: &mut Vec<String>) -> Vec<Polyobjec
         }
     }
     let mut lines_of: BTreeMap<i32, Vec<u32>> = BTreeMap::new();
+    let mut starting_at: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    // Each vertex's lines, the first-numbered last (taken first).
+    for (i, line) in map.linedefs.iter().enumerate().rev() {
+        starting_at.entry(line.v1).or_default().push(i as u32);
+    }
+    let mut used = vec![false; map.linedefs.len()];
     for (i, line) in map.linedefs.iter().enumerate() {
-        if line.special == POLYOBJ_START_LINE {
-            lines_of.entry(line.args[0]).or_insert_with(|| loop_from(map, i));
+        if line.special == POLYOBJ_START_LINE && !used[i] {
+            if let std::collections::btree_map::Entry::Vacant(e) = lines_of.entry(line.args[0]) {
+                e.insert(loop_from(map, i, &mut starting_at, &mut used));
+            }
         }
     }
     let mut explicit: BTreeMap<i32, Vec<(i32, u32)>> = BTreeMap::new();
@@ -93,20 +101,29 @@ pub fn read_polyobjects(map: &MapData, notes: &mut Vec<String>) -> Vec<Polyobjec
 }
 
 /// The lines of the loop that starts with line `start`: each next one begins where the one
-/// before ends (at most every line of the map once).
-fn loop_from(map: &MapData, start: usize) -> Vec<u32> {
+/// before ends. `used` marks the lines every loop so far took: a line belongs to one
+/// polyobject, so all the loops together visit each line once (a crafted map cannot make
+/// this slow).
+fn loop_from(
+    map: &MapData,
+    start: usize,
+    starting_at: &mut BTreeMap<u32, Vec<u32>>,
+    used: &mut [bool],
+) -> Vec<u32> {
     let mut lines = vec![start as u32];
     let Some(first) = map.linedefs.get(start) else { return lines };
+    used[start] = true;
     let mut end = first.v2;
-    while end != first.v1 && lines.len() < map.linedefs.len() {
-        let next = map
-            .linedefs
-            .iter()
-            .enumerate()
-            .find(|(i, l)| l.v1 == end && !lines.contains(&(*i as u32)));
-        let Some((i, l)) = next else { break };
-        lines.push(i as u32);
-        end = l.v2;
+    while end != first.v1 {
+        // Lines taken are dropped from their vertex's list as they are passed over.
+        let Some(list) = starting_at.get_mut(&end) else { break };
+        while list.last().is_some_and(|&l| used[l as usize]) {
+            list.pop();
+        }
+        let Some(l) = list.pop() else { break };
+        used[l as usize] = true;
+        lines.push(l);
+        end = map.linedefs[l as usize].v2;
     }
     lines
 }
