@@ -167,7 +167,9 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
     out.surface = 0u;
     out.anchor = 0.0;
     out.extra = vec4<u32>(0u);
-    out.shade = vec4<f32>(0.0);
+    // The sector colour pair (Doom) where the shade bytes of world vertices hold theirs.
+    let tint = sprites[b + 6u] >> 16u;
+    out.shade = vec4<f32>(0.0, 0.0, f32(tint & 255u) / 255.0, f32(tint >> 8u) / 255.0);
     // Sprites are always masked; bit 0 of the sprite flags marks full brightness.
     out.flags = KIND_SPRITE | VFLAG_MASKED | select(0u, SPRITE_FULLBRIGHT, bright);
     return out;

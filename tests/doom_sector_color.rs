@@ -20,6 +20,11 @@ use support::doom_test_room::{
 const LINES: [(u32, u32); 4] = [(0, 3), (3, 2), (2, 1), (1, 0)];
 
 fn udmf(light: i32, sector_keys: &str) -> Vec<u8> {
+    udmf_with(light, sector_keys, "")
+}
+
+/// [`udmf`] with the blocks `extra` (things) added.
+fn udmf_with(light: i32, sector_keys: &str, extra: &str) -> Vec<u8> {
     let mut t = String::from("namespace = \"zdoom\";\n");
     for (x, y) in [(0, 0), (256, 0), (256, 256), (0, 256)] {
         t += &format!("vertex {{ x = {x}.0; y = {y}.0; }}\n");
@@ -32,6 +37,7 @@ fn udmf(light: i32, sector_keys: &str) -> Vec<u8> {
         "sector {{ heightfloor = 0; heightceiling = 128; texturefloor = \"STRIPES\"; \
          textureceiling = \"STRIPES\"; lightlevel = {light}; {sector_keys} }}\n"
     );
+    t += extra;
     udmf_room_pwad(t).to_bytes()
 }
 
@@ -210,4 +216,57 @@ fn gzdoom_floor_ceiling_and_wall_colours_tint_smooth_mode() {
         notes.iter().any(|n| n.contains("from color_walltop to color_wallbottom")),
         "{notes:?}"
     );
+}
+
+#[test]
+fn things_take_their_sector_s_colours_and_color_sprites() {
+    // A tall green pillar (type 30) before the player; `color_sprites` red tints it alone.
+    let pillar = "thing { x = 128.0; y = 160.0; angle = 90; type = 30; skill1 = true; \
+                  skill2 = true; skill3 = true; skill4 = true; skill5 = true; single = true; }\n";
+    let with_keys = |keys: &str| {
+        let mut scene = scene(udmf_with(255, keys, pillar));
+        let camera = scene.spawn;
+        VIEWS
+            .iter()
+            .map(|&(mode, fov_deg)| {
+                let view = ViewSettings { mode, fov_deg, show_sprites: true, ..Default::default() };
+                render_headless(shared_gpu(), &mut scene, &camera, &view, 0).unwrap()
+            })
+            .collect::<Vec<_>>()
+    };
+    let (plain, red) = (with_keys(""), with_keys("color_sprites = 0xFF0000;"));
+    let (p, r) = (&plain[SMOOTH], &red[SMOOTH]);
+    let mut tinted = 0;
+    for (x, y, got) in r.enumerate_pixels() {
+        let want = p.get_pixel(x, y).0;
+        if got.0 == want {
+            continue;
+        }
+        tinted += 1;
+        assert!(got.0[0].abs_diff(want[0]) <= 2, "({x}, {y}): red kept, {got:?} for {want:?}");
+        assert!(got.0[1] <= 2 && got.0[2] <= 2, "({x}, {y}): green and blue gone, {got:?}");
+    }
+    assert!(tinted > 300, "{tinted} sprite pixels tinted");
+    assert_eq!(red[0], plain[0], "faithful frames stay vanilla's");
+    // The GPU's passes tint it too (vs_sprite reads the pair from the instance).
+    let gpu = shared_gpu();
+    let s = scene(udmf_with(255, "color_sprites = 0xFF0000;", pillar));
+    let mut shaded = mapscope::render::SceneRenderer::new(gpu, &s).expect("upload");
+    shaded.set_cpu_canvas(false);
+    let view = ViewSettings { mode: RenderMode::Smooth, show_sprites: true, ..Default::default() };
+    shaded.render(gpu, &s.spawn, &view);
+    let g = shaded.read_image(gpu).expect("read back");
+    // Of the pixels the tint changed on the canvas, the GPU's are as red (green and blue
+    // gone) but for a few on the sprite's edges.
+    let changed: Vec<(u32, u32)> = r
+        .enumerate_pixels()
+        .filter(|(x, y, q)| q.0 != p.get_pixel(*x, *y).0)
+        .map(|(x, y, _)| (x, y))
+        .collect();
+    let red_on_gpu = changed.iter().filter(|&&(x, y)| {
+        let q = g.get_pixel(x, y).0;
+        q[1] <= 4 && q[2] <= 4
+    });
+    let share = red_on_gpu.count() as f64 / changed.len() as f64;
+    assert!(share > 0.95, "GPU: {:.1}% of the sprite's pixels tinted", share * 100.0);
 }

@@ -97,6 +97,7 @@ fn scene(shading: Shading) -> Scene {
         world,
         parts: Default::default(),
         sprites: vec![Sprite {
+            tint: 0,
             pos: sprite_pos,
             views: vec![SpriteView { texture: 2, mirrored: false }],
             facing: 0.0,

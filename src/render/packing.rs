@@ -172,7 +172,8 @@ fn pack_sprites(sprites: &[Sprite], frame_views: &[Vec<SpriteView>]) -> (Vec<u32
             s.facing.to_bits(),
             s.scale.to_bits(),
             s.light,
-            s.fullbright as u32,
+            // Bit 0: full brightness; the high half: the sector colour pair.
+            s.fullbright as u32 | u32::from(s.tint) << 16,
             (first & 0xFF_FFFF) | count << 24,
         ]);
     }

@@ -18,6 +18,8 @@ pub(in crate::render) struct Billboard {
     pub texture: TextureAt,
     pub light: u32,
     pub fullbright: bool,
+    /// Its sector colour pair (see `Sprite::tint`).
+    pub tint: u16,
     /// The view distance of the sprite's origin (Doom lights a sprite by it).
     pub origin_depth: f32,
 }
@@ -43,6 +45,7 @@ pub(super) fn billboard(s: &Sprite, view: &SoftView, textures: &SoftTextures) ->
         texture,
         light: s.light,
         fullbright: s.fullbright,
+        tint: s.tint,
         origin_depth: (view.view_proj * s.pos.extend(1.0)).w,
     })
 }
@@ -68,6 +71,7 @@ mod tests {
 
     fn sprite(facing: f32) -> Sprite {
         Sprite {
+            tint: 0,
             pos: Vec3::new(10.0, 0.0, 0.0),
             views: (0..8).map(|t| SpriteView { texture: t, mirrored: false }).collect(),
             facing,

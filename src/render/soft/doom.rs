@@ -399,7 +399,11 @@ impl SoftShader for DoomShader {
             level,
             flat: false,
             sprite_depth: Some(quad.origin_depth),
-            pair: None,
+            pair: quad
+                .tint
+                .checked_sub(1)
+                .and_then(|n| self.sector_colors.get(n as usize))
+                .copied(),
             sky: None,
             alpha: 1.0,
             additive: false,

@@ -224,6 +224,9 @@ pub struct Sprite {
     pub fullbright: bool,
     /// Source identifier shown in `info` (e.g. thing type).
     pub label: String,
+    /// Doom: its sector's colour pair in smooth mode (as world vertices' shade bytes 2 and 3
+    /// give theirs, `doom_shade::sector_color`); 0 for none.
+    pub tint: u16,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -475,6 +475,7 @@ pub fn build_level_scene(
                     shadow: t.shadow,
                 });
                 sprites.push(Sprite {
+                    tint: 0,
                     pos: at(z),
                     views,
                     facing: spawn_angle_degrees(th.angle).to_radians() as f32,
@@ -557,7 +558,7 @@ pub fn build_level_scene(
     }
     vanilla_map.skies = b.skies.iter().skip(1).map(SkySurface::vanilla).collect();
     vanilla_map.tranmaps = tranmaps;
-    vanilla_map.colors = sector_color_table(&colors, &mut b);
+    vanilla_map.colors = sector_color_table(&colors, &mut b, &mut sprites);
     if props.beyond_vanilla() {
         b.notes.push(
             "UDMF wall scales and flat scales or rotations have no vanilla equivalent: faithful \
@@ -788,13 +789,32 @@ fn gpu_sprite_views(b: &mut Builder, frame: &SpriteFrame) -> Vec<SpriteView> {
         .collect()
 }
 
-fn sector_color_table(colors: &SectorColors, b: &mut Builder) -> Vec<[u32; 2]> {
+fn sector_color_table(
+    colors: &SectorColors,
+    b: &mut Builder,
+    sprites: &mut [Sprite],
+) -> Vec<[u32; 2]> {
     if colors.sectors.is_empty() {
         return Vec::new();
     }
     let mut table: Vec<[u32; 2]> = Vec::new();
     let mut number: BTreeMap<[u32; 2], u16> = BTreeMap::new();
     let white = SectorColor::default();
+    let mut pair_number = |pair: [u32; 2]| {
+        if pair == [white.light, white.fade] {
+            return None;
+        }
+        number.get(&pair).copied().or_else(|| {
+            let n = u16::try_from(table.len() + 1).ok()?;
+            table.push(pair);
+            number.insert(pair, n);
+            Some(n)
+        })
+    };
+    for s in sprites.iter_mut() {
+        let Some(c) = colors.sectors.get(&b.lights.sector_of(s.light)) else { continue };
+        s.tint = pair_number([c.tint(c.sprites), c.fade]).unwrap_or(0);
+    }
     for i in 0..b.world.len() / 3 {
         let t = &b.world[3 * i..3 * i + 3];
         let Some(c) = colors.sectors.get(&b.lights.sector_of(t[0].light)) else { continue };
@@ -811,18 +831,7 @@ fn sector_color_table(colors: &SectorColors, b: &mut Builder) -> Vec<[u32; 2]> {
             k if k == SurfaceKind::Wall as u32 => c.walls,
             _ => white.walls,
         };
-        let pair = [c.tint(own), c.fade];
-        if pair == [white.light, white.fade] {
-            continue;
-        }
-        let Some(n) = number.get(&pair).copied().or_else(|| {
-            let n = u16::try_from(table.len() + 1).ok()?;
-            table.push(pair);
-            number.insert(pair, n);
-            Some(n)
-        }) else {
-            continue;
-        };
+        let Some(n) = pair_number([c.tint(own), c.fade]) else { continue };
         let [lo, hi] = doom_shade::sector_color(n);
         for v in &mut b.world[3 * i..3 * i + 3] {
             v.shade[2] = lo;
@@ -833,8 +842,8 @@ fn sector_color_table(colors: &SectorColors, b: &mut Builder) -> Vec<[u32; 2]> {
         "{} sectors with a ZDoom light or fade colour or GZDoom floor, ceiling or wall colours \
          ({} pairs): smooth mode tints their walls and flats by them and fades them to the \
          fade colour as they darken (GZDoom's software colormaps; its hardware fog density is \
-         not modelled); faithful mode draws vanilla's COLORMAP, whose tables have no colour; \
-         things are not tinted",
+         not modelled), things too; faithful mode draws vanilla's COLORMAP, whose tables have \
+         no colour",
         colors.sectors.len(),
         table.len()
     ));

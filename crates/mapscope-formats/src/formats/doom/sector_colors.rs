@@ -18,8 +18,9 @@
 //! - GZDoom's hardware renderer multiplies a surface's texels by its sector's "special
 //!   colour" (UDMF `color_floor`, `color_ceiling`; on walls `color_walltop` at the ceiling
 //!   going to `color_wallbottom` at the floor; white where unset), before the light colour
-//!   (`hw_flats.cpp`/`hw_walls.cpp` SetObjectColor): drawn here in smooth mode as part of the
-//!   tint, a wall's only where its two colours are one (a gradient needs a colour a vertex).
+//!   (`hw_flats.cpp`/`hw_walls.cpp` SetObjectColor), and sprites by `color_sprites`: drawn here
+//!   in smooth mode as part of the tint, a wall's only where its two colours are one (a
+//!   gradient needs a colour a vertex). Things take their sector's colours as walls do.
 
 use std::collections::BTreeMap;
 
@@ -32,13 +33,14 @@ pub const STATIC_INIT: u16 = 190;
 const INIT_COLOR: i32 = 1;
 
 /// UDMF sector keys read here (taken out of the "not drawn" note).
-pub const DRAWN_SECTOR_KEYS: [&str; 6] = [
+pub const DRAWN_SECTOR_KEYS: [&str; 7] = [
     "lightcolor",
     "fadecolor",
     "color_floor",
     "color_ceiling",
     "color_walltop",
     "color_wallbottom",
+    "color_sprites",
 ];
 
 /// A sector's colours, 0xRRGGBB: light and fade, and the surfaces' own (white: none).
@@ -48,6 +50,7 @@ pub struct SectorColor {
     pub fade: u32,
     pub floor: u32,
     pub ceiling: u32,
+    pub sprites: u32,
     /// The walls' colour where top and bottom are one; white (not drawn) for a gradient.
     pub walls: u32,
     /// The walls' colours differ from top to bottom (not drawn).
@@ -62,6 +65,7 @@ impl Default for SectorColor {
             fade: 0,
             floor: white,
             ceiling: white,
+            sprites: white,
             walls: white,
             wall_gradient: false,
         }
@@ -113,6 +117,7 @@ pub fn read_sector_colors(map: &MapData) -> SectorColors {
             }
             let colour = |key: &str| get(key).map_or(0xFF_FFFF, |v| (v as u32) & 0xFF_FFFF);
             (c.floor, c.ceiling) = (colour("color_floor"), colour("color_ceiling"));
+            c.sprites = colour("color_sprites");
             let (top, bottom) = (colour("color_walltop"), colour("color_wallbottom"));
             c.wall_gradient = top != bottom;
             c.walls = if c.wall_gradient { 0xFF_FFFF } else { top };

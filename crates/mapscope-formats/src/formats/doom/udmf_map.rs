@@ -325,7 +325,7 @@ fn note_undrawn(extra: &UdmfExtra, notes: &mut Vec<String>) {
     if gzdoom_colours > 0 {
         notes.push(format!(
             "{gzdoom_colours} sectors and sidedefs set GZDoom's colour keys other than the \
-             floor, ceiling and wall colours (color_sprites, per-part colours, coloradd_*, \
+             floor, ceiling, wall and sprite colours (per-part colours, coloradd_*, \
              colorization_*, desaturation, alphafloor/alphaceiling): not drawn; surfaces keep \
              the sector's colours (smooth mode) and full opacity"
         ));
@@ -486,7 +486,7 @@ mod tests {
         let note = m.notes.iter().find(|n| n.contains("GZDoom's colour keys"));
         assert!(note.is_some_and(|n| n.starts_with("1 sectors")), "{:?}", m.notes);
         let kept = m.notes.iter().find(|n| n.starts_with("UDMF properties kept")).unwrap();
-        for key in ["coloradd_walls", "desaturation", "alphaceiling", "color_sprites"] {
+        for key in ["coloradd_walls", "desaturation", "alphaceiling"] {
             assert!(kept.contains(key), "{key}: {kept}");
         }
         // The floor's colour is drawn (sector_colors).

@@ -281,6 +281,7 @@ impl Builder<'_, '_> {
                     let light =
                         poly.map_or(0, |p| self.anim.light_slot(level.polygons[p].floor_light, 0));
                     sprites.push(Sprite {
+                        tint: 0,
                         pos,
                         views: vec![SpriteView {
                             texture: shape.texture,

@@ -177,6 +177,7 @@ fn billboards(level: &SaucerLevel) -> Vec<Sprite> {
         .iter()
         .filter(|b| (b.texture as usize) < level.map.texture_defs.len())
         .map(|b| Sprite {
+            tint: 0,
             pos: Vec3::new(
                 (b.cell[0] as f64 * CELL + b.x_offset as f64) as f32,
                 -(b.vertical_offset as f32),
