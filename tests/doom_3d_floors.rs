@@ -125,7 +125,9 @@ fn hexen_map(args: Option<[i32; 5]>, sunk: bool) -> MapData {
     MapData { sectors, ..map }
 }
 
-fn textmap(args: Option<[i32; 5]>) -> String {
+/// The map in UDMF; `drawn` holds keys for the sidedefs facing the room on the tagged
+/// square's lines (those the slab's sides are drawn from).
+fn textmap(args: Option<[i32; 5]>, drawn: &str) -> String {
     let mut t = String::from("namespace = \"zdoom\";\n");
     for v in vertices() {
         t += &format!("vertex {{ x = {}.0; y = {}.0; }}\n", v.x >> 16, v.y >> 16);
@@ -134,7 +136,8 @@ fn textmap(args: Option<[i32; 5]>) -> String {
     let mut n = 0;
     for (i, &(v1, v2, front, back)) in LINES.iter().enumerate() {
         let middle = side_texture(i, false);
-        sides += &format!("sidedef {{ sector = {front}; texturemiddle = \"{middle}\"; }}\n");
+        let keys = if i >= 8 { drawn } else { "" };
+        sides += &format!("sidedef {{ sector = {front}; texturemiddle = \"{middle}\"; {keys} }}\n");
         t += &format!("linedef {{ v1 = {v1}; v2 = {v2}; sidefront = {n}; ");
         n += 1;
         if let Some(b) = back {
@@ -175,7 +178,7 @@ fn pwad(format: Format) -> Vec<u8> {
         }
         Format::Udmf(args) => {
             w.lump("MAP01", Vec::new());
-            w.lump("TEXTMAP", textmap(args).into_bytes());
+            w.lump("TEXTMAP", textmap(args, "").into_bytes());
             w.lump("ENDMAP", Vec::new());
         }
     }
@@ -339,5 +342,33 @@ fn renders_show_the_slab_solid_and_translucent() {
         }
         assert!(blended * 2 > slab.len(), "{view}: {blended} of {} blended", slab.len());
         assert!(changed(&half[i], &empty[i]).len() <= slab.len() + 50, "{view}");
+    }
+}
+
+#[test]
+fn slab_sides_take_the_drawn_sidedef_s_middle_offsets_as_gzdoom_does() {
+    // GZDoom's BuildFFBlock: the drawn sidedef's middle offsets, UDMF's per-part ones
+    // included, move the side's texture.
+    let with = |drawn: &str| {
+        let mut w = WadWriter::pwad();
+        w.lump("MAP01", Vec::new());
+        w.lump("TEXTMAP", textmap(Some(SOLID), drawn).into_bytes());
+        w.lump("ENDMAP", Vec::new());
+        add_checker_and_solid_walls(&mut w);
+        w.marker("FF_START");
+        w.lump("STRIPES", (0..4096).map(|i| if i % 64 < 32 { A } else { B }).collect());
+        w.lump("REDFLAT", vec![R; 4096]);
+        w.marker("FF_END");
+        let s = scene_over_freedoom2("floors3d.wad", w.to_bytes(), "MAP01");
+        let mut uv: Vec<[f32; 2]> =
+            slab_sides(&s).iter().flat_map(|t| t.iter().map(|v| v.uv)).collect();
+        uv.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        uv
+    };
+    let (plain, moved) = (with(""), with("offsetx = 2; offsetx_mid = 3; offsety_mid = 8;"));
+    assert_eq!(plain.len(), moved.len());
+    assert!(!plain.is_empty());
+    for (p, m) in plain.iter().zip(&moved) {
+        assert_eq!([m[0] - p[0], m[1] - p[1]], [5.0, 8.0], "{p:?} -> {m:?}");
     }
 }

@@ -4,8 +4,9 @@
 //!
 //! Sides are placed as GZDoom's hardware renderer places them (BuildFFBlock): the texture's
 //! row 0 at the slab's top plus the y offsets, its column from the drawn seg's offset plus
-//! the x offsets; where the upper or lower texture of the drawn line is used, the control
-//! line's offsets are not added. They tile in both directions and are clipped to the tagged
+//! the x offsets (each sidedef's middle offsets: its own and UDMF's `offsetx_mid` /
+//! `offsety_mid`); where the upper or lower texture of the drawn line is used, the control
+//! line's offsets are not added. The parts' scales are not applied. They tile in both directions and are clipped to the tagged
 //! sector's floor and ceiling.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,9 +17,9 @@ use super::light_bands::BELOW;
 use super::{fixed_units, seg_side_index, viewer, Builder, WallPart, CEILING, FLOOR};
 use crate::formats::doom::bsp::SubsectorPolygons;
 use crate::formats::doom::floors_3d::{floor_flags, Floor3d, FloorKind};
-use crate::formats::doom::map::{line_flags, MapData, Sector};
+use crate::formats::doom::map::{line_flags, MapData, Sector, Sidedef};
 use crate::formats::doom::nodes::BspSeg;
-use crate::formats::doom::udmf_props::{FlatPlacement, LightRule};
+use crate::formats::doom::udmf_props::{FlatPlacement, LightRule, MID};
 use crate::scene::{doom_shade, vertex_flags, SurfaceKind, WorldVertex};
 
 /// One face plane of a slab: the control sector's plane `which` at `level` (its slope, if
@@ -194,14 +195,24 @@ impl Builder<'_> {
             _ => return,
         };
         let Some(sd) = map.seg_sidedef(seg) else { return };
-        let master = ld_front_side(map, floor);
+        // A sidedef's middle offsets as GZDoom reads them: its own plus UDMF's `offsetx_mid`
+        // and `offsety_mid`.
+        let mid_offsets = |sd: &Sidedef, index: Option<usize>| {
+            let part = index.map(|i| self.props.side(i).parts[MID]).unwrap_or_default();
+            (sd.x_offset as f64 + part.x_offset, sd.y_offset as f64 + part.y_offset)
+        };
+        let (own_x, own_y) = mid_offsets(sd, seg_side_index(map, seg));
+        let master = master_side(map, floor);
         let (name, extra_x, extra_y) = if floor.has(floor_flags::UPPER_TEXTURE) {
             (sd.upper.clone(), 0.0, 0.0)
         } else if floor.has(floor_flags::LOWER_TEXTURE) {
             (sd.lower.clone(), 0.0, 0.0)
         } else {
             match master {
-                Some(m) => (m.middle.clone(), m.x_offset as f64, m.y_offset as f64),
+                Some((m, i)) => {
+                    let (x, y) = mid_offsets(m, Some(i));
+                    (m.middle.clone(), x, y)
+                }
                 None => return,
             }
         };
@@ -223,10 +234,10 @@ impl Builder<'_> {
         let part = WallPart {
             top: [0, 1].map(|e| top[e].min(tc[e])),
             bottom: [0, 1].map(|e| bottom[e].max(tf[e])),
-            anchor: planes[0].level + sd.y_offset as f64 + extra_y,
+            anchor: planes[0].level + own_y + extra_y,
             y_scale: 1.0,
         };
-        let u0 = fixed_units(seg.offset) + sd.x_offset as f64 + extra_x;
+        let u0 = fixed_units(seg.offset) + own_x + extra_x;
         // Fake contrast, as every wall of the seg.
         let contrast: i8 = if v1.y == v2.y {
             -1
@@ -249,11 +260,9 @@ impl Builder<'_> {
     }
 }
 
-/// The control line's front sidedef.
-fn ld_front_side<'m>(
-    map: &'m MapData,
-    floor: &Floor3d,
-) -> Option<&'m crate::formats::doom::map::Sidedef> {
+/// The control line's front sidedef and its number.
+fn master_side<'m>(map: &'m MapData, floor: &Floor3d) -> Option<(&'m Sidedef, usize)> {
     let line = map.linedefs.get(floor.line as usize)?;
-    map.sidedefs.get(line.sides[0]? as usize)
+    let i = line.sides[0]? as usize;
+    Some((map.sidedefs.get(i)?, i))
 }
