@@ -82,6 +82,8 @@ enum Format {
     /// Hexen, the solid slab sunk under the floor: no slab in sight, but the frames are
     /// drawn as those of maps with 3D floors are.
     Sunk,
+    /// UDMF, a solid slab, with these keys on the sidedefs its sides are drawn from.
+    UdmfDrawn(&'static str),
 }
 
 fn side_texture(i: usize, back: bool) -> &'static str {
@@ -179,6 +181,11 @@ fn pwad(format: Format) -> Vec<u8> {
         Format::Udmf(args) => {
             w.lump("MAP01", Vec::new());
             w.lump("TEXTMAP", textmap(args, "").into_bytes());
+            w.lump("ENDMAP", Vec::new());
+        }
+        Format::UdmfDrawn(drawn) => {
+            w.lump("MAP01", Vec::new());
+            w.lump("TEXTMAP", textmap(Some(SOLID), drawn).into_bytes());
             w.lump("ENDMAP", Vec::new());
         }
     }
@@ -349,17 +356,8 @@ fn renders_show_the_slab_solid_and_translucent() {
 fn slab_sides_take_the_drawn_sidedef_s_middle_offsets_as_gzdoom_does() {
     // GZDoom's BuildFFBlock: the drawn sidedef's middle offsets, UDMF's per-part ones
     // included, move the side's texture.
-    let with = |drawn: &str| {
-        let mut w = WadWriter::pwad();
-        w.lump("MAP01", Vec::new());
-        w.lump("TEXTMAP", textmap(Some(SOLID), drawn).into_bytes());
-        w.lump("ENDMAP", Vec::new());
-        add_checker_and_solid_walls(&mut w);
-        w.marker("FF_START");
-        w.lump("STRIPES", (0..4096).map(|i| if i % 64 < 32 { A } else { B }).collect());
-        w.lump("REDFLAT", vec![R; 4096]);
-        w.marker("FF_END");
-        let s = scene_over_freedoom2("floors3d.wad", w.to_bytes(), "MAP01");
+    let with = |drawn: &'static str| {
+        let s = scene(Format::UdmfDrawn(drawn));
         let mut uv: Vec<[f32; 2]> =
             slab_sides(&s).iter().flat_map(|t| t.iter().map(|v| v.uv)).collect();
         uv.sort_by(|a, b| a.partial_cmp(b).unwrap());

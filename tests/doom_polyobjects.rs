@@ -11,7 +11,7 @@ use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{vertex_flags, Scene, SurfaceKind};
 use support::doom_test_room::{
     add_checker_and_solid_walls, add_line, hexen_player_start, renders_three_ways,
-    scene_over_freedoom2, R, THREE_WAYS,
+    room_and_control_vertices, scene_over_freedoom2, R, THREE_WAYS,
 };
 
 /// The block's corners around its anchor (1032, 1032), counter-clockwise so that the fronts
@@ -22,19 +22,7 @@ const SPOT: (i32, i32) = (128, 160);
 
 fn map(polyobject: bool) -> MapData {
     let v = |(x, y): (i32, i32)| Vertex::units(x, y);
-    let mut vertices: Vec<Vertex> = [
-        (0, 0),
-        (256, 0),
-        (256, 256),
-        (0, 256),
-        (1000, 1000),
-        (1064, 1000),
-        (1064, 1064),
-        (1000, 1064),
-    ]
-    .into_iter()
-    .map(v)
-    .collect();
+    let mut vertices = room_and_control_vertices();
     vertices.extend(BLOCK.map(v));
     let mut map = MapData {
         name: "MAP01".into(),
