@@ -59,21 +59,14 @@ const TOP_LEVEL: [&str; 18] = [
 /// notes naming the lump.
 pub fn map_skies(stack: &WadStack, map: &str, notes: &mut Vec<String>) -> MapSkies {
     let mut found = MapSkies::default();
+    // Each name's lumps found once (each search reads the whole directory), then by file.
+    let [z, m, u] = ["ZMAPINFO", "MAPINFO", "UMAPINFO"].map(|n| stack.global_lumps_named(n));
     for file in 0..stack.wads().len() {
-        let of_file = |name: &str| {
-            stack.global_lumps_named(name).into_iter().filter(|&(f, _)| f == file).map(|(_, n)| n)
+        let of_file = |all: &[(usize, _)]| -> Vec<_> {
+            all.iter().filter(|&&(f, _)| f == file).map(|&(_, n)| n).collect()
         };
-        let z: Vec<_> = of_file("ZMAPINFO").collect();
-        let lumps = if !z.is_empty() {
-            z
-        } else {
-            let m: Vec<_> = of_file("MAPINFO").collect();
-            if m.is_empty() {
-                of_file("UMAPINFO").collect()
-            } else {
-                m
-            }
-        };
+        let lumps = [&z, &m, &u].into_iter().map(|all| of_file(all)).find(|l| !l.is_empty());
+        let lumps = lumps.unwrap_or_default();
         for num in lumps {
             let Some(lump) = stack.lump_at(num) else { continue };
             let mut parser = Parser { stack, map, defaults: MapSkies::default(), found: None };
