@@ -39,6 +39,16 @@ fn m_table_index(ambient: i32, depth: f32) -> u32 {
     return u32(clamp(total >> 8u, 0, 255));
 }
 
+// The light smooth frames and flat colours show: the same rule unquantised, as Aleph One's
+// OpenGL shaders apply it (their miner's light `flare - depth / 8192`, flare 0.5). Without
+// the headlight a level that starts in the dark would be black where the game shows the
+// walls around the player.
+fn m_light_scale(ambient: i32, depth: f32) -> f32 {
+    let a = f32(ambient) / 65536.0;
+    let h = clamp(0.5 - depth / 8192.0, 0.0, 1.0);
+    return min(select(h + a * 0.5, a + h * 0.5, a > h), 1.0);
+}
+
 // Colour of palette entry `index` through shading table `table`: the engine's
 // `(colour * table / 255) >> 8` per 16-bit channel, tabulated with the self-luminescent
 // colours by render/lit_tables.rs (family constants: flags, entries, table offset).
@@ -122,8 +132,8 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
         light = 65536;
     }
     if !faithful_mode() || (family_constant(0u) & M_FLAG_SHAPES) == 0u {
-        // Smooth mode (and flat colours without a Shapes file): plain multiplication.
-        return vec4<f32>(palette_rgb(index) * min(f32(light) / 65536.0, 1.0), 1.0);
+        // Smooth mode (and flat colours without a Shapes file): the colour times the light.
+        return vec4<f32>(palette_rgb(index) * m_light_scale(light, s.depth), 1.0);
     }
     var table = 255u;
     if !landscape {

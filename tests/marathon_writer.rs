@@ -718,3 +718,76 @@ fn marathon_1_start_lights_convert_as_the_engine_converts_them() {
     let step = level.sides.iter().position(|s| s.kind == 2).unwrap();
     assert_eq!(level.side_lights[step][0], 0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The headlight: a level that starts in the dark.
+
+/// A 2 WU room whose east side opens onto a corridor ending in a white wall 11 WU from the
+/// player; every surface in one light of intensity 0. The player starts in the middle of the
+/// room looking east.
+fn dark_start() -> Vec<u8> {
+    let wall = |t| Some(SideSpec::full(t, 0));
+    let start = room(
+        square(0, 0, 2048, 2048),
+        0,
+        1024,
+        vec![wall(tex::RED), None, wall(tex::RED), wall(tex::RED)],
+    );
+    let corridor = room(
+        square(2048, 0, 12288, 2048),
+        0,
+        1024,
+        vec![wall(tex::GREEN), wall(tex::WHITE), wall(tex::GREEN), None],
+    );
+    let r = Room::build(&[start, corridor]);
+    let player =
+        MapObject { kind: 3, index: 0, facing: 0, polygon: 0, x: 1024, y: 1024, z: 0, flags: 0 };
+    let chunks = vec![
+        (*b"PNTS", pnts(&r.endpoints)),
+        (*b"LINS", lins(&r.lines)),
+        (*b"SIDS", sids(&r.sides)),
+        (*b"POLY", poly(&r.polygons)),
+        (*b"LITE", lite(&[constant_light(0.0)])),
+        (*b"OBJS", objs(&[player])),
+        (*b"Minf", minf("Lights Out", 0)),
+    ];
+    wad(4, 1, "Map", &[LevelChunks { name: "Lights Out".into(), chunks }])
+}
+
+#[test]
+fn a_level_that_starts_in_the_dark_shows_what_the_headlight_reaches() {
+    // The engine lights every surface with the brighter of its light and the viewer's
+    // headlight (0.5 at the eye, gone at 4 WU) plus half the other, in the software renderer's
+    // shading tables and in Aleph One's OpenGL shaders alike. Smooth frames and flat colours
+    // used the surface light alone, so a level starting in the dark rendered pure black.
+    let dir = TempDir::new("marathon-dark-start");
+    let map = dir.join("Map.sceA");
+    std::fs::write(&map, dark_start()).unwrap();
+    let shapes = dir.join("Shapes.shpA");
+    std::fs::write(&shapes, shapes_file()).unwrap();
+    let flat = dir.join("flat");
+    std::fs::create_dir_all(&flat).unwrap();
+    let lone = flat.join("Map.sceA");
+    std::fs::copy(&map, &lone).unwrap();
+    let faithful = render_from_start(&map, Some(&shapes), "faithful", "dark_faithful");
+    let smooth = render_from_start(&map, Some(&shapes), "smooth", "dark_smooth");
+    let flat = render_from_start(&lone, None, "faithful", "dark_flat");
+    // The floor 0.8 WU below the eye, about 1 WU ahead: headlight 0.5 - 1.3/8 = 0.34.
+    let near = rgb(&faithful, 160, 230);
+    assert!(near[0] > 60, "faithful: the floor near the player {near:?}");
+    for (img, mode) in [(&smooth, "smooth"), (&flat, "flat colours")] {
+        // Without a Shapes file the floor has a flat colour of its own, lit alike.
+        let here = rgb(img, 160, 230);
+        assert!(here.iter().any(|&c| c > 40), "{mode}: the floor near the player {here:?}");
+        // Same light as the shading tables (which round to 1/256 steps and 5-bit colours).
+        if mode == "smooth" {
+            for c in 0..3 {
+                assert!(here[c].abs_diff(near[c]) <= 6, "smooth {here:?} against {near:?}");
+            }
+        }
+        // The far wall, 11 WU away, is beyond the headlight's reach.
+        assert_eq!(rgb(img, 160, 120), [0, 0, 0], "{mode}: far wall");
+        let lit = img.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
+        assert!(lit > 320 * 240 / 4, "{mode}: only {lit} pixels are not black");
+    }
+}

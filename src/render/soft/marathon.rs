@@ -246,7 +246,7 @@ impl MarathonShader {
         let light = if t.landscape { FULL_LIGHT } else { t.light };
         if !self.shapes {
             let c = self.palette.get(index as usize).or(self.palette.last()).copied().unwrap_or(0);
-            let scale = (light as f32 / FULL_LIGHT as f32).min(1.0);
+            let scale = light_scale(light, dist);
             let channel = |k: u32| {
                 let f = ((c >> (8 * k)) & 255) as f32 / 255.0 * scale;
                 ((f * 255.0 + 0.5) as u32).min(255) << (8 * k)
@@ -267,6 +267,14 @@ fn table_index(ambient: i32, depth: f32) -> u32 {
     let total =
         if ambient > headlight { ambient + (headlight >> 1) } else { headlight + (ambient >> 1) };
     (total >> 8).clamp(0, 255) as u32
+}
+
+/// Flat colours' light (shaders/marathon.wgsl `m_light_scale`): the table rule unquantised,
+/// the headlight included.
+fn light_scale(ambient: i32, depth: f32) -> f32 {
+    let a = ambient as f32 / FULL_LIGHT as f32;
+    let h = (0.5 - depth / 8192.0).clamp(0.0, 1.0);
+    (if a > h { a + h * 0.5 } else { h + a * 0.5 }).min(1.0)
 }
 
 /// shaders/marathon.wgsl `m_hash`.
@@ -290,5 +298,16 @@ mod tests {
         // At the eye the headlight is half intensity: a dark surface gets it.
         assert_eq!(table_index(0, 0.0), 128);
         assert_eq!(table_index(32768, 0.0), (32768 + 16384) >> 8);
+    }
+
+    #[test]
+    fn flat_colours_take_the_table_rule_unquantised() {
+        assert_eq!(light_scale(0, 0.0), 0.5);
+        assert_eq!(light_scale(0, 5000.0), 0.0);
+        assert_eq!(light_scale(FULL_LIGHT, 0.0), 1.0);
+        for (light, depth) in [(0, 1024.0), (20000, 512.0), (40000, 3000.0), (65536, 100.0)] {
+            let table = table_index(light, depth) as f32 / 256.0;
+            assert!((light_scale(light, depth) - table).abs() < 1.0 / 128.0, "{light} {depth}");
+        }
     }
 }
