@@ -7,7 +7,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use mapscope::formats::marathon::lights::{OldLight, FIXED_ONE};
+use mapscope::formats::marathon::lights::{OldLight, StaticLight, FIXED_ONE};
 use mapscope::formats::marathon::map::{MapObject, Point, SideTexture};
 use mapscope::formats::marathon::writer::{self, *};
 use mapscope::formats::marathon::{level_names, mac_roman, Level, Wad};
@@ -723,9 +723,8 @@ fn marathon_1_start_lights_convert_as_the_engine_converts_them() {
 // The headlight: a level that starts in the dark.
 
 /// A 2 WU room whose east side opens onto a corridor ending in a white wall 11 WU from the
-/// player; every surface in one light of intensity 0. The player starts in the middle of the
-/// room looking east.
-fn dark_start() -> Vec<u8> {
+/// player; every surface in `light`. The player starts in the middle of the room looking east.
+fn corridor_start(light: StaticLight) -> Vec<u8> {
     let wall = |t| Some(SideSpec::full(t, 0));
     let start = room(
         square(0, 0, 2048, 2048),
@@ -747,7 +746,7 @@ fn dark_start() -> Vec<u8> {
         (*b"LINS", lins(&r.lines)),
         (*b"SIDS", sids(&r.sides)),
         (*b"POLY", poly(&r.polygons)),
-        (*b"LITE", lite(&[constant_light(0.0)])),
+        (*b"LITE", lite(&[light])),
         (*b"OBJS", objs(&[player])),
         (*b"Minf", minf("Lights Out", 0)),
     ];
@@ -762,7 +761,7 @@ fn a_level_that_starts_in_the_dark_shows_what_the_headlight_reaches() {
     // used the surface light alone, so a level starting in the dark rendered pure black.
     let dir = TempDir::new("marathon-dark-start");
     let map = dir.join("Map.sceA");
-    std::fs::write(&map, dark_start()).unwrap();
+    std::fs::write(&map, corridor_start(constant_light(0.0))).unwrap();
     let shapes = dir.join("Shapes.shpA");
     std::fs::write(&shapes, shapes_file()).unwrap();
     let flat = dir.join("flat");
@@ -789,5 +788,30 @@ fn a_level_that_starts_in_the_dark_shows_what_the_headlight_reaches() {
         assert_eq!(rgb(img, 160, 120), [0, 0, 0], "{mode}: far wall");
         let lit = img.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
         assert!(lit > 320 * 240 / 4, "{mode}: only {lit} pixels are not black");
+    }
+}
+
+#[test]
+fn a_light_state_of_period_zero_is_skipped() {
+    // The engine skips a lighting function whose period is 0 (lightsource.cpp, "functions with
+    // zero periods are skipped"): this light's primary state (intensity 0) never shows, and the
+    // level is lit by its secondary state (1.0) from the start. Stretched to one tick, the
+    // primary state made tick 0 black and flickered every second.
+    let mut light = constant_light(1.0);
+    light.functions[0].period = 0;
+    light.functions[0].intensity = 0;
+    let dir = TempDir::new("marathon-zero-period");
+    let map = dir.join("Map.sceA");
+    let bytes = corridor_start(light);
+    std::fs::write(&map, &bytes).unwrap();
+    let shapes = dir.join("Shapes.shpA");
+    std::fs::write(&shapes, shapes_file()).unwrap();
+    let img = render_from_start(&map, Some(&shapes), "faithful", "zero_period");
+    assert_eq!(rgb(&img, 160, 120), WHITE, "far wall in the secondary state's light");
+    let wad = Wad::parse("Map.sceA", &bytes).unwrap();
+    let mut sim = Level::load(&wad, 0).unwrap().light_sim();
+    for tick in 0..100 {
+        assert_eq!(sim.intensity(0), FIXED_ONE, "tick {tick}");
+        sim.step();
     }
 }

@@ -266,17 +266,29 @@ impl LightRun {
     fn change_state(&mut self, state: usize, rng: &mut Random) {
         let f = self.def.functions[state];
         self.phase = 0;
-        // Zero periods would never advance; the engine's editors never write them.
-        self.period = (f.period as i32 + rng.up_to(f.delta_period as i32)).max(1);
+        // A period of 0 (or less) skips the state: `rephase` moves on at once.
+        self.period = (f.period as i32 + rng.up_to(f.delta_period as i32)).max(0);
         self.initial = self.intensity;
         self.final_ = f.intensity + rng.up_to(f.delta_intensity);
         self.state = state;
     }
 
+    /// Moves through the states whose periods the phase has run past. States of period 0
+    /// are skipped, as the engine skips them ("functions with zero periods are skipped",
+    /// `lightsource.cpp`); a cycle of nothing but such states would loop for ever there, and
+    /// here stays in its state for a tick at a time after `MAX_SKIPS` of them.
     fn rephase(&mut self, rng: &mut Random) {
+        const MAX_SKIPS: u32 = 64;
         let stateless = self.def.flags & LIGHT_STATELESS != 0;
-        // Every pass consumes at least one tick of phase, so this ends.
+        let mut skips = 0;
         while self.phase >= self.period {
+            if self.period == 0 {
+                skips += 1;
+                if skips > MAX_SKIPS {
+                    (self.period, self.phase) = (1, 0);
+                    break;
+                }
+            }
             let phase = self.phase - self.period;
             let next = match self.state {
                 2 => 0,
@@ -295,14 +307,16 @@ impl LightRun {
 
     fn evaluate(&self, rng: &mut Random) -> i32 {
         let (a, b) = (self.initial as i64, self.final_ as i64);
+        // A stored negative phase can leave a skipped state current: nothing to divide by.
+        let period = self.period.max(1);
         let smooth = || {
-            let t = self.phase as f64 / self.period as f64;
+            let t = self.phase as f64 / period as f64;
             // cos from pi to 2 pi: 0 at the start, 1 at the end.
             let k = ((std::f64::consts::PI * (1.0 + t)).cos() + 1.0) / 2.0;
             (a as f64 + (b - a) as f64 * k) as i64
         };
         let v = match self.def.functions[self.state].function {
-            1 => a + (b - a) * self.phase as i64 / self.period as i64,
+            1 => a + (b - a) * self.phase as i64 / period as i64,
             2 => smooth(),
             3 => {
                 let s = smooth();
@@ -384,6 +398,25 @@ mod tests {
         }
         assert!(seen.contains(&65536), "{seen:?}");
         assert!(seen.len() >= 2);
+    }
+
+    #[test]
+    fn lights_of_nothing_but_zero_periods_end() {
+        let f = LightingFunction {
+            function: 1,
+            period: 0,
+            delta_period: 0,
+            intensity: FIXED_ONE,
+            delta_intensity: 0,
+        };
+        for phase in [-5, 0, 7] {
+            let light = StaticLight { kind: 0, flags: 1, phase, functions: [f; 6], tag: 0 };
+            let mut sim = LightSim::new(&[light]);
+            for _ in 0..10 {
+                sim.step();
+                assert_eq!(sim.intensity(0), FIXED_ONE);
+            }
+        }
     }
 
     #[test]
