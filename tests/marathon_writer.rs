@@ -815,3 +815,108 @@ fn a_light_state_of_period_zero_is_skipped() {
         sim.step();
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Platforms at level start.
+
+/// The start room, a 0.5 WU platform polygon east of it (stored open: floor 0, ceiling 1024)
+/// and the corridor to the white wall beyond; the start room's side onto the platform is a
+/// split side, red above and blue below. `records` are the level's platform chunk (`plat`,
+/// or the running records `PLAT` that Marathon 1 levels keep), if any.
+fn platform_start(records: Option<([u8; 4], Vec<u8>)>) -> Vec<u8> {
+    let wall = |t| Some(SideSpec::full(t, 0));
+    let mut face = SideSpec::full(tex::RED, 0);
+    face.kind = 4;
+    face.secondary = SideTexture { x0: 0, y0: 0, texture: tex::BLUE };
+    let start = room(
+        square(0, 0, 2048, 2048),
+        0,
+        1024,
+        vec![wall(tex::GREY), Some(face), wall(tex::GREY), wall(tex::GREY)],
+    );
+    let mut door = room(
+        square(2048, 0, 2560, 2048),
+        0,
+        1024,
+        vec![wall(tex::GREY), None, wall(tex::GREY), None],
+    );
+    door.kind = 5;
+    let corridor = room(
+        square(2560, 0, 12288, 2048),
+        0,
+        1024,
+        vec![wall(tex::GREEN), wall(tex::WHITE), wall(tex::GREEN), None],
+    );
+    let r = Room::build(&[start, door, corridor]);
+    let player =
+        MapObject { kind: 3, index: 0, facing: 0, polygon: 0, x: 1024, y: 1024, z: 0, flags: 0 };
+    let mut chunks = vec![
+        (*b"PNTS", pnts(&r.endpoints)),
+        (*b"LINS", lins(&r.lines)),
+        (*b"SIDS", sids(&r.sides)),
+        (*b"POLY", poly(&r.polygons)),
+        (*b"LITE", lite(&[constant_light(1.0)])),
+        (*b"OBJS", objs(&[player])),
+        (*b"Minf", minf("Doors", 0)),
+    ];
+    chunks.extend(records);
+    wad(4, 1, "Map", &[LevelChunks { name: "Doors".into(), chunks }])
+}
+
+/// Renders [`platform_start`] from its spawn; returns the pixel at eye height on the door's
+/// line and one below it, with the door polygon's floor and ceiling.
+fn door_view(records: Option<([u8; 4], Vec<u8>)>, name: &str) -> ([u8; 3], [u8; 3], (i16, i16)) {
+    let dir = TempDir::new("marathon-platform-start");
+    let map = dir.join("Map.sceA");
+    let bytes = platform_start(records);
+    std::fs::write(&map, &bytes).unwrap();
+    let shapes = dir.join("Shapes.shpA");
+    std::fs::write(&shapes, shapes_file()).unwrap();
+    let img = render_from_start(&map, Some(&shapes), "faithful", name);
+    let level = Level::load(&Wad::parse("Map.sceA", &bytes).unwrap(), 0).unwrap();
+    (rgb(&img, 160, 120), rgb(&img, 160, 200), (level.floor[1], level.ceiling[1]))
+}
+
+#[test]
+fn platforms_start_where_the_engine_puts_them() {
+    use mapscope::formats::marathon::map::{platform_flags as f, Platform, NONE};
+    let record = |flags: u32| Platform {
+        kind: 0,
+        speed: 30,
+        delay: 30,
+        maximum_height: NONE,
+        minimum_height: NONE,
+        static_flags: flags,
+        polygon: 1,
+        tag: 0,
+    };
+    // A door from the ceiling, initially closed, with no stored extremes: it closes onto its
+    // floor (its neighbours' lowest ceiling, its own floor counted as it reaches the
+    // ceiling). The heights were kept as stored, so the door stood open.
+    let door = record(f::COMES_FROM_CEILING | f::INITIALLY_EXTENDED | f::EXTENDS_FLOOR_TO_CEILING);
+    let (eye, low, heights) = door_view(Some((*b"plat", plat(&[door]))), "door_closed");
+    assert_eq!(heights, (0, 0));
+    assert_eq!((eye, low), (RED, RED), "the closed door fills the opening");
+    // Open (contracted): its ceiling at the highest around it.
+    let (eye, _, heights) = door_view(
+        Some((*b"plat", plat(&[record(f::COMES_FROM_CEILING | f::EXTENDS_FLOOR_TO_CEILING)]))),
+        "door_open",
+    );
+    assert_eq!(heights, (0, 1024));
+    assert_eq!(eye, WHITE, "through the open door");
+    // A platform polygon without a record is the engine's split door, closed: both halves
+    // meet half way between the lowest floor and the highest ceiling around.
+    let (eye, low, heights) = door_view(None, "split_door");
+    assert_eq!(heights, (512, 512));
+    assert_eq!((eye, low), (RED, BLUE), "the split door's halves");
+    // A record on a polygon that is not a platform is ignored.
+    let mut elsewhere = door;
+    elsewhere.polygon = 2;
+    let (_, _, heights) =
+        door_view(Some((*b"plat", plat(&[door, elsewhere]))), "door_record_elsewhere");
+    assert_eq!(heights, (0, 0));
+    // Levels that keep the running records (PLAT) are restored as stored.
+    let (eye, _, heights) = door_view(Some((*b"PLAT", vec![0; 140])), "running_records");
+    assert_eq!(heights, (0, 1024));
+    assert_eq!(eye, WHITE);
+}

@@ -6,8 +6,9 @@ use super::lights::{self, LightSim, OldLight, StaticLight};
 use super::map::{
     self, Annotation, Line, MapInfo, MapObject, Media, Platform, Point, Polygon, Side,
 };
-use super::map::{platform_flags, SideType, NONE};
+use super::map::{SideType, NONE};
 use super::panels::NO_TEXTURE;
+use super::platforms;
 use super::wad::{self, Chunk, Wad, DATA_VERSION_M1};
 use super::WORLD_ONE;
 use crate::formats::{Reader, Result};
@@ -179,7 +180,9 @@ impl Level {
         };
         level.check_polygons();
         level.assign_sides();
-        level.initialise_platforms();
+        let running_only =
+            wad::find(&chunks, b"plat").is_none() && wad::find(&chunks, b"PLAT").is_some();
+        level.initialise_platforms(running_only);
         Ok(level)
     }
 
@@ -260,38 +263,61 @@ impl Level {
         lights
     }
 
-    /// Moves platform polygons to their initial state: extended platforms from the floor
-    /// stand at their maximum height, from the ceiling hang at their minimum; from both, they
-    /// meet half way.
-    fn initialise_platforms(&mut self) {
+    /// Moves platform polygons to their initial state ([`platforms`]). A level that keeps
+    /// only the engine's running platform records (`PLAT`, as Marathon 1 levels do) is
+    /// restored from them by the engine: its polygons already stand as those records say.
+    fn initialise_platforms(&mut self, running_records_only: bool) {
         for (k, p) in self.platforms.iter().enumerate() {
-            let Some(i) = usize::try_from(p.polygon).ok().filter(|&i| i < self.polygons.len())
-            else {
-                self.notes.push(format!("platform {k}: polygon {} missing", p.polygon));
-                continue;
-            };
-            if p.minimum_height == NONE || p.maximum_height == NONE {
-                continue;
-            }
-            let extended = p.static_flags & platform_flags::INITIALLY_EXTENDED != 0;
-            let floor = p.static_flags & platform_flags::COMES_FROM_FLOOR != 0;
-            let ceiling = p.static_flags & platform_flags::COMES_FROM_CEILING != 0;
-            let (min, max) = (p.minimum_height, p.maximum_height);
-            match (floor, ceiling, extended) {
-                (true, true, true) => {
-                    let mid = ((min as i32 + max as i32) / 2) as i16;
-                    self.floor[i] = mid;
-                    self.ceiling[i] = mid;
-                }
-                (true, true, false) => {
-                    self.floor[i] = min;
-                    self.ceiling[i] = max;
-                }
-                (true, false, e) => self.floor[i] = if e { max } else { min },
-                (false, true, e) => self.ceiling[i] = if e { min } else { max },
-                (false, false, _) => {}
+            let on_platform = usize::try_from(p.polygon)
+                .ok()
+                .and_then(|i| self.polygons.get(i))
+                .map(|poly| poly.kind == platforms::POLYGON_IS_PLATFORM);
+            match on_platform {
+                None => self.notes.push(format!("platform {k}: polygon {} missing", p.polygon)),
+                Some(false) => self.notes.push(format!(
+                    "platform {k}: polygon {} is not a platform polygon; ignored, as the engine \
+                     ignores it",
+                    p.polygon
+                )),
+                Some(true) => {}
             }
         }
+        if running_records_only {
+            return;
+        }
+        for i in 0..self.polygons.len() {
+            if self.polygons[i].kind != platforms::POLYGON_IS_PLATFORM {
+                continue;
+            }
+            let record = self
+                .platforms
+                .iter()
+                .find(|p| usize::try_from(p.polygon) == Ok(i))
+                .copied()
+                .unwrap_or_else(|| platforms::split_door(i as i16));
+            let neighbours: Vec<(i16, i16)> =
+                self.neighbours(i).into_iter().map(|n| (self.floor[n], self.ceiling[n])).collect();
+            (self.floor[i], self.ceiling[i]) =
+                platforms::initial_heights(&record, (self.floor[i], self.ceiling[i]), neighbours);
+        }
+    }
+
+    /// The polygons across polygon `p`'s lines (the engine's adjacent polygons).
+    fn neighbours(&self, p: usize) -> Vec<usize> {
+        let poly = &self.polygons[p];
+        let n = (poly.vertex_count as usize).min(poly.lines.len());
+        poly.lines[..n]
+            .iter()
+            .filter_map(|&l| usize::try_from(l).ok().and_then(|l| self.lines.get(l)))
+            .filter_map(|l| {
+                let other = if usize::try_from(l.clockwise_polygon) == Ok(p) {
+                    l.counterclockwise_polygon
+                } else {
+                    l.clockwise_polygon
+                };
+                usize::try_from(other).ok().filter(|&o| o < self.polygons.len() && o != p)
+            })
+            .collect()
     }
 
     /// Light state at tick 0.

@@ -330,8 +330,10 @@ pub struct Platform {
 
 pub mod platform_flags {
     pub const INITIALLY_EXTENDED: u32 = 1 << 1;
+    pub const EXTENDS_FLOOR_TO_CEILING: u32 = 1 << 5;
     pub const COMES_FROM_FLOOR: u32 = 1 << 6;
     pub const COMES_FROM_CEILING: u32 = 1 << 7;
+    pub const USES_NATIVE_POLYGON_HEIGHTS: u32 = 1 << 17;
 }
 
 pub fn platform(r: &mut Reader) -> Result<Platform> {

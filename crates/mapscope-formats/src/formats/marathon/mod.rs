@@ -12,6 +12,7 @@ pub mod lights;
 pub mod mac_roman;
 pub mod map;
 pub mod panels;
+pub mod platforms;
 pub mod shapes;
 pub mod summary;
 pub mod textures;
