@@ -175,8 +175,13 @@ impl OldLight {
             }
             _ => {
                 for f in &mut functions {
+                    // Kept in a short, as the engine keeps it; only a 0 becomes 1
+                    // (`FixLightState`).
                     let period = (f.period as i32 * self.period as i32) / TICKS_PER_SECOND as i32;
-                    f.period = period.clamp(1, i16::MAX as i32) as i16;
+                    f.period = match period as i16 {
+                        0 => 1,
+                        p => p,
+                    };
                     let span = (max as i64 - min as i64) as f64;
                     f.intensity = min + (f.intensity as f64 * span / FIXED_ONE as f64) as i32;
                 }
@@ -417,6 +422,20 @@ mod tests {
                 assert_eq!(sim.intensity(0), FIXED_ONE);
             }
         }
+    }
+
+    #[test]
+    fn old_periods_scale_into_a_short_and_only_zero_becomes_one() {
+        let mut light = old(0, 1, 0.5, 0.5);
+        light.period = 0;
+        assert!(light.to_static().functions.iter().all(|f| f.period == 1));
+        light.period = 3000;
+        // 30 ticks x 3000 / 30, and 15 x 3000 / 30 for the strobe's halves.
+        assert!(light.to_static().functions.iter().all(|f| f.period == 3000));
+        light.kind = 3;
+        assert_eq!(light.to_static().functions[0].period, 1500);
+        light.period = -60;
+        assert_eq!(light.to_static().functions[3].period, -60);
     }
 
     #[test]
