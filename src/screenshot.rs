@@ -14,9 +14,10 @@
 
 use image::{Rgba, RgbaImage};
 
-/// Rows of Doom's status bar in its 200-row buffer (ST_HEIGHT).
-const DOOM_STATUS_BAR: u32 = 32;
-const DOOM_BUFFER_HEIGHT: u32 = 200;
+/// The games' views above a status bar or interface, as (view rows, buffer rows): Doom's 168
+/// above its 32-row bar (ST_HEIGHT), Marathon's 320 above its 160-row interface (both at the
+/// game's field of view across the full width; `GameScreen::hud_view_height`).
+const HUD_VIEWS: [(u32, u32); 2] = [(168, 200), (320, 480)];
 /// How much taller than the buffer a 4:3-corrected screenshot is (200 rows shown as 240).
 const ASPECT_STRETCH: (u32, u32) = (6, 5);
 
@@ -33,7 +34,8 @@ pub struct Fitted {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error(
     "the reference is {}x{}, which is not the {}x{} frame, an integer scale of it, its 4:3 \
-     stretch, or a frame with Doom's status bar below a view of that size",
+     stretch, or a frame with Doom's status bar or Marathon's interface below a view of that \
+     size",
     shot.0, shot.1, frame.0, frame.1
 )]
 pub struct FitError {
@@ -54,7 +56,7 @@ struct Layout {
 /// Finds how a `shot`-sized screenshot shows a `frame`-sized render: the same size; an integer
 /// scale (the same factor across and down); that scale stretched to 4:3 (rows 6/5 as many);
 /// or any of these of a buffer whose view is the frame with Doom's status bar below it
-/// (a 320x200 buffer with a 320x168 view).
+/// (a 320x200 buffer with a 320x168 view) or Marathon's interface (640x480 with 640x320).
 fn layout(shot: (u32, u32), frame: (u32, u32)) -> Result<Layout, FitError> {
     let err = FitError { shot, frame };
     let (w, h) = shot;
@@ -70,8 +72,8 @@ fn layout(shot: (u32, u32), frame: (u32, u32)) -> Result<Layout, FitError> {
     ];
     let fits = |(bh, stretched): (u32, bool)| {
         let view = bh == fh;
-        // Doom's bar scales with the buffer: 32 of every 200 rows.
-        let bar = bh > fh && (bh - fh) * DOOM_BUFFER_HEIGHT == DOOM_STATUS_BAR * bh;
+        // The bar scales with the buffer: Doom's is 32 of every 200 rows.
+        let bar = bh > fh && HUD_VIEWS.iter().any(|&(v, b)| fh * b == bh * v);
         // A buffer the display stretches is one whose aspect is not already 4:3.
         let plausible = !stretched || fw * 3 != bh * 4;
         ((view || bar) && plausible).then_some(Layout { scale, stretched, buffer_height: bh })
@@ -92,7 +94,7 @@ pub fn fit_to_frame(shot: &RgbaImage, frame: (u32, u32)) -> Result<Fitted, FitEr
         parts.push("4:3-stretched".to_string());
     }
     if l.buffer_height > fh {
-        parts.push(format!("view above a {}-row status bar", l.buffer_height - fh));
+        parts.push(format!("view above a {}-row status bar or interface", l.buffer_height - fh));
     }
     if parts.is_empty() {
         parts.push("as rendered".to_string());
@@ -217,6 +219,16 @@ mod tests {
         assert!(f.how.contains("32-row status bar"), "{}", f.how);
         let view = image::imageops::crop_imm(&b, 0, 0, 320, 168).to_image();
         assert_eq!(f.image, view);
+    }
+
+    #[test]
+    fn marathons_interface_below_its_view_is_left_out() {
+        let b = RgbaImage::from_fn(640, 480, |x, y| Rgba([x as u8, y as u8, (x ^ y) as u8, 255]));
+        for scale in [1, 2] {
+            let f = fit_to_frame(&scaled(&b, scale, false), (640, 320)).unwrap();
+            assert!(f.how.contains("160-row status bar or interface"), "{}", f.how);
+            assert_eq!(f.image, image::imageops::crop_imm(&b, 0, 0, 640, 320).to_image());
+        }
     }
 
     #[test]

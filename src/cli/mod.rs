@@ -44,6 +44,11 @@ pub struct OpenArgs {
     /// A screenshot of the game to lay over the view (overlay, difference, wipe).
     #[arg(long)]
     pub reference: Option<PathBuf>,
+    /// The reference shows the game's status bar or interface below a smaller view (Doom's
+    /// 32-row bar, Marathon's interface): only the view above it is laid over and compared
+    /// (U toggles).
+    #[arg(long, requires = "reference")]
+    pub reference_hud: bool,
     /// Start at the game's own resolution and field of view (F2 toggles).
     #[arg(long)]
     pub game_res: bool,
@@ -160,8 +165,8 @@ pub struct CompareArgs {
     /// The image to judge (e.g. a render).
     pub a: PathBuf,
     /// The reference (e.g. a screenshot of the game): PNG or JPEG, at A's size, an integer
-    /// scale of it, stretched to 4:3, or with Doom's status bar below a view of A's size; it
-    /// is taken back to A's size before comparing.
+    /// scale of it, stretched to 4:3, or with Doom's status bar or Marathon's interface below
+    /// a view of A's size; it is taken back to A's size before comparing.
     pub b: PathBuf,
     /// Compare only this rectangle of the frame, X,Y,W,H in A's pixels (e.g. 0,0,320,168 to
     /// leave out a status bar drawn over a full-height view).
