@@ -8,6 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use image::{Rgba, RgbaImage};
+use mapscope::app::compare_view::ReferenceView;
 use serde_json::Value;
 use support::{mapscope, render_e1m1, success, TempDir};
 
@@ -102,6 +103,40 @@ fn scaled_stretched_jpeg_screenshots_with_a_status_bar_compare_at_the_game_frame
     assert!(share(&bar_all, "identical_share") < 0.9, "{bar_all}");
     assert_eq!(bar_cropped["compared_pixels"], 320 * 168);
     assert!(share(&bar_cropped, "identical_share") > captured - 0.02, "{bar_cropped}");
+}
+
+#[test]
+fn the_viewer_lays_a_view_above_the_status_bar_over_the_frame() {
+    // Chocolate Doom with its status bar draws the 168-row view above the bar at the same
+    // projection, centred on its own middle row: the full-screen capture's rows 16..184.
+    let dir = TempDir::new("screenshots-viewer-bar");
+    let render = image::open(render(&dir, "render.png", "-160,304,41", "0")).unwrap().into_rgba8();
+    let frame = image::open(reference()).unwrap().into_rgba8();
+    let as_captured = compare(&dir.join("render.png"), &reference(), &[]);
+    let captured = share(&as_captured, "identical_share");
+    let game_view = RgbaImage::from_fn(320, 200, |x, y| match y {
+        0..168 => *frame.get_pixel(x, y + 16),
+        _ => Rgba([0, 0, 0, 255]),
+    });
+    let shot = dir.join("shot-640x480-bar.png");
+    with_status_bar(stretched_640x480(&game_view)).save(&shot).unwrap();
+
+    let doom = mapscope::scene::Game::Doom.screen();
+    let mut view = ReferenceView::load(&shot).unwrap();
+    let figures = |view: &ReferenceView| match &view.report {
+        Some(Ok(r)) => (r.identical_share, r.compared_pixels),
+        other => panic!("{other:?}"),
+    };
+    view.process(&render, doom.as_ref());
+    let (whole, _) = figures(&view);
+    let mut barred = ReferenceView::load(&shot).unwrap();
+    barred.hud = true;
+    barred.process(&render, doom.as_ref());
+    let (share_hud, pixels) = figures(&barred);
+    println!("whole screen {whole:.4}, view above the bar {share_hud:.4}, captured {captured:.4}");
+    assert_eq!(pixels, 640 * 403, "the 403 rows wholly above the bar");
+    assert!(share_hud > captured - 0.01, "{share_hud} against {captured}");
+    assert!(whole < 0.5, "read as a whole screen: {whole}");
 }
 
 #[test]

@@ -27,6 +27,13 @@ pub struct ReferenceView {
     last_compare: Option<Instant>,
     /// The reference placed on the frame, for the placement it was made for.
     placed: Option<(Placement, RgbaImage)>,
+    /// The screenshot carries the game's status bar or interface below a smaller view
+    /// (U toggles): only the view above it is laid over the frame and compared.
+    pub hud: bool,
+    /// The view part of the image when it is not all of it: its rows and pixels.
+    view_part: Option<(u32, RgbaImage)>,
+    /// The size of the reference pixels the last frame was compared at.
+    pub compared_size: (u32, u32),
 }
 
 impl ReferenceView {
@@ -41,6 +48,9 @@ impl ReferenceView {
             compare_ms: 0.0,
             last_compare: None,
             placed: None,
+            hud: false,
+            view_part: None,
+            compared_size: (0, 0),
         })
     }
 
@@ -48,14 +58,48 @@ impl ReferenceView {
         self.image.dimensions()
     }
 
+    /// The share of the image's height the 3D view fills, when the reference carries the
+    /// game's status bar or interface below it.
+    fn hud_view_share(&self, game: Option<&GameScreen>) -> Option<f64> {
+        let g = game.filter(|g| self.hud && self.matches_game(g))?;
+        Some(g.hud_view_height? as f64 / g.height.max(1) as f64)
+    }
+
+    /// Rows of the image that show the 3D view: those wholly above the status bar or
+    /// interface when the reference has one, else all of them.
+    pub fn view_rows(&self, game: Option<&GameScreen>) -> u32 {
+        let h = self.image.height();
+        self.hud_view_share(game).map_or(h, |share| (h as f64 * share + 1e-9).floor() as u32)
+    }
+
+    /// The image's view part ([`ReferenceView::view_rows`]).
+    fn view_image(&mut self, game: Option<&GameScreen>) -> &RgbaImage {
+        let rows = self.view_rows(game);
+        if rows >= self.image.height() {
+            return &self.image;
+        }
+        if self.view_part.as_ref().is_none_or(|(r, _)| *r != rows) {
+            let part = image::imageops::crop_imm(&self.image, 0, 0, self.image.width(), rows);
+            self.view_part = Some((rows, part.to_image()));
+        }
+        self.view_part.as_ref().map_or(&self.image, |(_, img)| img)
+    }
+
     pub fn file_name(&self) -> String {
         self.path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
     }
 
-    /// Where the reference lies on a frame of `frame` size for a scene of `game`.
+    /// Where the reference (its view part) lies on a frame of `frame` size for a scene of
+    /// `game`. A view above a status bar is placed as the game draws it: across the full
+    /// width at the same field of view, centred on its own middle row.
     pub fn placement(&self, frame: (u32, u32), game: Option<&GameScreen>) -> Placement {
         let (w, h) = self.size();
-        Placement::new((w, h), frame, reference::buffer_aspect(w, h, game))
+        let mut p = Placement::new((w, h), frame, reference::buffer_aspect(w, h, game));
+        if let Some(share) = self.hud_view_share(game) {
+            p.reference.1 = self.view_rows(game);
+            p.offset_y = (frame.1 as f64 - h as f64 * share * p.scale_y) / 2.0;
+        }
+        p
     }
 
     /// Whether the reference looks like a capture of `game`'s own screen (its buffer aspect
@@ -84,10 +128,12 @@ impl ReferenceView {
         let placement = self.placement(frame.dimensions(), game);
         let due =
             self.last_compare.is_none_or(|t| t.elapsed() >= MIN_INTERVAL.max(self.throttle()));
+        let tolerance = self.blend.tolerance;
+        self.compared_size = placement.reference;
         if due {
             let start = Instant::now();
-            let result =
-                reference::compare_live(&self.image, frame, &placement, self.blend.tolerance);
+            let view = self.view_image(game);
+            let result = reference::compare_live(view, frame, &placement, tolerance);
             self.report = Some(result.map_err(|e| e.to_string()));
             self.compare_ms = start.elapsed().as_secs_f64() * 1000.0;
             self.last_compare = Some(Instant::now());
@@ -95,11 +141,14 @@ impl ReferenceView {
         if self.placed.as_ref().is_some_and(|(p, _)| *p != placement) {
             self.placed = None;
         }
-        let image = &self.image;
-        let (_, placed) = self
-            .placed
-            .get_or_insert_with(|| (placement, reference::place_reference(image, &placement)));
-        reference::compose(frame, placed, &self.blend)
+        if self.placed.is_none() {
+            let placed = reference::place_reference(self.view_image(game), &placement);
+            self.placed = Some((placement, placed));
+        }
+        match &self.placed {
+            Some((_, placed)) => reference::compose(frame, placed, &self.blend),
+            None => frame.clone(),
+        }
     }
 
     /// Slow comparisons (large references on a software rasteriser) run at most a tenth of
@@ -157,6 +206,9 @@ mod tests {
             compare_ms: 0.0,
             last_compare: None,
             placed: None,
+            hud: false,
+            view_part: None,
+            compared_size: (0, 0),
         }
     }
 
@@ -180,5 +232,72 @@ mod tests {
             assert_eq!(v.process(&frame, None), want, "{size:?}");
             assert!(v.report.is_some(), "the first frame is compared");
         }
+    }
+
+    /// Doom's screen: a 320x200 buffer whose view is the 168 rows above a 32-row status bar.
+    fn doom() -> GameScreen {
+        crate::scene::Game::Doom.screen().unwrap_or_else(|| unreachable!())
+    }
+
+    /// A 320x200 frame of distinct rows and columns, and a game screenshot of the same camera
+    /// with the status bar: the game's 168-row view is the frame's middle 168 rows (same
+    /// focal length, centred on its own middle row), the bar a grey pattern below it.
+    fn frame_and_barred_shot() -> (RgbaImage, RgbaImage) {
+        let frame = RgbaImage::from_fn(320, 200, |x, y| {
+            image::Rgba([(x * 7 % 256) as u8, y as u8, ((x + y) % 256) as u8, 255])
+        });
+        let shot = RgbaImage::from_fn(320, 200, |x, y| {
+            if y < 168 {
+                *frame.get_pixel(x, y + 16)
+            } else {
+                let grey = 60 + ((x / 4 + y / 4) % 2) as u8 * 40;
+                image::Rgba([grey, grey, grey, 255])
+            }
+        });
+        (frame, shot)
+    }
+
+    fn identical(v: &ReferenceView) -> (f64, u64) {
+        match &v.report {
+            Some(Ok(r)) => (r.identical_share, r.compared_pixels),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_view_above_a_status_bar_is_laid_over_and_compared_alone() {
+        let (frame, shot) = frame_and_barred_shot();
+        let doom = doom();
+        let mut v = view(shot.clone());
+        v.process(&frame, Some(&doom));
+        let (whole, _) = identical(&v);
+        assert!(whole < 0.5, "read as a whole screen, the view is 16 rows off: {whole}");
+        v.hud = true;
+        v.last_compare = None;
+        let shown = v.process(&frame, Some(&doom));
+        assert_eq!(identical(&v), (1.0, 320 * 168));
+        assert_eq!(v.compared_size, (320, 168));
+        // The bar is left out of the picture too: the frame shows where no view lies.
+        let placement = v.placement((320, 200), Some(&doom));
+        assert_eq!((placement.offset_y, placement.scale_y), (16.0, 1.0));
+        assert_eq!(shown.get_pixel(5, 195), frame.get_pixel(5, 195));
+        // Scenes of other games do not cut it.
+        assert_eq!(v.view_rows(None), 200);
+    }
+
+    #[test]
+    fn a_barred_screenshot_scaled_and_stretched_to_4_3_still_lines_up() {
+        // Saved 2x and stretched to 640x480 as a port shows it: each of the 480 rows the
+        // buffer row under its centre.
+        let (frame, shot) = frame_and_barred_shot();
+        let big = RgbaImage::from_fn(640, 480, |x, y| {
+            *shot.get_pixel(x / 2, ((y as f64 + 0.5) / 2.4) as u32)
+        });
+        let doom = doom();
+        let mut v = view(big);
+        v.hud = true;
+        v.process(&frame, Some(&doom));
+        // 403 of the 480 rows lie wholly above the bar (168 x 2.4 = 403.2).
+        assert_eq!(identical(&v), (1.0, 640 * 403));
     }
 }

@@ -3,7 +3,7 @@
 
 pub mod bench_window;
 mod bookmark;
-mod compare_view;
+pub mod compare_view;
 mod fly_camera;
 mod game_view;
 mod overlay;

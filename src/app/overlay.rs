@@ -118,9 +118,11 @@ fn reference_section(ui: &mut egui::Ui, r: &mut ReferenceView) {
     ui.add(egui::Slider::new(&mut r.blend.opacity, 0.0..=1.0).text("opacity [ ]"));
     ui.add(egui::Slider::new(&mut r.blend.wipe, 0.0..=1.0).text("wipe , ."));
     ui.add(egui::Slider::new(&mut r.blend.tolerance, 0..=64).text("tolerance"));
+    ui.checkbox(&mut r.hud, "status bar or interface below the view (U)");
     if r.visible {
         ui.label(r.figures());
-        ui.label(format!("compared at {w}x{h} in {:.1} ms", r.compare_ms));
+        let (cw, ch) = r.compared_size;
+        ui.label(format!("compared at {cw}x{ch} in {:.1} ms", r.compare_ms));
     } else {
         ui.label("figures paused while the reference is hidden");
     }

@@ -260,6 +260,7 @@ pub fn view(mut a: OpenArgs) -> Result<ExitCode> {
         view,
         shot_dir: a.shot_dir,
         reference: a.reference,
+        reference_hud: a.reference_hud,
         game_res: a.game_res,
         freeze: a.freeze,
     };

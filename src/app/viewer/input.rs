@@ -113,6 +113,11 @@ impl App {
                 r.visible = !r.visible;
                 self.message = Some(format!("reference view: {}", r.mode_label()));
             }
+            KeyCode::KeyU => {
+                r.hud = !r.hud;
+                let said = if r.hud { "view above a status bar" } else { "whole screenshot" };
+                self.message = Some(format!("reference: {said}"));
+            }
             KeyCode::BracketLeft => r.nudge_opacity(-0.1),
             KeyCode::BracketRight => r.nudge_opacity(0.1),
             // Shift: one frame column at a time.

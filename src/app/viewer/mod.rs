@@ -38,6 +38,8 @@ pub struct ViewerOptions {
     pub shot_dir: Option<PathBuf>,
     /// A screenshot of the game to lay over the view.
     pub reference: Option<PathBuf>,
+    /// The reference shows the game's status bar or interface below a smaller view.
+    pub reference_hud: bool,
     /// Start at the game's own resolution and field of view.
     pub game_res: bool,
     /// Start with the animation clock stopped at `--tic`.
@@ -140,7 +142,10 @@ impl App {
         let map_index = maps.iter().position(|m| *m == scene.name).unwrap_or(0);
         let fly = FlyCamera::new(pose, level_size(&scene));
         let settings = extra.view;
-        let reference = extra.reference.as_deref().map(ReferenceView::load).transpose()?;
+        let mut reference = extra.reference.as_deref().map(ReferenceView::load).transpose()?;
+        if let Some(r) = &mut reference {
+            r.hud = extra.reference_hud;
+        }
         let mut app = App {
             files,
             options,

@@ -179,3 +179,17 @@ fn a_key_tap_between_frames_moves_the_camera_for_as_long_as_it_was_held() {
     app.move_camera(t0 + Duration::from_millis(700));
     assert!((app.fly.pose.pos - start - expected).length() < 1e-6);
 }
+
+#[test]
+fn a_reference_opened_with_its_status_bar_is_compared_above_it() {
+    let demo = crate::demo::demo_wad_path().unwrap();
+    let shot = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/doom-reference/freedoom1_e1m1_start.png");
+    let extra = ViewerOptions { reference: Some(shot), reference_hud: true, ..Default::default() };
+    let app = App::new(vec![demo], OpenOptions::default(), extra).unwrap();
+    let r = app.reference.as_ref().unwrap();
+    assert!(r.hud);
+    // A Doom capture: game resolution on, and the view is the 168 rows above the bar.
+    assert!(app.game_res);
+    assert_eq!(r.view_rows(app.game().as_ref()), 168);
+}

@@ -24,6 +24,9 @@ pub struct GameScreen {
     pub fov_deg: f64,
     /// Width / height of the picture on the monitor or TV the game was made for.
     pub display_aspect: f64,
+    /// Rows of the buffer the 3D view fills when the game's status bar or interface is shown
+    /// below it (at the same field of view across the full width), if the game has one.
+    pub hud_view_height: Option<u32>,
 }
 
 impl GameScreen {
@@ -106,11 +109,14 @@ impl Game {
             // Vanilla: 320x200, 90 degrees across the 320 columns (centerx 160 with the same
             // projection scale for rows), shown stretched to 4:3 on a VGA monitor (pixels 1.2
             // times as tall as wide).
+            // With the status bar (screenblocks 10) the view is the 168 rows above its 32
+            // (ST_HEIGHT), full width, centred on its own middle row.
             Game::Doom => Some(GameScreen {
                 width: 320,
                 height: 200,
                 fov_deg: 90.0,
                 display_aspect: FOUR_THIRDS,
+                hud_view_height: Some(168),
             }),
             // The Saturn's 320x224 NTSC mode shown on a 4:3 TV. The field of view is not in
             // the spec: Quake's default 90 degrees is assumed.
@@ -119,6 +125,7 @@ impl Game {
                 height: 224,
                 fov_deg: 90.0,
                 display_aspect: FOUR_THIRDS,
+                hud_view_height: None,
             }),
             // Marathon 2/Infinity's full-screen view: 640x480 with the engine's normal field
             // of view of 80 degrees across the standard 640-pixel width (render.c
@@ -130,6 +137,7 @@ impl Game {
                 height: 480,
                 fov_deg: 80.0,
                 display_aspect: FOUR_THIRDS,
+                hud_view_height: Some(320),
             }),
             // PC: 320x240 (the size of its full-screen bitmaps), square pixels on a 4:3
             // monitor. The field of view is not in the spec: 90 degrees is assumed.
@@ -138,6 +146,7 @@ impl Game {
                 height: 240,
                 fov_deg: 90.0,
                 display_aspect: FOUR_THIRDS,
+                hud_view_height: None,
             }),
             Game::Carmageddon2 => None,
         }
