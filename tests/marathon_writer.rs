@@ -410,6 +410,30 @@ fn marathon_1_records_render_every_side_type() {
 }
 
 #[test]
+fn marathon_1_side_lights_follow_the_polygons_not_the_stored_line_heights() {
+    // The engine works each line's opening out again from its polygons when it loads a
+    // Marathon 1 level, and guesses the split side's lower light from that: here the file's
+    // line heights are zero (an opening of 0, which would pick the ceiling light), while the
+    // polygons leave 2 WU open, so the lower panel takes the floor light.
+    let mut level = level(0);
+    let mut r = Room::build(&rooms());
+    for l in &mut r.lines {
+        (l.highest_adjacent_floor, l.lowest_adjacent_ceiling) = (0, 0);
+    }
+    for (tag, data) in &mut level.chunks {
+        if tag == b"LINS" {
+            *data = lins(&r.lines);
+        }
+    }
+    let dir = TempDir::new("marathon-m1-stale-lines");
+    let map = dir.join("Map.scen");
+    std::fs::write(&map, wad(0, 0, "Writer", &[level])).unwrap();
+    let shapes = dir.join("Shapes.shpA");
+    std::fs::write(&shapes, shapes_file()).unwrap();
+    check_sides(&map, Some(&shapes), "v0_stale_lines", 96);
+}
+
+#[test]
 fn shapes_beside_the_map_are_found_and_missing_shapes_give_flat_colours() {
     let f = write_files(4, 1, "plain", "Shapes");
     let img = render(&f.map, None, EYE, "4096,2048,2048", 0, "beside");

@@ -179,10 +179,11 @@ impl Level {
             notes,
         };
         level.check_polygons();
-        level.assign_sides();
         let running_only =
             wad::find(&chunks, b"plat").is_none() && wad::find(&chunks, b"PLAT").is_some();
         level.initialise_platforms(running_only);
+        // After the platforms, as the engine guesses Marathon 1 side lights once they stand.
+        level.assign_sides();
         Ok(level)
     }
 
@@ -254,7 +255,15 @@ impl Level {
             Some(SideType::Low) => lights[0] = p.floor_light,
             Some(SideType::Split) => {
                 lights[0] = p.ceiling_light;
-                let opening = l.lowest_adjacent_ceiling as i32 - l.highest_adjacent_floor as i32;
+                // The engine works the opening out from the line's polygons as they stand
+                // (`recalculate_redundant_line_data`), not from the heights the file keeps.
+                let standing: Vec<usize> = [l.clockwise_polygon, l.counterclockwise_polygon]
+                    .iter()
+                    .filter_map(|&q| usize::try_from(q).ok().filter(|&q| q < self.polygons.len()))
+                    .collect();
+                let highest_floor = standing.iter().map(|&q| self.floor[q]).max().unwrap_or(0);
+                let lowest_ceiling = standing.iter().map(|&q| self.ceiling[q]).min().unwrap_or(0);
+                let opening = lowest_ceiling as i32 - highest_floor as i32;
                 lights[1] = if opening > WORLD_ONE { p.floor_light } else { p.ceiling_light };
             }
             _ => lights[0] = p.ceiling_light,
