@@ -139,6 +139,64 @@ fn the_viewer_lays_a_view_above_the_status_bar_over_the_frame() {
     assert!(whole < 0.5, "read as a whole screen: {whole}");
 }
 
+/// Chocolate Doom's frame of the same view with its status bar (screenblocks 10): the view
+/// is 320x168 above the 32-row bar.
+fn barred_capture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/doom-statusbar/freedoom1_e1m1_start.png")
+}
+
+/// mapscope's render of E1M1 at the game's view size with its status bar up.
+fn render_view_above_bar(dir: &TempDir, name: &str, camera: &str, angle: &str) -> PathBuf {
+    let out = dir.join(name);
+    let wad = support::freedoom1();
+    let camera = format!("--camera={camera}");
+    let args = [
+        "render",
+        wad.to_str().unwrap(),
+        "--map",
+        "E1M1",
+        &camera,
+        "--angle",
+        angle,
+        "--size",
+        "320x168",
+        "--tic",
+        "100",
+        "--no-things",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    success(&mapscope(args), "render");
+    out
+}
+
+#[test]
+fn a_real_capture_with_its_status_bar_compares_and_aligns_as_the_full_screen_one() {
+    let dir = TempDir::new("screenshots-real-bar");
+    let full = compare(&render(&dir, "full.png", "-160,304,41", "0"), &reference(), &[]);
+    let captured = share(&full, "identical_share");
+    let render = render_view_above_bar(&dir, "view.png", "-160,304,41", "0");
+    let shot = image::open(barred_capture()).unwrap().into_rgba8();
+    let jpeg = dir.join("shot-640x480-bar.jpg");
+    save_jpeg(&stretched_640x480(&shot), &jpeg);
+    let as_captured = compare(&render, &barred_capture(), &[]);
+    let lossy = compare(&render, &jpeg, &[]);
+    for (what, r) in [("as captured", &as_captured), ("2x 4:3 JPEG", &lossy)] {
+        println!("{what}: {r}");
+        assert_eq!(r["compared_pixels"], 320 * 168, "{what}");
+        assert!(r["reference"].as_str().unwrap().contains("32-row status bar"), "{what}: {r}");
+        assert!(share(r, "identical_share") > captured - 0.02, "{what}: {r} against {captured}");
+    }
+    let rough = render_view_above_bar(&dir, "rough.png", "-152,298,43", "1.5");
+    let r = compare(&rough, &jpeg, &["--align"]);
+    let best = &r["best"];
+    let pos: Vec<f64> = (0..3).map(|i| best["camera"][i].as_f64().unwrap()).collect();
+    let truth = [-160.0, 304.0, 41.0];
+    let dist = (0..3).map(|i| (pos[i] - truth[i]).powi(2)).sum::<f64>().sqrt();
+    let angle = best["angle"].as_f64().unwrap();
+    assert!(dist < 2.0 && angle.abs() < 0.3, "found {pos:?} at {angle}°: {r}");
+}
+
 #[test]
 fn a_screenshot_of_another_size_is_refused_naming_both() {
     let dir = TempDir::new("screenshots-bad");

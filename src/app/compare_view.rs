@@ -9,7 +9,14 @@ use image::RgbaImage;
 
 use super::reference::{self, Blend, Placement, RefMode};
 use crate::compare::{self, CompareReport};
+use crate::formats::doom::status_bar::StatusBar;
 use crate::scene::GameScreen;
+
+/// How closely a screenshot's rows below the view must follow the status bar's picture (the
+/// correlation of their brightness) to be taken for the bar. Chocolate Doom's bar, with the
+/// numbers, face and arms panel drawn over the picture, correlates 0.6 (also 2x, 4:3 and as
+/// JPEG); the views of the 36 full-screen reference frames at most 0.12.
+const BAR_CORRELATION: f64 = 0.35;
 
 /// Least time between two comparisons.
 const MIN_INTERVAL: Duration = Duration::from_millis(200);
@@ -102,6 +109,12 @@ impl ReferenceView {
         p
     }
 
+    /// Whether the reference shows `bar` in the rows below `game`'s view: taken back to the
+    /// game's buffer (its scale and 4:3 stretch undone), most of the bar's pixels are there.
+    pub fn shows_status_bar(&self, game: &GameScreen, bar: &StatusBar) -> bool {
+        bar_correlation(&self.image, game, bar) >= BAR_CORRELATION
+    }
+
     /// Whether the reference looks like a capture of `game`'s own screen (its buffer aspect
     /// is the game's): then the viewer switches to the game's resolution when it loads.
     pub fn matches_game(&self, game: &GameScreen) -> bool {
@@ -190,6 +203,42 @@ impl ReferenceView {
     pub fn is_wipe(&self) -> bool {
         self.visible && self.blend.mode == RefMode::Wipe
     }
+}
+
+/// The correlation of brightness between `bar`'s drawn pixels and what `image`, taken back to
+/// `game`'s buffer, shows there below the game's view (0 when it is not a capture of that
+/// buffer or the bar does not fit there).
+fn bar_correlation(image: &RgbaImage, game: &GameScreen, bar: &StatusBar) -> f64 {
+    let Some(view) = game.hud_view_height else { return 0.0 };
+    if bar.height != game.height.saturating_sub(view) as usize || bar.width > game.width as usize {
+        return 0.0;
+    }
+    let Ok(buffer) = crate::screenshot::fit_to_frame(image, (game.width, game.height)) else {
+        return 0.0;
+    };
+    let brightness = |c: [u8; 3]| 0.299 * c[0] as f64 + 0.587 * c[1] as f64 + 0.114 * c[2] as f64;
+    let pairs: Vec<(f64, f64)> = bar
+        .rgb
+        .iter()
+        .enumerate()
+        .filter_map(|(i, colour)| {
+            let (x, y) = ((i % bar.width) as u32, view + (i / bar.width) as u32);
+            let p = buffer.image.get_pixel(x, y).0;
+            colour.map(|c| (brightness(c), brightness([p[0], p[1], p[2]])))
+        })
+        .collect();
+    let n = pairs.len().max(1) as f64;
+    let (ma, mb) = pairs.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+    for (x, y) in &pairs {
+        ab += (x - ma) * (y - mb);
+        aa += (x - ma) * (x - ma);
+        bb += (y - mb) * (y - mb);
+    }
+    if aa <= 0.0 || bb <= 0.0 {
+        return 0.0;
+    }
+    ab / (aa * bb).sqrt()
 }
 
 #[cfg(test)]
@@ -299,5 +348,44 @@ mod tests {
         v.process(&frame, Some(&doom));
         // 403 of the 480 rows lie wholly above the bar (168 x 2.4 = 403.2).
         assert_eq!(identical(&v), (1.0, 640 * 403));
+    }
+
+    #[test]
+    fn a_doom_screenshot_with_its_status_bar_is_told_from_full_screen_ones() {
+        let wad = "/usr/share/games/doom/freedoom1.wad";
+        let bar = crate::formats::doom::status_bar::status_bar(&[wad])
+            .unwrap_or_else(|e| panic!("{wad}: {e:#} (install the Debian package freedoom)"))
+            .unwrap_or_else(|| panic!("{wad}: no STBAR"));
+        let doom = doom();
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        // Chocolate Doom with its status bar (screenblocks 10), as captured and as a port
+        // saves it: 2x, stretched to 4:3, JPEG.
+        let captured = data.join("doom-statusbar/freedoom1_e1m1_start.png");
+        let shot = compare::load_picture(&captured).unwrap();
+        let big = RgbaImage::from_fn(640, 480, |x, y| {
+            *shot.get_pixel(x / 2, ((y as f64 + 0.5) / 2.4) as u32)
+        });
+        let jpeg = std::env::temp_dir().join(format!("mapscope-bar-{}.jpg", std::process::id()));
+        let rgb = image::DynamicImage::ImageRgba8(big).into_rgb8();
+        let mut out = std::fs::File::create(&jpeg).unwrap();
+        let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90);
+        rgb.write_with_encoder(encoder).unwrap();
+        for path in [captured, jpeg.clone()] {
+            let v = ReferenceView::load(&path).unwrap();
+            let share = bar_correlation(&v.image, &doom, &bar);
+            eprintln!("{}: {share:.3}", path.display());
+            assert!(v.shows_status_bar(&doom, &bar), "{}: {share}", path.display());
+        }
+        let _ = std::fs::remove_file(&jpeg);
+        // The full-screen captures (screenblocks 11) show the view there.
+        for entry in std::fs::read_dir(data.join("doom-reference")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) == Some("png") {
+                let v = ReferenceView::load(&path).unwrap();
+                let share = bar_correlation(&v.image, &doom, &bar);
+                eprintln!("{}: {share:.3}", path.display());
+                assert!(!v.shows_status_bar(&doom, &bar), "{}: {share}", path.display());
+            }
+        }
     }
 }

@@ -306,9 +306,16 @@ impl App {
         }
     }
 
-    fn set_reference(&mut self, r: ReferenceView) {
+    fn set_reference(&mut self, mut r: ReferenceView) {
         let (w, h) = r.size();
         let mut message = format!("reference {} ({w}x{h})", r.path.display());
+        if !r.hud {
+            let found = self.game().zip(self.status_bar());
+            if found.is_some_and(|(g, bar)| r.shows_status_bar(&g, &bar)) {
+                r.hud = true;
+                message.push_str("; status bar found below the view (U)");
+            }
+        }
         if let Some(g) = self.game().filter(|g| r.matches_game(g)) {
             if !self.game_res {
                 self.game_res = true;
@@ -317,6 +324,15 @@ impl App {
         }
         self.message = Some(message);
         self.reference = Some(r);
+    }
+
+    /// Doom's status bar picture from the level's files, which a reference screenshot may
+    /// show below a smaller view.
+    fn status_bar(&self) -> Option<crate::formats::doom::status_bar::StatusBar> {
+        if self.scene.game != crate::scene::Game::Doom {
+            return None;
+        }
+        crate::formats::doom::status_bar::status_bar(&self.files).ok().flatten()
     }
 
     fn load_reference(&mut self, path: &std::path::Path) {

@@ -193,3 +193,22 @@ fn a_reference_opened_with_its_status_bar_is_compared_above_it() {
     assert!(app.game_res);
     assert_eq!(r.view_rows(app.game().as_ref()), 168);
 }
+
+#[test]
+fn a_doom_screenshot_with_its_status_bar_is_found_when_it_loads() {
+    let wad = PathBuf::from("/usr/share/games/doom/freedoom1.wad");
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for (shot, bar) in [
+        ("doom-statusbar/freedoom1_e1m1_start.png", true),
+        ("doom-reference/freedoom1_e1m1_start.png", false),
+    ] {
+        let extra = ViewerOptions { reference: Some(data.join(shot)), ..Default::default() };
+        let app = App::new(vec![wad.clone()], OpenOptions::default(), extra).unwrap_or_else(|e| {
+            panic!("{}: {e:#} (install the Debian package freedoom)", wad.display())
+        });
+        let r = app.reference.as_ref().unwrap();
+        assert_eq!(r.hud, bar, "{shot}");
+        let said = app.message.clone().unwrap_or_default();
+        assert_eq!(said.contains("status bar found"), bar, "{shot}: {said}");
+    }
+}

@@ -36,6 +36,7 @@ pub mod slope_things;
 pub mod slopes;
 pub mod sprite_memory;
 pub mod sprites;
+pub mod status_bar;
 pub mod texture_memory;
 pub mod texture_scale;
 pub mod textures;
