@@ -110,7 +110,7 @@ impl ReferenceView {
     }
 
     /// Whether the reference shows `bar` in the rows below `game`'s view: taken back to the
-    /// game's buffer (its scale and 4:3 stretch undone), most of the bar's pixels are there.
+    /// game's buffer (its scale and 4:3 stretch undone), their brightness follows the bar's.
     pub fn shows_status_bar(&self, game: &GameScreen, bar: &StatusBar) -> bool {
         bar_correlation(&self.image, game, bar) >= BAR_CORRELATION
     }

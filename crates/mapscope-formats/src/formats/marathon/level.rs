@@ -294,14 +294,22 @@ impl Level {
         if running_records_only {
             return;
         }
+        // Each polygon's first record, found in one pass (a crafted file may hold tens of
+        // thousands of both).
+        let mut first_record = vec![None; self.polygons.len()];
+        for (k, p) in self.platforms.iter().enumerate() {
+            if let Some(slot) =
+                usize::try_from(p.polygon).ok().and_then(|i| first_record.get_mut(i))
+            {
+                slot.get_or_insert(k);
+            }
+        }
         for i in 0..self.polygons.len() {
             if self.polygons[i].kind != platforms::POLYGON_IS_PLATFORM {
                 continue;
             }
-            let record = self
-                .platforms
-                .iter()
-                .find(|p| usize::try_from(p.polygon) == Ok(i))
+            let record = first_record[i]
+                .and_then(|k| self.platforms.get(k))
                 .copied()
                 .unwrap_or_else(|| platforms::split_door(i as i16));
             let neighbours: Vec<(i16, i16)> =
