@@ -273,6 +273,16 @@ fn write_files(version: u16, data_version: u16, wrap: &str, shapes_name: &str) -
     Files { _dir: dir, map, shapes }
 }
 
+/// `bytes` written as `file` in a scratch folder `tag`, with the test Shapes file beside it.
+fn map_with_shapes(tag: &str, file: &str, bytes: &[u8]) -> (TempDir, PathBuf, PathBuf) {
+    let dir = TempDir::new(tag);
+    let map = dir.join(file);
+    std::fs::write(&map, bytes).unwrap();
+    let shapes = dir.join("Shapes.shpA");
+    std::fs::write(&shapes, shapes_file()).unwrap();
+    (dir, map, shapes)
+}
+
 fn render(
     map: &Path,
     shapes: Option<&Path>,
@@ -425,11 +435,8 @@ fn marathon_1_side_lights_follow_the_polygons_not_the_stored_line_heights() {
             *data = lins(&r.lines);
         }
     }
-    let dir = TempDir::new("marathon-m1-stale-lines");
-    let map = dir.join("Map.scen");
-    std::fs::write(&map, wad(0, 0, "Writer", &[level])).unwrap();
-    let shapes = dir.join("Shapes.shpA");
-    std::fs::write(&shapes, shapes_file()).unwrap();
+    let bytes = wad(0, 0, "Writer", &[level]);
+    let (_dir, map, shapes) = map_with_shapes("marathon-m1-stale-lines", "Map.scen", &bytes);
     check_sides(&map, Some(&shapes), "v0_stale_lines", 96);
 }
 
@@ -708,11 +715,8 @@ fn marathon_1_start_is_not_hidden_behind_zeroed_transparent_textures() {
 fn marathon_1_side_ambient_delta_is_ignored() {
     // Marathon 1 sides have no ambient delta either (the engine zeroes it): a stray -1.0 there
     // must not darken the white far wall lit at 1.0.
-    let dir = TempDir::new("marathon-m1-delta");
-    let map = dir.join("Map.scen");
-    std::fs::write(&map, bigger_guns_start(-FIXED_ONE)).unwrap();
-    let shapes = dir.join("Shapes.shpA");
-    std::fs::write(&shapes, shapes_file()).unwrap();
+    let bytes = bigger_guns_start(-FIXED_ONE);
+    let (_dir, map, shapes) = map_with_shapes("marathon-m1-delta", "Map.scen", &bytes);
     let img = render(&map, Some(&shapes), "-2048,256,640", "-4096,256,640", 0, "m1_delta");
     assert_eq!(rgb(&img, 160, 120), WHITE, "far wall in light 1.0, ambient delta ignored");
 }
@@ -783,11 +787,8 @@ fn a_level_that_starts_in_the_dark_shows_what_the_headlight_reaches() {
     // headlight (0.5 at the eye, gone at 4 WU) plus half the other, in the software renderer's
     // shading tables and in Aleph One's OpenGL shaders alike. Smooth frames and flat colours
     // used the surface light alone, so a level starting in the dark rendered pure black.
-    let dir = TempDir::new("marathon-dark-start");
-    let map = dir.join("Map.sceA");
-    std::fs::write(&map, corridor_start(constant_light(0.0))).unwrap();
-    let shapes = dir.join("Shapes.shpA");
-    std::fs::write(&shapes, shapes_file()).unwrap();
+    let bytes = corridor_start(constant_light(0.0));
+    let (dir, map, shapes) = map_with_shapes("marathon-dark-start", "Map.sceA", &bytes);
     let flat = dir.join("flat");
     std::fs::create_dir_all(&flat).unwrap();
     let lone = flat.join("Map.sceA");
@@ -824,12 +825,8 @@ fn a_light_state_of_period_zero_is_skipped() {
     let mut light = constant_light(1.0);
     light.functions[0].period = 0;
     light.functions[0].intensity = 0;
-    let dir = TempDir::new("marathon-zero-period");
-    let map = dir.join("Map.sceA");
     let bytes = corridor_start(light);
-    std::fs::write(&map, &bytes).unwrap();
-    let shapes = dir.join("Shapes.shpA");
-    std::fs::write(&shapes, shapes_file()).unwrap();
+    let (_dir, map, shapes) = map_with_shapes("marathon-zero-period", "Map.sceA", &bytes);
     let img = render_from_start(&map, Some(&shapes), "faithful", "zero_period");
     assert_eq!(rgb(&img, 160, 120), WHITE, "far wall in the secondary state's light");
     let wad = Wad::parse("Map.sceA", &bytes).unwrap();
@@ -890,12 +887,8 @@ fn platform_start(records: Option<([u8; 4], Vec<u8>)>) -> Vec<u8> {
 /// Renders [`platform_start`] from its spawn; returns the pixel at eye height on the door's
 /// line and one below it, with the door polygon's floor and ceiling.
 fn door_view(records: Option<([u8; 4], Vec<u8>)>, name: &str) -> ([u8; 3], [u8; 3], (i16, i16)) {
-    let dir = TempDir::new("marathon-platform-start");
-    let map = dir.join("Map.sceA");
     let bytes = platform_start(records);
-    std::fs::write(&map, &bytes).unwrap();
-    let shapes = dir.join("Shapes.shpA");
-    std::fs::write(&shapes, shapes_file()).unwrap();
+    let (_dir, map, shapes) = map_with_shapes("marathon-platform-start", "Map.sceA", &bytes);
     let img = render_from_start(&map, Some(&shapes), "faithful", name);
     let level = Level::load(&Wad::parse("Map.sceA", &bytes).unwrap(), 0).unwrap();
     (rgb(&img, 160, 120), rgb(&img, 160, 200), (level.floor[1], level.ceiling[1]))
