@@ -304,11 +304,11 @@ impl Level {
                 slot.get_or_insert(k);
             }
         }
-        for i in 0..self.polygons.len() {
+        for (i, first) in first_record.into_iter().enumerate() {
             if self.polygons[i].kind != platforms::POLYGON_IS_PLATFORM {
                 continue;
             }
-            let record = first_record[i]
+            let record = first
                 .and_then(|k| self.platforms.get(k))
                 .copied()
                 .unwrap_or_else(|| platforms::split_door(i as i16));
