@@ -22,6 +22,7 @@
 mod billboards;
 mod carma2;
 mod doom;
+mod lanes;
 mod marathon;
 mod raster;
 mod saturn;
@@ -41,6 +42,7 @@ use crate::scene::{vertex_flags, Scene, Shading, ShadingFamily, Sprite, WorldVer
 use billboards::{billboard, Billboard};
 use carma2::Carma2Shader;
 use doom::DoomShader;
+use lanes::{Gather, Tier};
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
@@ -87,6 +89,8 @@ pub(super) struct Pixels {
     pub v: [f32; GROUP],
     pub dist: [f32; GROUP],
     pub wins: [bool; GROUP],
+    /// How the shader reads its tables for the group's lanes.
+    pub gather: Gather,
 }
 
 /// The reverse depths (`near / distance`) of group `g` of `span` (its pixels from
@@ -101,7 +105,7 @@ impl Pixels {
     /// Group `g` of `span` on row `y`: each lane's view distance and texel coordinates, no
     /// lane winning yet.
     #[inline(always)]
-    fn of_group(span: &Span, g: usize, y: usize) -> Pixels {
+    fn of_group(span: &Span, g: usize, y: usize, gather: Gather) -> Pixels {
         let first = (g * GROUP) as f32;
         let mut p = Pixels {
             x: span.x0 + g * GROUP,
@@ -110,6 +114,7 @@ impl Pixels {
             v: [0.0; GROUP],
             dist: [0.0; GROUP],
             wins: [false; GROUP],
+            gather,
         };
         for j in 0..GROUP {
             let k = first + j as f32;
@@ -566,8 +571,9 @@ impl<S: SoftShader> Family<S> {
 
 /// [`draw_opaque`] compiled for the widest vectors the CPU has: the pixel loops are written
 /// lane by lane over 8-pixel groups, which x86-64's baseline (SSE2) runs as two 4-lane halves
-/// and without a vector floor, and AVX2 as one. The arithmetic is the same IEEE arithmetic
-/// either way (no fused multiply-adds), so the pictures are byte-identical.
+/// and without a vector floor or gathers, AVX2 as one, and AVX-512 as one with twice the
+/// registers (fewer spilled a group) and masked stores. The arithmetic is the same IEEE
+/// arithmetic at every tier (no fused multiply-adds), so the pictures are byte-identical.
 fn draw_opaque_widest<S: SoftShader>(
     shader: &S,
     tris: &[Drawn<S::Triangle>],
@@ -575,24 +581,28 @@ fn draw_opaque_widest<S: SoftShader>(
     band: &mut Band,
     vp: Viewport,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (asked at run time by `avx2`).
-        unsafe { draw_opaque_avx2(shader, tris, order, band, vp) };
-        return;
+    match lanes::tier() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `tier` says the CPU has AVX-512 (F, VL, BW, DQ).
+        Tier::Avx512 => unsafe { draw_opaque_avx512(shader, tris, order, band, vp) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `tier` says the CPU has AVX2.
+        Tier::Avx2 => unsafe { draw_opaque_avx2(shader, tris, order, band, vp) },
+        _ => draw_opaque(shader, tris, order, band, vp, Gather::SCALAR),
     }
-    draw_opaque(shader, tris, order, band, vp);
 }
 
-/// Whether the CPU has AVX2, asked once; `MAPSCOPE_CANVAS_SIMD=sse2` says no, to compare the
-/// two (tests/soft_canvas.rs checks they draw the same bytes).
 #[cfg(target_arch = "x86_64")]
-fn avx2() -> bool {
-    static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVX2.get_or_init(|| {
-        let baseline = std::env::var_os("MAPSCOPE_CANVAS_SIMD").is_some_and(|v| v == "sse2");
-        !baseline && std::arch::is_x86_feature_detected!("avx2")
-    })
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
+fn draw_opaque_avx512<S: SoftShader>(
+    shader: &S,
+    tris: &[Drawn<S::Triangle>],
+    order: &[u32],
+    band: &mut Band,
+    vp: Viewport,
+) {
+    // SAFETY: this function is called only where the CPU has AVX-512, and so AVX2.
+    draw_opaque(shader, tris, order, band, vp, unsafe { Gather::avx2() });
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -604,7 +614,8 @@ fn draw_opaque_avx2<S: SoftShader>(
     band: &mut Band,
     vp: Viewport,
 ) {
-    draw_opaque(shader, tris, order, band, vp);
+    // SAFETY: this function is called only where the CPU has AVX2.
+    draw_opaque(shader, tris, order, band, vp, unsafe { Gather::avx2() });
 }
 
 /// Draws the opaque triangles `tris` that reach `band`, listed in `order` (nearest first),
@@ -616,6 +627,7 @@ fn draw_opaque<S: SoftShader>(
     order: &[u32],
     band: &mut Band,
     vp: Viewport,
+    gather: Gather,
 ) {
     for &i in order {
         let t = &tris[i as usize];
@@ -628,7 +640,7 @@ fn draw_opaque<S: SoftShader>(
                 let colors = &mut band.colors[pixels.clone()];
                 let depths = &mut band.depths[pixels.clone()];
                 let keys = band.indices.get_mut(pixels).unwrap_or_default();
-                let at = (&span, y, vp.near);
+                let at = (&span, y, vp.near, gather);
                 if t.masked {
                     draw_span::<S, true>(shader, t, at, colors, depths, keys);
                 } else {
@@ -648,7 +660,7 @@ fn draw_opaque<S: SoftShader>(
 fn draw_span<S: SoftShader, const MASKED: bool>(
     shader: &S,
     t: &Drawn<S::Triangle>,
-    (span, y, near): (&Span, usize, f32),
+    (span, y, near, gather): (&Span, usize, f32, Gather),
     colors: &mut [u32],
     depths: &mut [f32],
     keys: &mut [u8],
@@ -663,7 +675,7 @@ fn draw_span<S: SoftShader, const MASKED: bool>(
     for (c, d) in colors.by_ref().zip(depths.by_ref()) {
         let (Ok(c), Ok(d)) = (c.try_into(), d.try_into()) else { break };
         let k = group_keys.next().and_then(|k| k.try_into().ok()).unwrap_or(&mut no_keys);
-        draw_group::<S, MASKED>(shader, t, (span, g, y, near), c, d, k);
+        draw_group::<S, MASKED>(shader, t, (span, g, y, near, gather), c, d, k);
         g += 1;
     }
     // The last few pixels through a whole group whose other lanes cannot win (their depth
@@ -681,7 +693,7 @@ fn draw_span<S: SoftShader, const MASKED: bool>(
     if with_keys {
         k[..n].copy_from_slice(&keys[..n]);
     }
-    draw_group::<S, MASKED>(shader, t, (span, g, y, near), &mut c, &mut d, &mut k);
+    draw_group::<S, MASKED>(shader, t, (span, g, y, near, gather), &mut c, &mut d, &mut k);
     colors[..n].copy_from_slice(&c[..n]);
     depths[..n].copy_from_slice(&d[..n]);
     if with_keys {
@@ -694,7 +706,7 @@ fn draw_span<S: SoftShader, const MASKED: bool>(
 fn draw_group<S: SoftShader, const MASKED: bool>(
     shader: &S,
     t: &Drawn<S::Triangle>,
-    (span, g, y, near): (&Span, usize, usize, f32),
+    (span, g, y, near, gather): (&Span, usize, usize, f32, Gather),
     colors: &mut [u32; GROUP],
     depths: &mut [f32; GROUP],
     keys: &mut [u8; GROUP],
@@ -707,7 +719,7 @@ fn draw_group<S: SoftShader, const MASKED: bool>(
     if !reach {
         return;
     }
-    let mut p = Pixels::of_group(span, g, y);
+    let mut p = Pixels::of_group(span, g, y, gather);
     // A masked triangle's transparent texels leave the pixel as it was, depth and all.
     let opaque = if MASKED { shader.opaque(&t.shading, &p) } else { [true; GROUP] };
     // Without branches, so that the lanes are tested together.
