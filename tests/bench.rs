@@ -47,6 +47,8 @@ fn doom_tour_reports_frame_times_and_the_time_of_each_pass() {
     // None: walls, flats, masked middles and things are the CPU's canvas.
     assert_eq!(v["draw_calls"].as_u64(), Some(0), "{v}");
     assert_eq!(v["cpu_canvas"], true, "{v}");
+    // Vanilla's canvas, not the triangle canvas and its vector tiers.
+    assert_eq!(v["canvas_vectors"], Value::Null, "{v}");
     // The tour walks through the map's things.
     assert_eq!(v["tour"]["waypoints"], 16);
     assert!(v["tour"]["length"].as_f64().unwrap() > 500.0);
@@ -86,6 +88,8 @@ fn other_formats_tour_their_level_and_print_a_table() {
     // Faithful frames draw the solid world on the CPU canvas: no GPU shading pass for it.
     assert_eq!(v["cpu_canvas"], true, "{v}");
     assert!(names(&v["cpu_ms"]).contains(&"CPU canvas"), "{v}");
+    let vectors = v["canvas_vectors"].as_str().expect("the canvas's vector tier");
+    assert!(["SSE2", "AVX2", "AVX-512", "baseline"].contains(&vectors), "{v}");
     let gpu = names(&v["gpu_ms"]);
     assert!(!gpu.contains(&"solid surfaces") && !gpu.contains(&"depth pre-pass"), "{v}");
 
@@ -94,6 +98,7 @@ fn other_formats_tour_their_level_and_print_a_table() {
     let out = bench(&[&args[..], &["--gpu-shading"]].concat());
     let v: Value = serde_json::from_str(out.trim()).expect("one JSON object");
     assert_eq!(v["cpu_canvas"], false, "{v}");
+    assert_eq!(v["canvas_vectors"], Value::Null, "{v}");
     assert!(!names(&v["cpu_ms"]).contains(&"CPU canvas"), "{v}");
     assert!(names(&v["gpu_ms"]).contains(&"solid surfaces"), "{v}");
 }
@@ -129,4 +134,35 @@ fn doom_smooth_and_pitched_frames_draw_on_the_triangle_canvas_unless_told_otherw
     let v: Value = serde_json::from_str(bench(&[&up[..], &["--gpu-shading"]].concat()).trim())
         .expect("one JSON object");
     assert_eq!(v["cpu_canvas"], false, "{v}");
+}
+
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn the_canvas_reports_the_vector_tier_it_ran_with_and_a_cap_holds_it() {
+    let lev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/saturn/test_room.lev");
+    let tier = |cap: Option<&str>| {
+        let mut run = Command::new(env!("CARGO_BIN_EXE_mapscope"));
+        run.args(["bench", lev.to_str().unwrap(), "--size", "160x100", "--frames", "3", "--json"]);
+        if let Some(cap) = cap {
+            run.env("MAPSCOPE_CANVAS_SIMD", cap);
+        } else {
+            run.env_remove("MAPSCOPE_CANVAS_SIMD");
+        }
+        let out = run.output().expect("running mapscope bench");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        v["canvas_vectors"].as_str().expect("the canvas's vector tier").to_string()
+    };
+    use std::arch::is_x86_feature_detected as has;
+    let widest = if has!("avx512f") && has!("avx512vl") && has!("avx512bw") && has!("avx512dq") {
+        "AVX-512"
+    } else if has!("avx2") {
+        "AVX2"
+    } else {
+        "SSE2"
+    };
+    assert_eq!(tier(None), widest);
+    assert_eq!(tier(Some("sse2")), "SSE2");
+    let capped = if widest == "SSE2" { "SSE2" } else { "AVX2" };
+    assert_eq!(tier(Some("avx2")), capped);
 }

@@ -37,6 +37,9 @@ pub struct BenchReport {
     /// Whether the frames' solid world was drawn on the CPU (Doom's faithful walk, Saturn
     /// Quake's and Marathon's faithful canvas) rather than shaded by the GPU's passes.
     pub cpu_canvas: bool,
+    /// The vector instructions the triangle canvas ran with (`None` where the frames were
+    /// not drawn on it: the GPU's passes, or Doom's vanilla canvas).
+    pub canvas_vectors: Option<&'static str>,
     /// Solid triangles a frame (medians over the timed frames): in the view frustum, and
     /// drawn after the occlusion map. `None` for Doom, whose frames draw what vanilla's walk
     /// reaches instead.
@@ -122,6 +125,7 @@ impl BenchReport {
             "draw_calls": self.draw_calls,
             "triangles": self.triangles,
             "cpu_canvas": self.cpu_canvas,
+            "canvas_vectors": self.canvas_vectors,
             "solid_triangles": self.solid_triangles.map(|t| json!({
                 "in_view_median": t.in_view,
                 "drawn_median": t.drawn,
@@ -169,7 +173,11 @@ impl BenchReport {
             self.mean_ms,
             self.draw_calls,
             self.triangles,
-            if self.cpu_canvas { "CPU canvas" } else { "GPU passes" },
+            match (self.cpu_canvas, self.canvas_vectors) {
+                (true, Some(vectors)) => format!("CPU canvas ({vectors} pixel loops)"),
+                (true, None) => "CPU canvas".to_string(),
+                (false, _) => "GPU passes".to_string(),
+            },
         );
         if let Some(t) = &self.solid_triangles {
             out.push_str(&format!(
@@ -242,6 +250,8 @@ pub fn run(
     }
     let draw_calls = renderer.draw_calls();
     let cpu_canvas = renderer.used_cpu_canvas();
+    let triangle_canvas = cpu_canvas && !renderer.used_family_canvas();
+    let canvas_vectors = triangle_canvas.then(crate::render::canvas_vectors);
 
     renderer.set_profiling(gpu, true);
     let mut profiles = Vec::with_capacity(frames);
@@ -271,6 +281,7 @@ pub fn run(
         draw_calls,
         triangles,
         cpu_canvas,
+        canvas_vectors,
         solid_triangles: SolidTriangles::median(&culled),
         tour_length: tour.length(),
         waypoints: tour.waypoints.len(),

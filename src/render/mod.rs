@@ -32,6 +32,7 @@ pub use headless::render_headless;
 pub use presenter::{present_pass, Presenter};
 pub use profiler::{FrameProfile, StepTime};
 pub use scene_renderer::SceneRenderer;
+pub use soft::canvas_vectors;
 pub use view::{CameraRequest, RenderMode, ViewSettings};
 
 /// Format of the offscreen scene image: plain 8-bit RGBA so palette colours stay exact.

@@ -16,6 +16,18 @@ pub enum Tier {
     Avx512,
 }
 
+impl Tier {
+    /// The tier as `bench` reports it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Baseline if cfg!(target_arch = "x86_64") => "SSE2",
+            Tier::Baseline => "baseline",
+            Tier::Avx2 => "AVX2",
+            Tier::Avx512 => "AVX-512",
+        }
+    }
+}
+
 /// The widest tier the CPU has, asked once. `MAPSCOPE_CANVAS_SIMD=sse2` or `=avx2` caps it,
 /// to compare the tiers (tests/soft_canvas.rs checks that they draw the same bytes).
 pub fn tier() -> Tier {

@@ -171,6 +171,12 @@ pub(super) trait SoftShader: Sync {
     );
 }
 
+/// The vector instructions the triangle canvas's pixel loops run with on this CPU
+/// ("SSE2", "AVX2", "AVX-512"), for reports.
+pub fn canvas_vectors() -> &'static str {
+    lanes::tier().name()
+}
+
 /// Scroll slot `slot`'s texel offset (none for a slot past the end).
 fn scroll_offset(scroll: &[u32], slot: u32) -> [f32; 2] {
     let at = slot as usize * 2;
