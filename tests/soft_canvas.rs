@@ -241,10 +241,10 @@ fn saucerman_translucent_surfaces_match_the_gpu_up_close() {
 }
 
 #[test]
-fn every_tier_of_the_canvas_loops_draws_the_same_bytes() {
-    // The canvas's pixel loops are compiled for the baseline, AVX2 (with gathers) and AVX-512
-    // and picked at run time; a tier the CPU lacks runs the widest one it has, where the test
-    // is trivially true.
+fn the_baseline_and_avx2_canvas_loops_draw_the_same_bytes() {
+    // The canvas's pixel loops are compiled for the baseline and for AVX2 (with gathers) and
+    // picked at run time; on a CPU without AVX2 both runs take the baseline loops and the
+    // test is trivially true.
     let out = std::env::temp_dir().join(format!("soft_canvas_simd_{}", std::process::id()));
     std::fs::create_dir_all(&out).expect("temp dir");
     for (level, angle) in [
@@ -265,9 +265,7 @@ fn every_tier_of_the_canvas_loops_draws_the_same_bytes() {
             assert!(status.success(), "{level}: render with {simd}");
             std::fs::read(&png).expect("the render")
         };
-        let widest = render("auto");
-        assert!(render("sse2") == widest, "{level}: the baseline loops differ");
-        assert!(render("avx2") == widest, "{level}: the AVX2 loops differ");
+        assert!(render("sse2") == render("auto"), "{level}: the two canvas loops differ");
     }
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -171,8 +171,8 @@ pub(super) trait SoftShader: Sync {
     );
 }
 
-/// The vector instructions the triangle canvas's pixel loops run with on this CPU
-/// ("SSE2", "AVX2", "AVX-512"), for reports.
+/// The vector instructions the triangle canvas's pixel loops run with on this CPU ("SSE2",
+/// "AVX2"), for reports.
 pub fn canvas_vectors() -> &'static str {
     lanes::tier().name()
 }
@@ -577,9 +577,9 @@ impl<S: SoftShader> Family<S> {
 
 /// [`draw_opaque`] compiled for the widest vectors the CPU has: the pixel loops are written
 /// lane by lane over 8-pixel groups, which x86-64's baseline (SSE2) runs as two 4-lane halves
-/// and without a vector floor or gathers, AVX2 as one, and AVX-512 as one with twice the
-/// registers (fewer spilled a group) and masked stores. The arithmetic is the same IEEE
-/// arithmetic at every tier (no fused multiply-adds), so the pictures are byte-identical.
+/// and without a vector floor or gathers, and AVX2 as one, its table reads gathered
+/// (`lanes`). The arithmetic is the same IEEE arithmetic either way (no fused multiply-adds),
+/// so the pictures are byte-identical.
 fn draw_opaque_widest<S: SoftShader>(
     shader: &S,
     tris: &[Drawn<S::Triangle>],
@@ -589,26 +589,10 @@ fn draw_opaque_widest<S: SoftShader>(
 ) {
     match lanes::tier() {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `tier` says the CPU has AVX-512 (F, VL, BW, DQ).
-        Tier::Avx512 => unsafe { draw_opaque_avx512(shader, tris, order, band, vp) },
-        #[cfg(target_arch = "x86_64")]
         // SAFETY: `tier` says the CPU has AVX2.
         Tier::Avx2 => unsafe { draw_opaque_avx2(shader, tris, order, band, vp) },
         _ => draw_opaque(shader, tris, order, band, vp, Gather::SCALAR),
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-fn draw_opaque_avx512<S: SoftShader>(
-    shader: &S,
-    tris: &[Drawn<S::Triangle>],
-    order: &[u32],
-    band: &mut Band,
-    vp: Viewport,
-) {
-    // SAFETY: this function is called only where the CPU has AVX-512, and so AVX2.
-    draw_opaque(shader, tris, order, band, vp, unsafe { Gather::avx2() });
 }
 
 #[cfg(target_arch = "x86_64")]
