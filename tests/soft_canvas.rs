@@ -242,9 +242,8 @@ fn saucerman_translucent_surfaces_match_the_gpu_up_close() {
 
 #[test]
 fn the_baseline_and_avx2_canvas_loops_draw_the_same_bytes() {
-    // The canvas's pixel loops are compiled for the baseline and for AVX2 (with gathers) and
-    // picked at run time; on a CPU without AVX2 both runs take the baseline loops and the
-    // test is trivially true.
+    // The canvas's pixel loops are compiled twice and picked at run time; on a CPU without
+    // AVX2 both runs take the baseline loops and the test is trivially true.
     let out = std::env::temp_dir().join(format!("soft_canvas_simd_{}", std::process::id()));
     std::fs::create_dir_all(&out).expect("temp dir");
     for (level, angle) in [

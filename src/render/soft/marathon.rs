@@ -215,13 +215,17 @@ impl SoftShader for MarathonShader {
             table[j] = table_index(t.light, p.dist[j]) * entries;
         }
         // Every lane's texel (positions worked out in vector lanes), then the winners' colours.
-        let texels = self.textures.texels(&t.texture, &tx, &ty, p.gather);
+        let texels = self.textures.texels(&t.texture, &tx, &ty);
         let last = self.entries as u32 - 1;
         let mut at = [0u32; GROUP];
         for j in 0..GROUP {
             at[j] = table[j] + ((texels[j] & 255) + t.texture.palette).min(last);
         }
-        *colors = p.gather.u32s(&self.lit, &at, &p.wins, colors);
+        for (j, c) in colors.iter_mut().enumerate() {
+            if p.wins[j] {
+                *c = self.lit.get(at[j] as usize).copied().unwrap_or(0);
+            }
+        }
     }
 }
 

@@ -22,7 +22,6 @@
 mod billboards;
 mod carma2;
 mod doom;
-mod lanes;
 mod marathon;
 mod raster;
 mod saturn;
@@ -42,7 +41,6 @@ use crate::scene::{vertex_flags, Scene, Shading, ShadingFamily, Sprite, WorldVer
 use billboards::{billboard, Billboard};
 use carma2::Carma2Shader;
 use doom::DoomShader;
-use lanes::{Gather, Tier};
 use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
 use saturn::SaturnShader;
@@ -89,8 +87,6 @@ pub(super) struct Pixels {
     pub v: [f32; GROUP],
     pub dist: [f32; GROUP],
     pub wins: [bool; GROUP],
-    /// How the shader reads its tables for the group's lanes.
-    pub gather: Gather,
 }
 
 /// The reverse depths (`near / distance`) of group `g` of `span` (its pixels from
@@ -105,7 +101,7 @@ impl Pixels {
     /// Group `g` of `span` on row `y`: each lane's view distance and texel coordinates, no
     /// lane winning yet.
     #[inline(always)]
-    fn of_group(span: &Span, g: usize, y: usize, gather: Gather) -> Pixels {
+    fn of_group(span: &Span, g: usize, y: usize) -> Pixels {
         let first = (g * GROUP) as f32;
         let mut p = Pixels {
             x: span.x0 + g * GROUP,
@@ -114,7 +110,6 @@ impl Pixels {
             v: [0.0; GROUP],
             dist: [0.0; GROUP],
             wins: [false; GROUP],
-            gather,
         };
         for j in 0..GROUP {
             let k = first + j as f32;
@@ -171,10 +166,18 @@ pub(super) trait SoftShader: Sync {
     );
 }
 
-/// The vector instructions the triangle canvas's pixel loops run with on this CPU ("SSE2",
+/// The vector instructions the triangle canvas's pixel loops run with on this CPU ("SSE2" or
 /// "AVX2"), for reports.
 pub fn canvas_vectors() -> &'static str {
-    lanes::tier().name()
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        return "AVX2";
+    }
+    if cfg!(target_arch = "x86_64") {
+        "SSE2"
+    } else {
+        "baseline"
+    }
 }
 
 /// Scroll slot `slot`'s texel offset (none for a slot past the end).
@@ -577,9 +580,8 @@ impl<S: SoftShader> Family<S> {
 
 /// [`draw_opaque`] compiled for the widest vectors the CPU has: the pixel loops are written
 /// lane by lane over 8-pixel groups, which x86-64's baseline (SSE2) runs as two 4-lane halves
-/// and without a vector floor or gathers, and AVX2 as one, its table reads gathered
-/// (`lanes`). The arithmetic is the same IEEE arithmetic either way (no fused multiply-adds),
-/// so the pictures are byte-identical.
+/// and without a vector floor, and AVX2 as one. The arithmetic is the same IEEE arithmetic
+/// either way (no fused multiply-adds), so the pictures are byte-identical.
 fn draw_opaque_widest<S: SoftShader>(
     shader: &S,
     tris: &[Drawn<S::Triangle>],
@@ -587,12 +589,24 @@ fn draw_opaque_widest<S: SoftShader>(
     band: &mut Band,
     vp: Viewport,
 ) {
-    match lanes::tier() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `tier` says the CPU has AVX2.
-        Tier::Avx2 => unsafe { draw_opaque_avx2(shader, tris, order, band, vp) },
-        _ => draw_opaque(shader, tris, order, band, vp, Gather::SCALAR),
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (asked at run time by `avx2`).
+        unsafe { draw_opaque_avx2(shader, tris, order, band, vp) };
+        return;
     }
+    draw_opaque(shader, tris, order, band, vp);
+}
+
+/// Whether the CPU has AVX2, asked once; `MAPSCOPE_CANVAS_SIMD=sse2` says no, to compare the
+/// two (tests/soft_canvas.rs checks they draw the same bytes).
+#[cfg(target_arch = "x86_64")]
+fn avx2() -> bool {
+    static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVX2.get_or_init(|| {
+        let baseline = std::env::var_os("MAPSCOPE_CANVAS_SIMD").is_some_and(|v| v == "sse2");
+        !baseline && std::arch::is_x86_feature_detected!("avx2")
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -604,8 +618,7 @@ fn draw_opaque_avx2<S: SoftShader>(
     band: &mut Band,
     vp: Viewport,
 ) {
-    // SAFETY: this function is called only where the CPU has AVX2.
-    draw_opaque(shader, tris, order, band, vp, unsafe { Gather::avx2() });
+    draw_opaque(shader, tris, order, band, vp);
 }
 
 /// Draws the opaque triangles `tris` that reach `band`, listed in `order` (nearest first),
@@ -617,7 +630,6 @@ fn draw_opaque<S: SoftShader>(
     order: &[u32],
     band: &mut Band,
     vp: Viewport,
-    gather: Gather,
 ) {
     for &i in order {
         let t = &tris[i as usize];
@@ -630,7 +642,7 @@ fn draw_opaque<S: SoftShader>(
                 let colors = &mut band.colors[pixels.clone()];
                 let depths = &mut band.depths[pixels.clone()];
                 let keys = band.indices.get_mut(pixels).unwrap_or_default();
-                let at = (&span, y, vp.near, gather);
+                let at = (&span, y, vp.near);
                 if t.masked {
                     draw_span::<S, true>(shader, t, at, colors, depths, keys);
                 } else {
@@ -650,7 +662,7 @@ fn draw_opaque<S: SoftShader>(
 fn draw_span<S: SoftShader, const MASKED: bool>(
     shader: &S,
     t: &Drawn<S::Triangle>,
-    (span, y, near, gather): (&Span, usize, f32, Gather),
+    (span, y, near): (&Span, usize, f32),
     colors: &mut [u32],
     depths: &mut [f32],
     keys: &mut [u8],
@@ -665,7 +677,7 @@ fn draw_span<S: SoftShader, const MASKED: bool>(
     for (c, d) in colors.by_ref().zip(depths.by_ref()) {
         let (Ok(c), Ok(d)) = (c.try_into(), d.try_into()) else { break };
         let k = group_keys.next().and_then(|k| k.try_into().ok()).unwrap_or(&mut no_keys);
-        draw_group::<S, MASKED>(shader, t, (span, g, y, near, gather), c, d, k);
+        draw_group::<S, MASKED>(shader, t, (span, g, y, near), c, d, k);
         g += 1;
     }
     // The last few pixels through a whole group whose other lanes cannot win (their depth
@@ -683,7 +695,7 @@ fn draw_span<S: SoftShader, const MASKED: bool>(
     if with_keys {
         k[..n].copy_from_slice(&keys[..n]);
     }
-    draw_group::<S, MASKED>(shader, t, (span, g, y, near, gather), &mut c, &mut d, &mut k);
+    draw_group::<S, MASKED>(shader, t, (span, g, y, near), &mut c, &mut d, &mut k);
     colors[..n].copy_from_slice(&c[..n]);
     depths[..n].copy_from_slice(&d[..n]);
     if with_keys {
@@ -696,7 +708,7 @@ fn draw_span<S: SoftShader, const MASKED: bool>(
 fn draw_group<S: SoftShader, const MASKED: bool>(
     shader: &S,
     t: &Drawn<S::Triangle>,
-    (span, g, y, near, gather): (&Span, usize, usize, f32, Gather),
+    (span, g, y, near): (&Span, usize, usize, f32),
     colors: &mut [u32; GROUP],
     depths: &mut [f32; GROUP],
     keys: &mut [u8; GROUP],
@@ -709,7 +721,7 @@ fn draw_group<S: SoftShader, const MASKED: bool>(
     if !reach {
         return;
     }
-    let mut p = Pixels::of_group(span, g, y, gather);
+    let mut p = Pixels::of_group(span, g, y);
     // A masked triangle's transparent texels leave the pixel as it was, depth and all.
     let opaque = if MASKED { shader.opaque(&t.shading, &p) } else { [true; GROUP] };
     // Without branches, so that the lanes are tested together.

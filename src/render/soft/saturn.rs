@@ -187,7 +187,7 @@ impl SoftShader for SaturnShader {
             }
         }
         // Every lane's texel (coordinates wrap, so any is safe to read), then the offsets.
-        let texels = self.textures.texels(&t.texture, &tx, &ty, p.gather);
+        let texels = self.textures.texels(&t.texture, &tx, &ty);
         for (j, c) in colors.iter_mut().enumerate() {
             let lit = to_target(offset_rgb(texels[j], |k| offsets[k][j]), self.bgra);
             *c = if p.wins[j] { lit } else { *c };

@@ -181,7 +181,7 @@ impl SoftShader for SaucerShader {
             *level = t.part + fog_level(self.fog_near, self.fog_far, p.dist[j]) * 256;
         }
         // Every lane's texel (positions worked out in vector lanes), then the winners' colours.
-        let texels = self.textures.texels(&t.texture, &tx, &ty, p.gather);
+        let texels = self.textures.texels(&t.texture, &tx, &ty);
         let mut at = [0u32; GROUP];
         for j in 0..GROUP {
             // The texel's index with the texture's palette base, as LUT1 reads it.

@@ -2,7 +2,6 @@
 //! 32-bit words of direct-colour textures) and their descriptors, wrapped as
 //! shaders/common.wgsl wraps them.
 
-use super::lanes::{Gather, LANES};
 use crate::render::packing::PackedScene;
 
 /// Words of one texture descriptor in the scene metadata (render/packing.rs).
@@ -128,27 +127,25 @@ impl SoftTextures {
     /// texture's wrapping and bounds decided once, so that the positions are worked out in
     /// vector lanes and only the loads are a lane at a time.
     #[inline(always)]
-    pub fn texels(
-        &self,
-        t: &TextureAt,
-        x: &[i32; LANES],
-        y: &[i32; LANES],
-        gather: Gather,
-    ) -> [u32; LANES] {
+    pub fn texels<const N: usize>(&self, t: &TextureAt, x: &[i32; N], y: &[i32; N]) -> [u32; N] {
         let (w, h) = (t.width, t.height);
         let size = (w * h) as usize;
         let texels = match self.texels.get(t.first..t.first.saturating_add(size)) {
             Some(texels) if t.pow2 => texels,
             _ => return std::array::from_fn(|j| self.texel(t, x[j], y[j]) as u32),
         };
-        // (y mod h) * w + x mod w is (y * w + x mod w) mod (w * h) for powers of two: the
-        // position masked by the texture's size less one.
-        let last = (size as u32).wrapping_sub(1);
-        let mut at = [0u32; LANES];
-        for j in 0..LANES {
-            at[j] = (y[j] as u32).wrapping_mul(w).wrapping_add(x[j] as u32 & (w - 1)) & last;
+        // (y mod h) * w + x mod w is (y * w + x mod w) mod (w * h) for powers of two, and a
+        // position masked by the slice's length less one is provably inside it: the loads
+        // need no bounds check, so no branch a lane.
+        let last = texels.len().wrapping_sub(1);
+        let mut at = [0usize; N];
+        for j in 0..N {
+            at[j] = ((y[j] as u32).wrapping_mul(w) + (x[j] as u32 & (w - 1))) as usize & last;
         }
-        gather.u16s(texels, &at)
+        if texels.is_empty() {
+            return [0; N];
+        }
+        std::array::from_fn(|j| texels[at[j] & last] as u32)
     }
 
     /// The palette index (the texture's palette base added) of texel (`x`, `y`) of indexed
@@ -274,7 +271,7 @@ mod tests {
                 let y = ys;
                 let one_by_one: [u32; 8] =
                     std::array::from_fn(|j| t.texel(&tex, x[j], y[j]) as u32);
-                assert_eq!(t.texels(&tex, &x, &y, Gather::SCALAR), one_by_one, "{tex:?} {x:?}");
+                assert_eq!(t.texels(&tex, &x, &y), one_by_one, "{tex:?} {x:?}");
             }
         }
         // A texture reaching past the texels reads 0 where `texel` does.
@@ -282,7 +279,7 @@ mod tests {
             TextureAt { first: 40, width: 8, height: 4, pow2: true, palette: 0, rgba: false };
         let x = [0, 1, 2, 6, 7, 8, -1, 3];
         let one_by_one: [u32; 8] = std::array::from_fn(|j| t.texel(&short, x[j], 0) as u32);
-        assert_eq!(t.texels(&short, &x, &[0; 8], Gather::SCALAR), one_by_one);
+        assert_eq!(t.texels(&short, &x, &[0; 8]), one_by_one);
     }
 
     #[test]

@@ -78,7 +78,7 @@ fn collect_span<S: SoftShader>(
         if !z.iter().zip(depths).any(|(z, d)| z > d) {
             continue;
         }
-        let p = Pixels::of_group(span, g, y, super::Gather::SCALAR);
+        let p = Pixels::of_group(span, g, y);
         for (j, d) in depths.iter().enumerate() {
             if z[j] <= *d {
                 continue;
