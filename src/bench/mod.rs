@@ -3,6 +3,7 @@
 //! then the scene, waited for), and reports frame times; then walks the same tour again with
 //! profiling on for the time of each CPU step and GPU pass.
 
+mod cpu_time;
 pub mod tour;
 
 use std::time::{Duration, Instant};
@@ -32,6 +33,9 @@ pub struct BenchReport {
     pub p95_ms: f64,
     pub min_ms: f64,
     pub max_ms: f64,
+    /// Processor time of the whole process (every thread) a timed frame, on average; `None`
+    /// where the system does not say.
+    pub cpu_ms_per_frame: Option<f64>,
     pub draw_calls: u32,
     pub triangles: usize,
     /// Whether the frames' solid world was drawn on the CPU (Doom's faithful walk, Saturn
@@ -122,6 +126,7 @@ impl BenchReport {
             "p95_ms": self.p95_ms,
             "min_ms": self.min_ms,
             "max_ms": self.max_ms,
+            "cpu_ms_per_frame": self.cpu_ms_per_frame,
             "draw_calls": self.draw_calls,
             "triangles": self.triangles,
             "cpu_canvas": self.cpu_canvas,
@@ -179,6 +184,12 @@ impl BenchReport {
                 (false, _) => "GPU passes".to_string(),
             },
         );
+        if let Some(cpu) = self.cpu_ms_per_frame {
+            out.push_str(&format!(
+                "processor time a frame (mean, every thread): {cpu:.2} ms, {:.2} cores busy\n",
+                cpu / self.mean_ms.max(1e-9)
+            ));
+        }
         if let Some(t) = &self.solid_triangles {
             out.push_str(&format!(
                 "solid triangles a frame (median): {} in the view, {} drawn\n",
@@ -242,12 +253,14 @@ pub fn run(
     }
     let mut times = Vec::with_capacity(frames);
     let mut culled = Vec::with_capacity(frames);
+    let cpu_before = cpu_time::process_cpu_time();
     for i in 0..frames {
         times.push(frame(&mut renderer, i)?);
         if !doom {
             culled.push(renderer.last_occlusion());
         }
     }
+    let cpu_used = cpu_time::process_cpu_time().zip(cpu_before).map(|(a, b)| a.saturating_sub(b));
     let draw_calls = renderer.draw_calls();
     let cpu_canvas = renderer.used_cpu_canvas();
     let triangle_canvas = cpu_canvas && !renderer.used_family_canvas();
@@ -278,6 +291,7 @@ pub fn run(
         p95_ms: ms(times[(frames * 95 / 100).min(frames - 1)]),
         min_ms: ms(times[0]),
         max_ms: ms(times[frames - 1]),
+        cpu_ms_per_frame: cpu_used.map(|d| ms(d) / frames as f64),
         draw_calls,
         triangles,
         cpu_canvas,
