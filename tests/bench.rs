@@ -42,8 +42,9 @@ fn doom_tour_reports_frame_times_and_the_time_of_each_pass() {
     );
     assert!(min > 0.0 && min <= median && median <= p95 && p95 <= max, "{v}");
     assert!((v["fps"].as_f64().unwrap() - 1000.0 / median).abs() < 1e-6);
-    // The processor time of every thread a frame: no more than every core busy all the time (two ticks of /proc's clock, 10 ms each, of slack over the 12 frames: each
-    // reading may be short by up to one).
+    // The processor time of every thread a frame: no more than every core busy all the time
+    // (two ticks of /proc's clock, 10 ms each, of slack over the 12 frames: each reading may
+    // be short by up to one).
     let cpu = v["cpu_ms_per_frame"].as_f64().expect("Linux says the process's time");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
     let mean = v["mean_ms"].as_f64().unwrap();
