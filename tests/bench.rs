@@ -7,11 +7,18 @@ use std::process::Command;
 use serde_json::Value;
 
 fn bench(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mapscope"))
-        .arg("bench")
-        .args(args)
-        .output()
-        .expect("running mapscope bench");
+    bench_with_simd_cap(args, None)
+}
+
+/// `bench` with `MAPSCOPE_CANVAS_SIMD` set to `cap` (or unset).
+fn bench_with_simd_cap(args: &[&str], cap: Option<&str>) -> String {
+    let mut run = Command::new(env!("CARGO_BIN_EXE_mapscope"));
+    run.arg("bench").args(args);
+    match cap {
+        Some(cap) => run.env("MAPSCOPE_CANVAS_SIMD", cap),
+        None => run.env_remove("MAPSCOPE_CANVAS_SIMD"),
+    };
+    let out = run.output().expect("running mapscope bench");
     assert!(
         out.status.success(),
         "mapscope bench {args:?} failed:\n{}",
@@ -148,16 +155,9 @@ fn doom_smooth_and_pitched_frames_draw_on_the_triangle_canvas_unless_told_otherw
 fn the_canvas_reports_the_vector_tier_it_ran_with_and_the_baseline_cap_holds_it() {
     let lev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/saturn/test_room.lev");
     let tier = |cap: Option<&str>| {
-        let mut run = Command::new(env!("CARGO_BIN_EXE_mapscope"));
-        run.args(["bench", lev.to_str().unwrap(), "--size", "160x100", "--frames", "3", "--json"]);
-        if let Some(cap) = cap {
-            run.env("MAPSCOPE_CANVAS_SIMD", cap);
-        } else {
-            run.env_remove("MAPSCOPE_CANVAS_SIMD");
-        }
-        let out = run.output().expect("running mapscope bench");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        let args = [lev.to_str().unwrap(), "--size", "160x100", "--frames", "3", "--json"];
+        let v: Value =
+            serde_json::from_str(bench_with_simd_cap(&args, cap).trim()).expect("one JSON object");
         v["canvas_vectors"].as_str().expect("the canvas's vector tier").to_string()
     };
     let widest = if std::arch::is_x86_feature_detected!("avx2") { "AVX2" } else { "SSE2" };
