@@ -10,6 +10,7 @@
 //! far distances are recorded, so the map errs towards drawing: the picture is the same.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
@@ -148,6 +149,13 @@ impl OcclusionMap {
     /// polygon the rasteriser's tie rule gives a centre on a diagonal to one of its triangles,
     /// so a polygon costs the map its outline only.
     pub fn add_polygon(&mut self, corners: &[Vec3]) {
+        self.record_polygon(corners, true);
+    }
+
+    /// [`Self::add_polygon`]; with `whole_cells`, the cells of a row that lie wholly inside
+    /// the polygon are found from where its outline crosses the row's first and last centres
+    /// and recorded without testing each edge in each of them.
+    fn record_polygon(&mut self, corners: &[Vec3], whole_cells: bool) {
         let n = corners.len();
         if !(3..=MAX_CORNERS).contains(&n) {
             return;
@@ -220,6 +228,7 @@ impl OcclusionMap {
             };
             let row_x0 = cx0.max(first(left, self.columns));
             let row_x1 = cx1.min(first(right, self.columns) + 1);
+            let inside = if whole_cells { inner_cells(px, top) } else { 0..0 };
             for cx in row_x0..row_x1.min(self.columns) {
                 let i = cy * self.columns + cx;
                 let present = if cx + 1 < self.columns && cy + 1 < self.rows {
@@ -232,8 +241,19 @@ impl OcclusionMap {
                     // No part of this polygon is nearer than what the cell holds.
                     continue;
                 }
-                // The cell's first pixel centre, and the edges' distances there.
                 let s0 = Vec2::new((cx * CELL) as f32 + 0.5, (cy * CELL) as f32 + 0.5);
+                if inside.contains(&cx) {
+                    // Every centre is inside: the polygon alone covers the cell.
+                    let least = plane(s0) + plane_low;
+                    let far = if least > 0.0 { 1.0 / least } else { f32::INFINITY };
+                    if !(full && far >= self.far[i]) {
+                        self.covered[i] = u64::MAX;
+                        self.far[i] = far;
+                        self.full_far[i] = far;
+                    }
+                    continue;
+                }
+                // The edges' distances at the cell's first pixel centre.
                 let d: [f32; MAX_CORNERS] =
                     std::array::from_fn(|e| if e < n { distance(e, s0) } else { f32::INFINITY });
                 if (0..n).any(|e| d[e] + edge_high[e] <= -INSIDE_MARGIN) {
@@ -342,6 +362,51 @@ fn x_extent(px: &[Vec2], y0: f32, y1: f32) -> Option<(f32, f32)> {
     }
     // Rounding in the crossings must not lose a centre next to the extent.
     (lo <= hi).then_some((lo - 0.01, hi + 0.01))
+}
+
+/// How far inside the outline (across and down) a cell's centres must all lie for
+/// [`inner_cells`] to count the cell whole: twice [`INSIDE_MARGIN`], so that rounding in the
+/// crossings cannot count a centre the edge tests would leave out.
+const WHOLE_CELL_MARGIN: f32 = 2.0 * INSIDE_MARGIN;
+
+/// The cells of the cell row whose first centres lie at height `top` that lie wholly inside
+/// the convex polygon `px`, every centre at least [`WHOLE_CELL_MARGIN`] from its outline.
+///
+/// The polygon's left side is convex in y and its right side concave, so over the row's
+/// heights (widened by the margin) the inside they share is bounded by the sides' crossings
+/// at the two ends. A centre in that band, the margin in from both ends, has a box of the
+/// margin's size around it inside the polygon, so its distance to every edge is at least
+/// the margin.
+fn inner_cells(px: &[Vec2], top: f32) -> Range<usize> {
+    let (y0, y1) = (top - WHOLE_CELL_MARGIN, top + (CELL - 1) as f32 + WHOLE_CELL_MARGIN);
+    let (Some((l0, r0)), Some((l1, r1))) = (crossings(px, y0), crossings(px, y1)) else {
+        return 0..0;
+    };
+    let (left, right) = (l0.max(l1) + WHOLE_CELL_MARGIN, r0.min(r1) - WHOLE_CELL_MARGIN);
+    // Cell x's centres run from 8x + 0.5 to 8x + 7.5.
+    let first = ((left - 0.5) / CELL as f32).ceil();
+    let end = ((right - (CELL as f32 - 0.5)) / CELL as f32).floor() + 1.0;
+    if !(first >= 0.0 && end > first) {
+        return 0..0;
+    }
+    first as usize..end as usize
+}
+
+/// Where the outline of the convex polygon `px` crosses height `y`: its least and greatest
+/// x, if `y` lies strictly between its top and bottom.
+fn crossings(px: &[Vec2], y: f32) -> Option<(f32, f32)> {
+    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+    for (e, &p) in px.iter().enumerate() {
+        let q = px[(e + 1) % px.len()];
+        if (p.y < y) != (q.y < y) {
+            let x = p.x + (q.x - p.x) * (y - p.y) / (q.y - p.y);
+            lo = lo.min(x);
+            hi = hi.max(x);
+        }
+    }
+    let (top, bottom) =
+        px.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(t, b), p| (t.min(p.y), b.max(p.y)));
+    (top < y && y < bottom && lo <= hi).then_some((lo, hi))
 }
 
 /// Edges of a polygon: unit normal `n` and offset `k`, so `n · p + k` is the signed distance
@@ -517,6 +582,52 @@ mod tests {
         assert!(m.covered.iter().all(|&c| c == 0));
         let behind = m.box_extent(Vec3::new(-10.0, -10.0, -220.0), Vec3::new(10.0, 10.0, -200.0));
         assert!(!m.hides(&behind.expect("in view")));
+    }
+
+    #[test]
+    fn whole_cells_found_from_the_outline_record_what_testing_every_edge_records() {
+        // Convex polygons of every size, slant and distance, some past the screen's edges,
+        // slivers among them: the map is the same bit for bit either way.
+        let (mut fast, mut slow) = (map(), map());
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32
+        };
+        let mut whole = 0;
+        for _ in 0..400 {
+            let d = 20.0 + 400.0 * random();
+            let centre = Vec3::new((random() - 0.5) * 2.5 * d, (random() - 0.5) * 1.5 * d, -d);
+            let radius = d * (0.02 + 1.2 * random()) * random();
+            let (stretch, turn, tilt) = (0.05 + random(), random() * 6.3, (random() - 0.5) * 1.4);
+            let corners = 3 + (random() * 6.0) as usize;
+            // Counter-clockwise seen from the eye (front faces), in a plane tilted away.
+            let polygon: Vec<Vec3> = (0..corners)
+                .map(|k| {
+                    let a = turn + k as f32 / corners as f32 * std::f32::consts::TAU;
+                    let (x, y) = (a.cos() * radius, a.sin() * radius * stretch);
+                    centre + Vec3::new(x, y, x * tilt)
+                })
+                .collect();
+            fast.record_polygon(&polygon, true);
+            slow.record_polygon(&polygon, false);
+            whole += inner_cells(
+                &polygon
+                    .iter()
+                    .map(|&p| fast.to_pixels(fast.view_proj * p.extend(1.0)))
+                    .collect::<Vec<_>>(),
+                360.5,
+            )
+            .len();
+        }
+        assert!(whole > 100, "the rows across the middle had {whole} whole cells");
+        assert_eq!(fast.covered, slow.covered);
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&fast.far), bits(&slow.far));
+        assert_eq!(bits(&fast.full_far), bits(&slow.full_far));
+        assert!(fast.full_far.iter().filter(|f| f.is_finite()).count() > 1000);
     }
 
     #[test]
