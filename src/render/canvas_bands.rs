@@ -1,10 +1,11 @@
 //! A CPU canvas (a colour, a reverse depth and a palette index a pixel, row-major) drawn in
 //! bands of rows on every core. Doom's canvas (`vanilla/canvas.rs`) gives each core one band,
 //! because each band walks every wall column and flat span of the frame; the triangle canvas
-//! (`soft`) deals 8-row bands to the cores in turn, so that each gets some of the sky, the
-//! walls and the floor.
+//! (`soft`) hands out 8-row bands top to bottom to whichever core is free, so that each gets
+//! some of the sky, the walls and the floor, and a core held up elsewhere is made up for.
 
 use std::ops::Range;
+use std::sync::Mutex;
 
 /// Threads a canvas is drawn on at most.
 const MAX_THREADS: usize = 8;
@@ -32,9 +33,9 @@ impl Band<'_> {
     }
 }
 
-/// How a canvas is split: bands of `rows` rows dealt to `threads` threads in turn, each band
-/// cleared to colour `clear`, depth 0 and index 0 before it is drawn; `indices` whether the
-/// canvas keeps a palette index a pixel.
+/// How a canvas is split: bands of `rows` rows, taken by `threads` threads as each is free,
+/// each band cleared to colour `clear`, depth 0 and index 0 before it is drawn; `indices`
+/// whether the canvas keeps a palette index a pixel.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Bands {
     pub(super) rows: usize,
@@ -59,28 +60,33 @@ pub(super) fn draw_in_bands<F>(
     depths.resize(w * h, 0.0);
     indices.resize(if how.indices { w * h } else { 0 }, 0);
     let (band_rows, threads) = (how.rows.max(1), how.threads.max(1));
-    let mut per_thread: Vec<Vec<Band>> = (0..threads).map(|_| Vec::new()).collect();
     let size = band_rows * w.max(1);
     let mut indices = indices.chunks_mut(size);
-    for (i, (colors, depths)) in colors.chunks_mut(size).zip(depths.chunks_mut(size)).enumerate() {
-        let indices = indices.next().unwrap_or_default();
-        let band = Band { y0: i * band_rows, w, colors, depths, indices };
-        per_thread[i % threads].push(band);
-    }
-    let run = |bands: &mut Vec<Band>| {
-        for band in bands {
-            band.colors.fill(clear);
-            band.depths.fill(0.0);
-            band.indices.fill(0);
-            draw(band);
-        }
+    let bands: Vec<Band> = colors
+        .chunks_mut(size)
+        .zip(depths.chunks_mut(size))
+        .enumerate()
+        .map(|(i, (colors, depths))| {
+            let indices = indices.next().unwrap_or_default();
+            Band { y0: i * band_rows, w, colors, depths, indices }
+        })
+        .collect();
+    // Each thread takes the next band when it is done with one, top to bottom, so that a core
+    // whose bands hold cheap rows (sky, far walls) helps with the others instead of waiting.
+    let queue = Mutex::new(bands.into_iter());
+    let run = || loop {
+        let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
+        let Some(mut band) = next else { return };
+        band.colors.fill(clear);
+        band.depths.fill(0.0);
+        band.indices.fill(0);
+        draw(&mut band);
     };
-    let Some((first, rest)) = per_thread.split_first_mut() else { return };
     std::thread::scope(|scope| {
-        for bands in rest {
-            scope.spawn(|| run(bands));
+        for _ in 1..threads {
+            scope.spawn(run);
         }
-        run(first);
+        run();
     });
 }
 
