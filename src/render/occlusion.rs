@@ -86,13 +86,15 @@ impl OcclusionMap {
     pub fn box_extent(&self, min: Vec3, max: Vec3) -> Option<BoxExtent> {
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         let mut nearest = f32::INFINITY;
+        // The matrix's columns times each end of each axis, summed per corner in the order
+        // the matrix-vector product sums them (so the corners are the same bits): 6
+        // products for the box instead of 32.
+        let m = &self.view_proj;
+        let xs = [m.x_axis * min.x, m.x_axis * max.x];
+        let ys = [m.y_axis * min.y, m.y_axis * max.y];
+        let zs = [m.z_axis * min.z, m.z_axis * max.z];
         for i in 0..8 {
-            let corner = Vec3::new(
-                if i & 1 == 0 { min.x } else { max.x },
-                if i & 2 == 0 { min.y } else { max.y },
-                if i & 4 == 0 { min.z } else { max.z },
-            );
-            let c = self.view_proj * corner.extend(1.0);
+            let c = xs[i & 1] + ys[(i >> 1) & 1] + zs[i >> 2] + m.w_axis;
             // (NaN, from a degenerate matrix, cannot be tested either.)
             if c.w < self.near || c.w.is_nan() {
                 return None;
@@ -413,10 +415,10 @@ fn crossings(px: &[Vec2], y: f32) -> Option<(f32, f32)> {
 /// of `p` in pixels, positive inside.
 type Edges = [(Vec2, f32); MAX_CORNERS];
 
-/// The centres of a cell (first centre `s0`, bits `present`) that lie inside the edges, those
-/// on one edge (within the margin) and inside the other two, per edge, and the least `plane`
-/// value among them. Inside a row the inside centres are a run, found from where each edge
-/// crosses the row, then checked at its ends exactly as one centre at a time would be.
+/// The centres of a cell (first centre `s0`, bits `present`) that lie inside the crossing
+/// edges, those on one crossing edge (within the margin) and inside the others, per edge,
+/// and the least `plane` value among them. Every centre is tested, the cell's 64 at once
+/// (vector compares), rather than a row at a time from where its edges cross it.
 fn partial_cell(
     edges: &[(Vec2, f32)],
     crossing: [bool; MAX_CORNERS],
@@ -424,79 +426,50 @@ fn partial_cell(
     present: u64,
     plane: &impl Fn(Vec2) -> f32,
 ) -> (u64, [u64; MAX_CORNERS], f32) {
-    let count = edges.len();
-    let distance = |e: usize, at: Vec2| edges[e].0.dot(at) + edges[e].1;
-    let inside = |at: Vec2| (0..count).all(|e| !crossing[e] || distance(e, at) >= INSIDE_MARGIN);
-    let last = CELL as i32 - 1;
-    let (mut mask, mut pending, mut least) = (0u64, [0u64; MAX_CORNERS], f32::INFINITY);
+    const CENTRES: usize = CELL * CELL;
+    let at = |l: usize| Vec2::new(s0.x + (l % CELL) as f32, s0.y + (l / CELL) as f32);
+    let (xs, ys): ([f32; CENTRES], [f32; CENTRES]) =
+        (std::array::from_fn(|l| at(l).x), std::array::from_fn(|l| at(l).y));
+    // Per crossing edge, the centres inside it and those on it (bit l: centre l).
+    let (mut inside, mut on) = ([u64::MAX; MAX_CORNERS], [0u64; MAX_CORNERS]);
+    for (e, &(n, k)) in edges.iter().enumerate().filter(|&(e, _)| crossing[e]) {
+        let d: [f32; CENTRES] = std::array::from_fn(|l| n.dot(Vec2::new(xs[l], ys[l])) + k);
+        inside[e] = bits(&d.map(|d| d >= INSIDE_MARGIN));
+        on[e] = bits(&d.map(|d| d.abs() < INSIDE_MARGIN));
+    }
+    let all = inside.iter().fold(present, |m, &i| m & i);
+    let mut pending = [0u64; MAX_CORNERS];
+    let mut recorded = all;
+    for e in (0..edges.len()).filter(|&e| crossing[e]) {
+        let others = (0..edges.len()).filter(|&o| o != e).fold(present, |m, o| m & inside[o]);
+        pending[e] = on[e] & others;
+        recorded |= pending[e];
+    }
+    // Along a row the plane is monotone: its least over the row's recorded centres lies at
+    // the first or last of them.
+    let mut least = f32::INFINITY;
     for y in 0..CELL {
-        let row = ((present >> (y * CELL)) & 0xFF) as u32;
-        if row == 0 {
-            continue;
-        }
-        let sy = s0.y + y as f32;
-        let at = |j: i32| Vec2::new(s0.x + j as f32, sy);
-        let (mut lo, mut hi) = (0i32, last);
-        for (n, k) in edges.iter().zip(crossing).filter(|e| e.1).map(|e| e.0) {
-            // n.x * x + c >= margin along the row.
-            let c = n.y * sy + k;
-            if n.x.abs() < 1e-6 {
-                if c < INSIDE_MARGIN {
-                    hi = -1;
-                }
-                continue;
-            }
-            // Clamped before rounding (rounding is monotone and the ends are whole), so that
-            // the rounding is a conversion, not a call to libm.
-            let x = ((INSIDE_MARGIN - c) / n.x - s0.x).clamp(-1.0, CELL as f32);
-            let whole = x as i32;
-            if n.x > 0.0 {
-                lo = lo.max(whole + ((whole as f32) < x) as i32);
-            } else {
-                hi = hi.min(whole - ((whole as f32) > x) as i32);
-            }
-        }
-        while lo <= hi && !inside(at(lo)) {
-            lo += 1;
-        }
-        while hi >= lo && !inside(at(hi)) {
-            hi -= 1;
-        }
-        if lo <= hi {
-            let run = ((1u32 << (hi - lo + 1)) - 1) << lo;
-            mask |= u64::from(run & row) << (y * CELL);
-            least = least.min(plane(at(lo))).min(plane(at(hi)));
-        }
-        // Centres on an edge: next to where it crosses the row (the whole row for a level
-        // edge lying along it).
-        for e in (0..count).filter(|&e| crossing[e]) {
-            let (n, k) = edges[e];
-            let c = n.y * sy + k;
-            let candidates = if n.x.abs() < 1e-6 {
-                if c.abs() >= INSIDE_MARGIN {
-                    continue;
-                }
-                0..=last
-            } else {
-                // Clamped first (see above); beyond the cell the range is empty either way.
-                let x = (-c / n.x - s0.x).clamp(-2.0, CELL as f32 + 1.0);
-                let j = x as i32 - ((x as i32 as f32) > x) as i32;
-                j.max(0)..=(j + 1).min(last)
-            };
-            for j in candidates {
-                let p = at(j);
-                let on_edge = distance(e, p).abs() < INSIDE_MARGIN;
-                if on_edge
-                    && row & (1 << j) != 0
-                    && (0..count).all(|o| o == e || !crossing[o] || distance(o, p) >= INSIDE_MARGIN)
-                {
-                    pending[e] |= 1u64 << (y * CELL + j as usize);
-                    least = least.min(plane(p));
-                }
-            }
+        let row = (recorded >> (y * CELL)) & 0xFF;
+        if row != 0 {
+            let (lo, hi) = (row.trailing_zeros() as usize, 63 - row.leading_zeros() as usize);
+            least = least.min(plane(at(y * CELL + lo))).min(plane(at(y * CELL + hi)));
         }
     }
-    (mask, pending, least)
+    (all, pending, least)
+}
+
+/// The lanes of `set` as the bits of a number (lane l: bit l).
+#[inline(always)]
+fn bits(set: &[bool; CELL * CELL]) -> u64 {
+    let mut out = 0u64;
+    for (row, lanes) in set.chunks_exact(CELL).enumerate() {
+        // A row's eight lanes as bytes of 0 or 1, gathered into the top byte by one multiply:
+        // lane j's byte, times bit 7(7 - j) + 7 of the factor, lands on bit 56 + j, and no two
+        // products share a bit, so nothing carries.
+        let bytes = u64::from_le_bytes(std::array::from_fn(|j| lanes[j] as u8));
+        out |= (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (row * CELL);
+    }
+    out
 }
 
 /// An edge by its end points' exact pixel positions, in either direction: the triangles on
@@ -628,6 +601,131 @@ mod tests {
         assert_eq!(bits(&fast.far), bits(&slow.far));
         assert_eq!(bits(&fast.full_far), bits(&slow.full_far));
         assert!(fast.full_far.iter().filter(|f| f.is_finite()).count() > 1000);
+    }
+
+    #[test]
+    fn a_partly_covered_cell_records_each_centre_as_testing_it_alone_would() {
+        // Centre by centre: inside every crossing edge by the margin, or on one of them and
+        // inside the others; the least plane value over those centres.
+        fn one_at_a_time(
+            edges: &[(Vec2, f32)],
+            crossing: [bool; MAX_CORNERS],
+            s0: Vec2,
+            present: u64,
+            plane: &impl Fn(Vec2) -> f32,
+        ) -> (u64, [u64; MAX_CORNERS], f32) {
+            let (mut mask, mut pending, mut least) = (0u64, [0u64; MAX_CORNERS], f32::INFINITY);
+            let crossing_edges = || (0..edges.len()).filter(|&e| crossing[e]);
+            for l in (0..64).filter(|l| present >> l & 1 == 1) {
+                let p = Vec2::new(s0.x + (l % 8) as f32, s0.y + (l / 8) as f32);
+                let d = |e: usize| edges[e].0.dot(p) + edges[e].1;
+                if crossing_edges().all(|e| d(e) >= INSIDE_MARGIN) {
+                    mask |= 1 << l;
+                    least = least.min(plane(p));
+                }
+                for e in crossing_edges() {
+                    let others =
+                        crossing_edges().filter(|&o| o != e).all(|o| d(o) >= INSIDE_MARGIN);
+                    if d(e).abs() < INSIDE_MARGIN && others {
+                        pending[e] |= 1 << l;
+                        least = least.min(plane(p));
+                    }
+                }
+            }
+            (mask, pending, least)
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32
+        };
+        let mut seen = [0; 3];
+        for _ in 0..3000 {
+            let s0 = Vec2::new(
+                (random() * 100.0).floor() * 8.0 + 0.5,
+                (random() * 60.0).floor() * 8.0 + 0.5,
+            );
+            let count = 3 + (random() * 3.0) as usize;
+            // Edges through the cell, some through centres exactly (on the margin's edge).
+            let edges: Vec<(Vec2, f32)> = (0..count)
+                .map(|_| {
+                    let a = random() * std::f32::consts::TAU;
+                    let n = if random() < 0.2 {
+                        Vec2::new(a.cos().signum(), 0.0)
+                    } else {
+                        Vec2::new(a.cos(), a.sin())
+                    };
+                    let through =
+                        s0 + Vec2::new((random() * 8.0).floor(), (random() * 8.0).floor());
+                    let shift = if random() < 0.3 { 0.0 } else { (random() - 0.5) * 6.0 };
+                    (n, -n.dot(through) + shift)
+                })
+                .collect();
+            let crossing = std::array::from_fn(|e| e < count && random() < 0.8);
+            let present = if random() < 0.2 { 0x0000_00FF_FFFF_FFFF } else { u64::MAX };
+            let (g0, gx, gy) = (random(), (random() - 0.5) * 1e-3, (random() - 0.5) * 1e-3);
+            let plane = |p: Vec2| g0 + gx * p.x + gy * p.y;
+            let got = partial_cell(&edges, crossing, s0, present, &plane);
+            let want = one_at_a_time(&edges, crossing, s0, present, &plane);
+            assert_eq!((got.0, got.1), (want.0, want.1), "cell at {s0}, edges {edges:?}");
+            assert_eq!(got.2.to_bits(), want.2.to_bits(), "cell at {s0}");
+            seen[0] += (got.0 != 0 && got.0 != present) as usize;
+            seen[1] += got.1.iter().any(|&p| p != 0) as usize;
+            seen[2] += (got.0 == 0) as usize;
+        }
+        assert!(seen.iter().all(|&n| n > 100), "partial, on an edge, empty: {seen:?}");
+    }
+
+    #[test]
+    fn a_box_projects_its_corners_as_the_matrix_vector_product_does() {
+        // Turned and pitched, so that every entry of the matrix counts.
+        let camera = CameraPose { pos: DVec3::new(3.0, -2.0, 5.0), yaw: 0.7, pitch: 0.3 };
+        let proj = super::super::frame::projection(1280, 720, 640.0, false).matrix();
+        let m = OcclusionMap::new(proj * camera.view_matrix(), 1280, 720, 1.0);
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32 - 0.5
+        };
+        for _ in 0..2000 {
+            let min = Vec3::new(random() * 900.0, random() * 300.0, random() * 400.0 - 300.0);
+            let max = min + Vec3::new(random() + 0.5, random() + 0.5, random() + 0.5) * 80.0;
+            let corners = (0..8).map(|i| {
+                let pick = |bit: usize, lo: f32, hi: f32| if i & bit == 0 { lo } else { hi };
+                let corner =
+                    Vec3::new(pick(1, min.x, max.x), pick(2, min.y, max.y), pick(4, min.z, max.z));
+                m.view_proj * corner.extend(1.0)
+            });
+            let want = corners.clone().all(|c| c.w >= m.near).then(|| {
+                let p: Vec<Vec2> = corners.clone().map(|c| m.to_pixels(c)).collect();
+                let lo = p.iter().fold(Vec2::INFINITY, |a, &b| a.min(b));
+                let hi = p.iter().fold(Vec2::NEG_INFINITY, |a, &b| a.max(b));
+                (lo, hi, corners.clone().fold(f32::INFINITY, |a, c| a.min(c.w)))
+            });
+            match (m.box_extent(min, max), want) {
+                (None, None) => {}
+                (Some(got), Some((lo, hi, nearest))) => {
+                    assert_eq!(got.nearest.to_bits(), nearest.to_bits());
+                    let cell =
+                        |v: f32, n: usize| ((v - 0.5) / CELL as f32).clamp(0.0, n as f32) as usize;
+                    let (c, r) = (m.columns, m.rows);
+                    let cells = [
+                        cell(lo.x, c),
+                        cell(lo.y, r),
+                        (cell(hi.x, c) + 1).min(c),
+                        (cell(hi.y, r) + 1).min(r),
+                    ];
+                    assert_eq!(got.cells, cells, "box {min} {max}");
+                }
+                (got, want) => {
+                    panic!("box {min} {max}: {:?} against {want:?}", got.map(|g| g.cells))
+                }
+            }
+        }
     }
 
     #[test]
