@@ -9,7 +9,9 @@ use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 use super::billboards::Billboard;
 use super::textures::{floor_i32, SoftTextures, TextureAt};
 use super::translucent::Layer;
-use super::{scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP};
+use super::{
+    scroll_offset, sprite_texel, texel_lanes, to_target, Pixels, SoftShader, SoftView, GROUP,
+};
 
 /// Light indices the offset table holds (shaders/saturn.wgsl `sat_offset_word`).
 const OFFSET_WORDS: usize = 18;
@@ -117,15 +119,19 @@ impl SoftShader for SaturnShader {
         }
     }
 
+    /// Lane by lane as [`texel_of`] finds each lane's texel, with the positions worked out in
+    /// vector lanes (inlined into the pixel loops, so in their vector instructions).
+    #[inline(always)]
     fn opaque(&self, t: &SaturnTriangle, p: &Pixels) -> [bool; GROUP] {
-        std::array::from_fn(|j| {
-            let (x, y) = if t.sky {
-                (self.sky_columns[p.x + j], self.sky_rows[p.y])
-            } else {
-                texel_of(t, p, j)
-            };
-            self.textures.texel(&t.texture, x, y) & 0x8000 == 0
-        })
+        if t.sky {
+            return std::array::from_fn(|j| {
+                let (x, y) = (self.sky_columns[p.x + j], self.sky_rows[p.y]);
+                self.textures.texel(&t.texture, x, y) & 0x8000 == 0
+            });
+        }
+        let sprite = t.sprite.then(|| (t.texture.width(), t.texture.height()));
+        let (tx, ty) = texel_lanes(p, t.scroll, sprite);
+        self.textures.texels(&t.texture, &tx, &ty).map(|texel| texel & 0x8000 == 0)
     }
 
     /// Saturn Quake levels have no translucent surfaces; shaders/saturn.wgsl gives one its

@@ -158,11 +158,13 @@ impl SoftShader for SaucerShader {
         (index, self.palette.get((index as usize).min(last)).copied().unwrap_or(0xFF00_0000))
     }
 
+    /// Lane by lane as [`Self::texel_of`] finds each lane's texel, with the positions worked
+    /// out in vector lanes (inlined into the pixel loops, so in their vector instructions).
+    #[inline(always)]
     fn opaque(&self, t: &SaucerTriangle, p: &Pixels) -> [bool; GROUP] {
-        std::array::from_fn(|j| {
-            let (x, y) = Self::texel_of(t, p, j);
-            self.textures.texel(&t.texture, x, y) & 0x100 == 0
-        })
+        let sprite = t.sprite.then(|| (t.texture.width(), t.texture.height()));
+        let (tx, ty) = texel_lanes(p, t.scroll, sprite);
+        self.textures.texels(&t.texture, &tx, &ty).map(|texel| texel & 0x100 == 0)
     }
 
     #[inline(always)]
