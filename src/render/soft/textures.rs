@@ -131,21 +131,27 @@ impl SoftTextures {
         let (w, h) = (t.width, t.height);
         let size = (w * h) as usize;
         let texels = match self.texels.get(t.first..t.first.saturating_add(size)) {
-            Some(texels) if t.pow2 => texels,
+            Some(texels) if !texels.is_empty() => texels,
             _ => return std::array::from_fn(|j| self.texel(t, x[j], y[j]) as u32),
         };
-        // (y mod h) * w + x mod w is (y * w + x mod w) mod (w * h) for powers of two, and a
-        // position masked by the slice's length less one is provably inside it: the loads
-        // need no bounds check, so no branch a lane.
-        let last = texels.len().wrapping_sub(1);
+        let last = texels.len() - 1;
         let mut at = [0usize; N];
-        for j in 0..N {
-            at[j] = ((y[j] as u32).wrapping_mul(w) + (x[j] as u32 & (w - 1))) as usize & last;
+        if t.pow2 {
+            // (y mod h) * w + x mod w is (y * w + x mod w) mod (w * h) for powers of two.
+            for j in 0..N {
+                at[j] = ((y[j] as u32).wrapping_mul(w) + (x[j] as u32 & (w - 1))) as usize & last;
+            }
+        } else {
+            // Wrapped by a division in double precision, a vector of lanes at a time, where
+            // `rem_euclid` divides a lane at a time.
+            let (wf, hf) = (f64::from(w), f64::from(h));
+            for j in 0..N {
+                at[j] = (wrap(y[j], h, hf) * w + wrap(x[j], w, wf)) as usize;
+            }
         }
-        if texels.is_empty() {
-            return [0; N];
-        }
-        std::array::from_fn(|j| texels[at[j] & last] as u32)
+        // A position no greater than the slice's last is provably inside it: the loads need
+        // no bounds check, so no branch a lane.
+        std::array::from_fn(|j| texels[at[j].min(last)] as u32)
     }
 
     /// The palette index (the texture's palette base added) of texel (`x`, `y`) of indexed
@@ -188,10 +194,26 @@ impl SoftTextures {
         let (tx, ty) = if t.pow2 {
             (x as u32 & (w - 1), y as u32 & (h - 1))
         } else {
-            (x.rem_euclid(w as i32) as u32, y.rem_euclid(h as i32) as u32)
+            // (A texture of no texels wraps to its first, not to a division by zero.)
+            let (w, h) = (w.max(1) as i32, h.max(1) as i32);
+            (x.rem_euclid(w) as u32, y.rem_euclid(h) as u32)
         };
         (ty * w + tx) as usize
     }
+}
+
+/// `c.rem_euclid(size)` (`size_f` is `size` as a float) for a size above 0: `c - size *
+/// floor(c / size)`. The quotient's floor is exact in double precision: `c` and `size` are
+/// whole and below 2^31, so `c / size` is either whole (and exact) or at least `1 / size`
+/// from the nearest whole number, far more than its rounding error.
+#[inline(always)]
+fn wrap(c: i32, size: u32, size_f: f64) -> u32 {
+    let quotient = f64::from(c) / size_f;
+    // Truncation, then one down below zero: the floor, without libm's (x86-64's baseline has
+    // no instruction for it). A quotient past i32's range (size 0) saturates, harmlessly.
+    let whole = quotient as i32;
+    let floor = whole - (f64::from(whole) > quotient) as i32;
+    (i64::from(c) - i64::from(floor) * i64::from(size)) as u32
 }
 
 /// 1.5 * 2^23: a float in [2^23, 2^24) has no fraction bits, so adding this rounds to a
@@ -264,7 +286,7 @@ mod tests {
         let pow2 =
             TextureAt { first: 15, width: 8, height: 4, pow2: true, palette: 0, rgba: false };
         let xs = [-1, 0, 7, 8, 9, -9, 100_003, -70_001];
-        let ys = [0, -1, 3, 4, 5, -5, -99_999, 65_537];
+        let ys = [0, -1, 3, 4, 5, -5, -99_999, i32::MIN];
         for tex in [odd, pow2] {
             for shift in 0..8 {
                 let x: [i32; 8] = std::array::from_fn(|j| xs[(j + shift) % 8]);
@@ -280,6 +302,23 @@ mod tests {
         let x = [0, 1, 2, 6, 7, 8, -1, 3];
         let one_by_one: [u32; 8] = std::array::from_fn(|j| t.texel(&short, x[j], 0) as u32);
         assert_eq!(t.texels(&short, &x, &[0; 8]), one_by_one);
+    }
+
+    #[test]
+    fn wrapping_by_a_double_division_is_rem_euclid() {
+        for size in [1u32, 2, 3, 5, 7, 24, 100, 127, 1000, 4095, 65_535, 1 << 20] {
+            let mut cs: Vec<i32> = (-3000..3000).collect();
+            for k in [1i64, 2, 1000, 1 << 20] {
+                for d in -2..=2 {
+                    cs.extend([k * size as i64 + d, -k * size as i64 + d].map(|c| c as i32));
+                }
+            }
+            cs.extend([i32::MIN, i32::MIN + 1, i32::MAX, i32::MAX - 1]);
+            for c in cs {
+                let want = c.rem_euclid(size as i32) as u32;
+                assert_eq!(wrap(c, size, f64::from(size)), want, "{c} mod {size}");
+            }
+        }
     }
 
     #[test]
