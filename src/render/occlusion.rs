@@ -385,13 +385,17 @@ fn inner_cells(px: &[Vec2], top: f32) -> Range<usize> {
         return 0..0;
     };
     let (left, right) = (l0.max(l1) + WHOLE_CELL_MARGIN, r0.min(r1) - WHOLE_CELL_MARGIN);
-    // Cell x's centres run from 8x + 0.5 to 8x + 7.5.
-    let first = ((left - 0.5) / CELL as f32).ceil();
-    let end = ((right - (CELL as f32 - 0.5)) / CELL as f32).floor() + 1.0;
-    if !(first >= 0.0 && end > first) {
+    // Cell x's centres run from 8x + 0.5 to 8x + 7.5: x from the ceiling of the first
+    // quotient up to the floor of the second. Clamped at 0 first, so that the rounding is a
+    // conversion, not a call to libm (x86-64's baseline has no instruction for it).
+    let from = ((left - 0.5) / CELL as f32).max(0.0);
+    let to = (right - (CELL as f32 - 0.5)) / CELL as f32;
+    if to.is_nan() || to < 0.0 {
         return 0..0;
     }
-    first as usize..end as usize
+    let first = from.min(1e9) as usize;
+    let first = first + ((first as f32) < from) as usize;
+    first..(to.min(1e9) as usize + 1).max(first)
 }
 
 /// Where the outline of the convex polygon `px` crosses height `y`: its least and greatest
