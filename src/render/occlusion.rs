@@ -561,18 +561,22 @@ mod tests {
         assert!(!m.hides(&behind.expect("in view")));
     }
 
+    /// Numbers in [0, 1) from `seed` (xorshift), the same on every run.
+    fn uniform(mut seed: u64) -> impl FnMut() -> f32 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32
+        }
+    }
+
     #[test]
     fn whole_cells_found_from_the_outline_record_what_testing_every_edge_records() {
         // Convex polygons of every size, slant and distance, some past the screen's edges,
         // slivers among them: the map is the same bit for bit either way.
         let (mut fast, mut slow) = (map(), map());
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f32 / (1u64 << 53) as f32
-        };
+        let mut random = uniform(0x2545_f491_4f6c_dd1d);
         let mut whole = 0;
         for _ in 0..400 {
             let d = 20.0 + 400.0 * random();
@@ -611,13 +615,9 @@ mod tests {
     fn a_partly_covered_cell_records_each_centre_as_testing_it_alone_would() {
         // Centre by centre: inside every crossing edge by the margin, or on one of them and
         // inside the others; the least plane value over those centres.
-        fn one_at_a_time(
-            edges: &[(Vec2, f32)],
-            crossing: [bool; MAX_CORNERS],
-            s0: Vec2,
-            present: u64,
-            plane: &impl Fn(Vec2) -> f32,
-        ) -> (u64, [u64; MAX_CORNERS], f32) {
+        type Cell<'a> = (&'a [(Vec2, f32)], [bool; MAX_CORNERS], Vec2, u64);
+        fn one_at_a_time(cell: Cell, plane: impl Fn(Vec2) -> f32) -> (u64, [u64; 8], f32) {
+            let (edges, crossing, s0, present) = cell;
             let (mut mask, mut pending, mut least) = (0u64, [0u64; MAX_CORNERS], f32::INFINITY);
             let crossing_edges = || (0..edges.len()).filter(|&e| crossing[e]);
             for l in (0..64).filter(|l| present >> l & 1 == 1) {
@@ -638,13 +638,7 @@ mod tests {
             }
             (mask, pending, least)
         }
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f32 / (1u64 << 53) as f32
-        };
+        let mut random = uniform(0x9e37_79b9_7f4a_7c15);
         let mut seen = [0; 3];
         for _ in 0..3000 {
             let s0 = Vec2::new(
@@ -672,7 +666,7 @@ mod tests {
             let (g0, gx, gy) = (random(), (random() - 0.5) * 1e-3, (random() - 0.5) * 1e-3);
             let plane = |p: Vec2| g0 + gx * p.x + gy * p.y;
             let got = partial_cell(&edges, crossing, s0, present, &plane);
-            let want = one_at_a_time(&edges, crossing, s0, present, &plane);
+            let want = one_at_a_time((&edges, crossing, s0, present), plane);
             assert_eq!((got.0, got.1), (want.0, want.1), "cell at {s0}, edges {edges:?}");
             assert_eq!(got.2.to_bits(), want.2.to_bits(), "cell at {s0}");
             seen[0] += (got.0 != 0 && got.0 != present) as usize;
@@ -688,13 +682,8 @@ mod tests {
         let camera = CameraPose { pos: DVec3::new(3.0, -2.0, 5.0), yaw: 0.7, pitch: 0.3 };
         let proj = super::super::frame::projection(1280, 720, 640.0, false).matrix();
         let m = OcclusionMap::new(proj * camera.view_matrix(), 1280, 720, 1.0);
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f32 / (1u64 << 53) as f32 - 0.5
-        };
+        let mut uniform = uniform(0x1234_5678_9abc_def1);
+        let mut random = move || uniform() - 0.5;
         for _ in 0..2000 {
             let min = Vec3::new(random() * 900.0, random() * 300.0, random() * 400.0 - 300.0);
             let max = min + Vec3::new(random() + 0.5, random() + 0.5, random() + 0.5) * 80.0;
