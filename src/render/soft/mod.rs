@@ -13,11 +13,12 @@
 //! sorted nearest first, dealt to the bands of rows they reach, and drawn band by band on
 //! every core, each core taking the next band when it is free (`canvas_bands`), a span's
 //! pixels depth-tested eight at a time before any is shaded, so that most pixels are shaded
-//! once; a masked surface's or sprite's transparent texels leave the pixel as it was. The family's shading is the same arithmetic as its WGSL, so the
-//! picture matches the GPU's but for pixel centres on the exact edge of a texel or a
-//! triangle. Translucent surfaces are blended over the canvas as the GPU's translucent pass
-//! blends them (`translucent`). Only overlays are left for the GPU, drawn over the canvas and
-//! tested against its depths; a frame without them never reaches the GPU.
+//! once; a masked surface's or sprite's transparent texels leave the pixel as it was. The
+//! family's shading is the same arithmetic as its WGSL, so the picture matches the GPU's but
+//! for pixel centres on the exact edge of a texel or a triangle. Translucent surfaces are
+//! blended over the canvas as the GPU's translucent pass blends them (`translucent`). Only
+//! overlays are left for the GPU, drawn over the canvas and tested against its depths; a frame
+//! without them never reaches the GPU.
 
 mod billboards;
 mod carma2;

@@ -195,8 +195,8 @@ impl SoftTextures {
             (x as u32 & (w - 1), y as u32 & (h - 1))
         } else {
             // (A texture of no texels wraps to its first, not to a division by zero.)
-            let (w, h) = (w.max(1) as i32, h.max(1) as i32);
-            (x.rem_euclid(w) as u32, y.rem_euclid(h) as u32)
+            let (w, h) = (w.max(1), h.max(1));
+            (wrap(x, w, f64::from(w)), wrap(y, h, f64::from(h)))
         };
         (ty * w + tx) as usize
     }
