@@ -1,5 +1,6 @@
-//! The wgpu instance, adapter, device and queue: Vulkan unless `WGPU_BACKEND` says otherwise,
-//! OpenGL as the headless fallback; a software rasteriser (lavapipe) is a first-class target.
+//! The wgpu instance, adapter, device and queue: the system's own backend (Vulkan on Linux,
+//! Metal on macOS, DX12 or Vulkan on Windows) unless `WGPU_BACKEND` says otherwise, OpenGL as
+//! the headless fallback; a software rasteriser (lavapipe) is a first-class target.
 
 use anyhow::{anyhow, Context, Result};
 
@@ -12,10 +13,11 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// An instance on Vulkan unless `WGPU_BACKEND` says otherwise (probing GL as well only
-    /// adds noise where Vulkan works).
+    /// An instance on the primary backends compiled for this target (Cargo.toml's target
+    /// tables: Vulkan on Linux, Metal on macOS, DX12 and Vulkan on Windows) unless
+    /// `WGPU_BACKEND` says otherwise (probing GL as well only adds noise where they work).
     pub fn new_instance() -> wgpu::Instance {
-        Gpu::instance_for(wgpu::Backends::VULKAN)
+        Gpu::instance_for(wgpu::Backends::PRIMARY)
     }
 
     fn instance_for(default: wgpu::Backends) -> wgpu::Instance {
@@ -24,7 +26,8 @@ impl Gpu {
         wgpu::Instance::new(desc.with_env())
     }
 
-    /// A device for rendering without any window or display: Vulkan, else OpenGL.
+    /// A device for rendering without any window or display: the primary backend, else
+    /// OpenGL.
     pub fn headless() -> Result<Gpu> {
         Gpu::from_instance(Gpu::new_instance(), None)
             .or_else(|_| Gpu::from_instance(Gpu::instance_for(wgpu::Backends::GL), None))
