@@ -164,3 +164,61 @@ fn the_canvas_reports_the_vector_tier_it_ran_with_and_the_baseline_cap_holds_it(
     assert_eq!(tier(None), widest);
     assert_eq!(tier(Some("sse2")), "SSE2");
 }
+
+#[test]
+fn the_renderer_choice_decides_which_path_draws_and_the_report_says_so() {
+    let wad = "/usr/share/games/doom/freedoom2.wad";
+    let args = [wad, "--map", "MAP02", "--size", "160x100", "--frames", "4", "--json"];
+    let run = |extra: &[&str]| -> Value {
+        serde_json::from_str(bench(&[&args[..], extra].concat()).trim()).expect("one JSON object")
+    };
+    // auto on this machine's software adapter (lavapipe): the CPU canvases, as cpu.
+    for (extra, asked) in [(&[][..], "auto"), (&["--renderer", "cpu"][..], "cpu")] {
+        let v = run(extra);
+        assert_eq!(v["renderer_asked"], asked, "{v}");
+        assert_eq!(v["renderer"], "cpu", "{v}");
+        assert!(names(&v["cpu_ms"]).contains(&"vanilla walk"), "{v}");
+    }
+    // gpu: even Doom's exact frames are the GPU's passes; no walk.
+    let v = run(&["--renderer", "gpu"]);
+    assert_eq!((&v["renderer_asked"], &v["renderer"]), (&"gpu".into(), &"gpu".into()), "{v}");
+    assert_eq!(v["cpu_canvas"], false, "{v}");
+    assert!(!names(&v["cpu_ms"]).contains(&"vanilla walk"), "{v}");
+    assert!(names(&v["gpu_ms"]).contains(&"solid surfaces"), "{v}");
+    // --gpu-shading keeps vanilla's canvas for the exact frames (auto on a graphics card).
+    let v = run(&["--gpu-shading"]);
+    assert_eq!((&v["renderer_asked"], &v["renderer"]), (&"gpu-shading".into(), &"cpu".into()));
+    // The two ways of asking do not mix.
+    let out = Command::new(env!("CARGO_BIN_EXE_mapscope"))
+        .args(["bench", wad, "--renderer", "gpu", "--gpu-shading"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
+
+#[test]
+fn render_draws_with_the_gpus_passes_when_asked_and_they_agree_with_the_canvas() {
+    let wad = "/usr/share/games/doom/freedoom2.wad";
+    let tmp = std::env::temp_dir().join(format!("mapscope-renderer-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let render = |renderer: &str| {
+        let out = tmp.join(format!("{renderer}.png"));
+        let status = Command::new(env!("CARGO_BIN_EXE_mapscope"))
+            .args(["render", wad, "--map", "MAP02", "--size", "320x200", "--renderer", renderer])
+            .arg("-o")
+            .arg(&out)
+            .status()
+            .expect("running mapscope render");
+        assert!(status.success(), "render --renderer {renderer}");
+        image::open(&out).unwrap().to_rgba8()
+    };
+    let (cpu, gpu, auto) = (render("cpu"), render("gpu"), render("auto"));
+    assert_eq!(auto, cpu, "auto on a software adapter is the canvas, byte for byte");
+    // The GPU's passes light by depth as vanilla does but rasterise by their own rules: most
+    // pixels are the canvas's, nearly all within a few steps of the palette.
+    let n = (cpu.width() * cpu.height()) as usize;
+    let same = cpu.pixels().zip(gpu.pixels()).filter(|(a, b)| a == b).count();
+    assert!(same * 2 > n, "{same} of {n} pixels identical");
+    assert_ne!(cpu, gpu, "the GPU's passes drew this frame, not the canvas");
+    std::fs::remove_dir_all(&tmp).ok();
+}

@@ -643,6 +643,7 @@ fn bench_window_presents_the_tour_under_xvfb() {
         .args(["bench", wad.to_str().unwrap(), "--map", "E1M1"])
         .args(["--size", "320x200", "--frames", "8", "--window", "--json"])
         .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
         .output()
         .expect("running mapscope bench --window");
     assert!(
@@ -656,6 +657,68 @@ fn bench_window_presents_the_tour_under_xvfb() {
     let median = presented["median_ms"].as_f64().unwrap();
     assert!(median > 0.0 && median <= presented["p95_ms"].as_f64().unwrap(), "{v}");
     assert!((presented["fps"].as_f64().unwrap() - 1000.0 / median).abs() < 1e-6);
+    assert_eq!(presented["overlay"], serde_json::Value::Null, "{v}");
+
+    // --overlay: the viewer's overlay over every frame, drawn on the CPU on this software
+    // adapter, drawn anew at least once (the first frame) and timed.
+    let out = Command::new(env!("CARGO_BIN_EXE_mapscope"))
+        .args(["bench", wad.to_str().unwrap(), "--map", "E1M1"])
+        .args(["--size", "320x200", "--frames", "8", "--window", "--overlay", "--json"])
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("MAPSCOPE_OVERLAY")
+        .output()
+        .expect("running mapscope bench --window --overlay");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let presented = &v["presented"];
+    assert_eq!(presented["overlay"], "CPU", "{v}");
+    assert!(presented["overlay_ms"].as_f64().is_some_and(|ms| ms >= 0.0), "{v}");
+    assert!(presented["overlay_redraws"].as_u64().is_some_and(|n| (1..=8).contains(&n)), "{v}");
+    // --overlay needs the window.
+    let out = Command::new(env!("CARGO_BIN_EXE_mapscope"))
+        .args(["bench", wad.to_str().unwrap(), "--overlay"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "--overlay without --window is refused");
+}
+
+/// The overlay as the viewer opens with it: drawn over the frame whichever way it is drawn
+/// (on the CPU into the window's pixels, the default on a software adapter, or by egui-wgpu
+/// on the GPU), covering the panel's corner of the window and nothing else.
+#[test]
+fn the_overlay_panel_is_laid_over_the_frame_either_way() {
+    let _one_at_a_time = one_viewer_at_a_time();
+    let wad = freedoom1();
+    for (overlay, log) in [("cpu", "overlay drawn on the CPU"), ("gpu", "overlay drawn on the GPU")]
+    {
+        let tmp = TempDir::new("viewer-overlay");
+        let mut args = vec![wad.clone().into_os_string()];
+        args.extend(os(&["--map", "E1M1", "--no-markers"]));
+        let env = [("MAPSCOPE_PRESENT", "cpu"), ("MAPSCOPE_OVERLAY", overlay)];
+        let mut session = Viewer::start_with(&tmp, &args, &env);
+        session.wait_for_log(&["presenting through", log]);
+        session.key("f");
+        sleep(Duration::from_millis(700));
+        let (shot, _) = session.screenshot();
+        let shot = image::open(&shot).unwrap().to_rgba8();
+        let shown = grab_window(&session.display, &session.window);
+        assert_eq!(shown.dimensions(), shot.dimensions(), "{overlay}: sizes");
+        let (w, h) = shown.dimensions();
+        // Where the window differs from the frame: the panel, at the top left.
+        let differs: Vec<(u32, u32)> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| shown.get_pixel(x, y) != shot.get_pixel(x, y))
+            .collect();
+        let right = differs.iter().map(|p| p.0).max().unwrap_or(0);
+        let bottom = differs.iter().map(|p| p.1).max().unwrap_or(0);
+        assert!(differs.len() > 20_000, "{overlay}: the panel covers {} pixels", differs.len());
+        assert!(right < w * 3 / 4 && bottom < h, "{overlay}: differences reach {right},{bottom}");
+        // egui's dark panel fill (27, 27, 27) under the text.
+        let fill = differs.iter().filter(|&&(x, y)| shown.get_pixel(x, y).0[..3] == [27; 3]);
+        assert!(fill.count() > 10_000, "{overlay}: the panel's fill");
+        session.assert_running();
+    }
 }
 
 /// The window's pixels as the X server holds them (RGBA, alpha 255).

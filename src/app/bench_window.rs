@@ -1,6 +1,9 @@
 //! `mapscope bench --window`: the bench tour in a real window, each frame drawn, shown as the
-//! viewer shows it (`window_surface`: the swapchain, or shared memory on a software adapter),
-//! and presented; the time between presents is the presented frame rate.
+//! viewer shows it (`window_surface`: the swapchain, or shared memory on a software adapter;
+//! `window_compositor`: the frame and the overlay), and presented; the time between presents
+//! is the presented frame rate. With `--overlay` the viewer's overlay is drawn over every
+//! frame as the viewer draws it as it opens, its figures (frame time, position, tic) new
+//! each frame.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -11,9 +14,11 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
+use super::overlay::{self, Controls, OverlayInfo, OverlayRefresh};
+use super::window_compositor::{OverlayFrame, Picture, WindowCompositor};
 use super::window_surface::{self, WindowSurface, WindowTarget};
-use crate::bench::{Tour, WARM_UP_FRAMES};
-use crate::render::{self, Gpu, Presenter, SceneRenderer, ViewSettings};
+use crate::bench::{Drawing, Tour, WARM_UP_FRAMES};
+use crate::render::{self, Gpu, SceneRenderer, ViewSettings};
 use crate::scene::{FrameState, Scene};
 
 /// Intervals between presents of the timed frames, and the adapter.
@@ -22,17 +27,29 @@ pub struct PresentedFrames {
     pub adapter: String,
     /// How the images reached the screen (`WindowTarget::way`).
     pub way: &'static str,
+    /// Where the overlay was drawn ("CPU" or "GPU"); `None` without `--overlay`.
+    pub overlay: Option<&'static str>,
+    /// The processor time each timed frame's overlay took: egui's pass and tessellation,
+    /// and its drawing (`WindowCompositor::overlay_time`); empty without `--overlay`.
+    pub overlay_times: Vec<Duration>,
+    /// The same for the frames that drew the overlay anew (`OverlayRefresh`).
+    pub redraw_times: Vec<Duration>,
 }
 
-/// Shows the tour of `scene` at the size of `view` for `frames` frames after the warm-up.
-/// Shows the bench tour of `scene` in a window, `frames` frames after a warm-up; `cpu_canvas`
-/// as `SceneRenderer::set_cpu_canvas`.
+/// How the bench window draws: the renderer, and whether the overlay is shown.
+pub struct WindowOptions {
+    pub drawing: Drawing,
+    pub overlay: bool,
+}
+
+/// Shows the bench tour of `scene` at the size of `view` in a window, `frames` frames after
+/// a warm-up.
 pub fn run(
     scene: Scene,
     tour: Tour,
     view: ViewSettings,
     frames: usize,
-    cpu_canvas: bool,
+    options: WindowOptions,
 ) -> Result<PresentedFrames> {
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
     let state = scene.animator.initial();
@@ -41,13 +58,19 @@ pub fn run(
         tour,
         state,
         view,
-        cpu_canvas,
+        options,
         frames: frames.max(1),
         done: 0,
         last_present: None,
         intervals: Vec::new(),
         win: None,
         error: None,
+        egui: egui::Context::default(),
+        started: Instant::now(),
+        frame_ms: 0.0,
+        refresh: OverlayRefresh::default(),
+        overlay_times: Vec::new(),
+        redraw_times: Vec::new(),
     };
     event_loop.run_app(&mut app).context("running the window")?;
     if let Some(e) = app.error {
@@ -55,10 +78,14 @@ pub fn run(
     }
     let adapter = app.win.as_ref().map(|w| w.gpu.adapter_name()).unwrap_or_default();
     let way = app.win.as_ref().map_or("", |w| w.target.way());
+    let overlay = app.win.as_ref().map(|w| w.compositor.overlay_way());
+    let overlay = overlay.filter(|_| app.options.overlay);
     if app.intervals.is_empty() {
         return Err(anyhow!("the window closed before any frame was timed"));
     }
-    Ok(PresentedFrames { intervals: app.intervals, adapter, way })
+    let (overlay_times, redraw_times) = (app.overlay_times, app.redraw_times);
+    let intervals = app.intervals;
+    Ok(PresentedFrames { intervals, adapter, way, overlay, overlay_times, redraw_times })
 }
 
 struct Win {
@@ -66,7 +93,7 @@ struct Win {
     target: WindowTarget,
     gpu: Gpu,
     renderer: SceneRenderer,
-    presenter: Presenter,
+    compositor: WindowCompositor,
 }
 
 struct BenchWindow {
@@ -74,7 +101,7 @@ struct BenchWindow {
     tour: Tour,
     state: FrameState,
     view: ViewSettings,
-    cpu_canvas: bool,
+    options: WindowOptions,
     frames: usize,
     /// Frames presented so far, warm-up included.
     done: usize,
@@ -82,6 +109,13 @@ struct BenchWindow {
     intervals: Vec<Duration>,
     win: Option<Win>,
     error: Option<anyhow::Error>,
+    egui: egui::Context,
+    started: Instant,
+    /// The frame time the overlay shows, smoothed as the viewer smooths it.
+    frame_ms: f64,
+    refresh: OverlayRefresh,
+    overlay_times: Vec<Duration>,
+    redraw_times: Vec<Duration>,
 }
 
 impl BenchWindow {
@@ -95,9 +129,9 @@ impl BenchWindow {
         let format = target.format();
         let mut renderer =
             SceneRenderer::with_format(&gpu, &self.scene, render::scene_format_for(format))?;
-        renderer.set_cpu_canvas(self.cpu_canvas);
-        let presenter = Presenter::new(&gpu.device, format);
-        self.win = Some(Win { window, target, gpu, renderer, presenter });
+        self.options.drawing.apply(&mut renderer, &gpu);
+        let compositor = WindowCompositor::new(&gpu, &target);
+        self.win = Some(Win { window, target, gpu, renderer, compositor });
         Ok(())
     }
 
@@ -112,51 +146,106 @@ impl BenchWindow {
         };
         self.scene.animator.state_at(i as u32, &mut self.state);
         w.renderer.set_state(&self.state);
-        w.renderer.render(&w.gpu, &self.tour.camera(i, self.frames), &self.view);
-        // A frame the CPU drew whole goes to the window as it is (the viewer does the same
-        // when its overlay is hidden).
-        let size = (self.view.width, self.view.height);
-        let bgra = w.renderer.is_bgra();
-        let direct = match w.renderer.cpu_image() {
-            Some(pixels) => w.target.present_pixels(&w.gpu, &w.window, size, pixels, bgra)?,
-            None => false,
+        let camera = self.tour.camera(i, self.frames);
+        w.renderer.render(&w.gpu, &camera, &self.view);
+        let mut egui_time = Duration::ZERO;
+        let now = Instant::now();
+        let overlay = match self.options.overlay {
+            true if self.refresh.due(now) => {
+                let (width, height) = w.target.size();
+                let native = camera.native(self.scene.axes);
+                let screen = self.scene.game.screen();
+                let title = format!("{} ({})", self.scene.name, self.scene.game.name());
+                let info = OverlayInfo {
+                    title: &title,
+                    frame_ms: self.frame_ms,
+                    position: native.position,
+                    angle: native.angle,
+                    pitch: native.pitch,
+                    speed: 0.0,
+                    tic: i as u32,
+                    captured: false,
+                    message: None,
+                    error: None,
+                    game_screen: screen.as_ref().map(overlay::game_screen_label),
+                    frame_size: (self.view.width, self.view.height),
+                };
+                let (frame, delay) =
+                    overlay_frame(&self.egui, &info, self.view, width, height, self.started);
+                self.refresh.drawn(now, delay);
+                egui_time = now.elapsed();
+                Some(frame)
+            }
+            true => None,
+            false => Some(OverlayFrame::none()),
         };
-        if !direct && !Self::present_from_gpu(w)? {
+        let redrawn = overlay.is_some();
+        let rect = {
+            let (width, height) = w.target.size();
+            [0.0, 0.0, width as f32, height as f32]
+        };
+        let picture = Picture::Frame(&w.renderer);
+        if !w.compositor.show(&w.gpu, &w.window, &mut w.target, picture, rect, overlay)? {
             return Ok(false);
         }
         let now = Instant::now();
+        if self.done >= WARM_UP_FRAMES && self.options.overlay {
+            self.overlay_times.push(egui_time + w.compositor.overlay_time());
+            if redrawn {
+                self.redraw_times.push(egui_time + w.compositor.overlay_time());
+            }
+        }
         if self.done >= WARM_UP_FRAMES {
             if let Some(last) = self.last_present {
                 self.intervals.push(now - last);
             }
+        }
+        if let Some(last) = self.last_present {
+            let dt = (now - last).as_secs_f64().min(0.25);
+            self.frame_ms = self.frame_ms * 0.9 + dt * 1000.0 * 0.1;
         }
         self.last_present = Some(now);
         self.done += 1;
         // One interval per timed frame: the first timed present ends the warm-up's last one.
         Ok(self.intervals.len() >= self.frames)
     }
+}
 
-    /// Shows the renderer's image through the window's next image, as the viewer does;
-    /// returns false when the window had no image ready (the frame is skipped).
-    fn present_from_gpu(w: &mut Win) -> Result<bool> {
-        let Some(frame) = w.target.next_frame(&w.gpu) else {
-            return Ok(false);
+/// The viewer's overlay for one frame, as it opens: the panel with every control, no input;
+/// and when egui asks to run again.
+fn overlay_frame(
+    ctx: &egui::Context,
+    info: &OverlayInfo<'_>,
+    mut view: ViewSettings,
+    width: u32,
+    height: u32,
+    started: Instant,
+) -> (OverlayFrame, Duration) {
+    let size = egui::vec2(width as f32, height as f32);
+    let raw = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+        time: Some(started.elapsed().as_secs_f64()),
+        ..Default::default()
+    };
+    let (mut game_res, mut frozen) = (false, false);
+    let output = ctx.run_pass(raw, |ctx| {
+        let controls = Controls {
+            view: &mut view,
+            game_res: &mut game_res,
+            frozen: &mut frozen,
+            reference: None,
         };
-        let target = frame.texture().create_view(&Default::default());
-        let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
-        let copied = w.renderer.copy_to(&w.gpu, &mut encoder, frame.texture());
-        let source =
-            w.renderer.color_view(&w.gpu).zip(w.renderer.target_size()).filter(|_| !copied);
-        if let Some((source, size)) = source {
-            let mut pass = render::present_pass(&mut encoder, &target, false);
-            let (width, height) = w.target.size();
-            let rect = [0.0, 0.0, width as f32, height as f32];
-            w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, source, size, rect);
-        }
-        w.gpu.queue.submit([encoder.finish()]);
-        w.target.present(&w.gpu, &w.window, frame)?;
-        Ok(true)
-    }
+        overlay::draw(ctx, info, controls);
+    });
+    let ppp = output.pixels_per_point;
+    let delay = output.viewport_output.get(&egui::ViewportId::ROOT);
+    let delay = delay.map_or(Duration::MAX, |v| v.repaint_delay);
+    let frame = OverlayFrame {
+        primitives: ctx.tessellate(output.shapes, ppp),
+        textures: output.textures_delta,
+        pixels_per_point: ppp,
+    };
+    (frame, delay)
 }
 
 impl ApplicationHandler for BenchWindow {

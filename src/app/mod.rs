@@ -7,8 +7,11 @@ pub mod compare_view;
 mod fly_camera;
 mod game_view;
 mod overlay;
+mod overlay_layer;
+mod overlay_paint;
 pub mod reference;
 mod viewer;
+mod window_compositor;
 mod window_surface;
 
 pub use bookmark::{shell_quote, Bookmark};

@@ -2,9 +2,51 @@
 //! the controls (mode, sky, markers, reference image), returned as actions for the viewer to
 //! apply, so the overlay itself changes no state.
 
+use std::time::{Duration, Instant};
+
 use super::compare_view::ReferenceView;
 use super::reference::RefMode;
 use crate::render::{RenderMode, ViewSettings};
+use crate::scene::GameScreen;
+
+/// When the overlay is drawn anew: at once after input or when egui asks (a widget
+/// animating), else its figures (frame time, position, tic) at most [`Self::INTERVAL`] apart,
+/// as a game's counters refresh, so that a frame without news only lays the overlay drawn
+/// before over the view (`window_compositor`).
+#[derive(Default)]
+pub struct OverlayRefresh {
+    /// When the overlay was last drawn.
+    drawn: Option<Instant>,
+    /// When egui asked to be run again.
+    asked: Option<Instant>,
+    /// Something the overlay shows changed (input, a message, a resize): draw at once.
+    dirty: bool,
+}
+
+impl OverlayRefresh {
+    /// The longest the figures go unchanged: 10 refreshes a second, as readable as figures
+    /// that change get, and a redraw in one frame of 40 at 400 frames a second.
+    pub const INTERVAL: Duration = Duration::from_millis(100);
+
+    /// Something the overlay shows changed: the next frame draws it anew.
+    pub fn invalidate(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Whether the overlay is to be drawn anew at `now`.
+    pub fn due(&self, now: Instant) -> bool {
+        self.dirty
+            || self.drawn.is_none_or(|t| now.duration_since(t) >= Self::INTERVAL)
+            || self.asked.is_some_and(|t| now >= t)
+    }
+
+    /// The overlay was drawn at `now`; egui wants to run again after `repaint_delay`.
+    pub fn drawn(&mut self, now: Instant, repaint_delay: Duration) {
+        self.drawn = Some(now);
+        self.dirty = false;
+        self.asked = (repaint_delay < Self::INTERVAL).then(|| now + repaint_delay);
+    }
+}
 
 /// What the overlay shows this frame.
 pub struct OverlayInfo<'a> {
@@ -23,6 +65,16 @@ pub struct OverlayInfo<'a> {
     pub game_screen: Option<String>,
     /// Size of the rendered frame.
     pub frame_size: (u32, u32),
+}
+
+/// The game's screen as the overlay names it, e.g. "320x200 at 90°, shown 4:3".
+pub fn game_screen_label(g: &GameScreen) -> String {
+    let aspect = if (g.display_aspect - 4.0 / 3.0).abs() < 1e-9 {
+        "4:3".to_string()
+    } else {
+        format!("{:.3}", g.display_aspect)
+    };
+    format!("{}x{} at {}°, shown {aspect}", g.width, g.height, g.fov_deg)
 }
 
 /// What the overlay lets the user change.
@@ -44,9 +96,15 @@ pub struct Actions {
 pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>) -> Actions {
     let mut actions = Actions::default();
     let Controls { view, game_res, frozen, reference } = controls;
-    egui::Window::new("mapscope").default_pos([8.0, 8.0]).resizable(false).collapsible(true).show(
-        ctx,
-        |ui| {
+    // No drop shadow: over a 3D view it shows nothing, and on a window presented from the
+    // CPU blending it costs more than the rest of the panel (`overlay_paint`).
+    let frame = egui::Frame::window(&ctx.global_style()).shadow(egui::Shadow::NONE);
+    egui::Window::new("mapscope")
+        .frame(frame)
+        .default_pos([8.0, 8.0])
+        .resizable(false)
+        .collapsible(true)
+        .show(ctx, |ui| {
             ui.label(info.title);
             let fps = if info.frame_ms > 0.0 { 1000.0 / info.frame_ms } else { 0.0 };
             ui.label(format!("{fps:.0} fps  {:.2} ms", info.frame_ms));
@@ -100,8 +158,7 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>)
             if let Some(e) = info.error {
                 ui.colored_label(egui::Color32::from_rgb(255, 96, 96), e);
             }
-        },
-    );
+        });
     actions
 }
 
@@ -125,5 +182,28 @@ fn reference_section(ui: &mut egui::Ui, r: &mut ReferenceView) {
         ui.label(format!("compared at {cw}x{ch} in {:.1} ms", r.compare_ms));
     } else {
         ui.label("figures paused while the reference is hidden");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_overlay_is_drawn_first_then_at_its_interval_or_on_news() {
+        let mut r = OverlayRefresh::default();
+        let t0 = Instant::now();
+        assert!(r.due(t0), "the first frame draws it");
+        r.drawn(t0, Duration::MAX);
+        assert!(!r.due(t0 + Duration::from_millis(10)));
+        assert!(!r.due(t0 + OverlayRefresh::INTERVAL - Duration::from_millis(1)));
+        assert!(r.due(t0 + OverlayRefresh::INTERVAL), "the figures refresh");
+        r.invalidate();
+        assert!(r.due(t0 + Duration::from_millis(1)), "input draws it at once");
+        r.drawn(t0, Duration::from_millis(5));
+        assert!(!r.due(t0 + Duration::from_millis(4)));
+        assert!(r.due(t0 + Duration::from_millis(5)), "egui asked to run again");
+        r.drawn(t0, Duration::ZERO);
+        assert!(r.due(t0), "egui asked to run at once");
     }
 }

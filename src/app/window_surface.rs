@@ -16,6 +16,7 @@ use anyhow::{anyhow, Context, Result};
 use winit::event_loop::ActiveEventLoop;
 use winit::window::{Window, WindowAttributes};
 
+use super::overlay_layer::OverlayLayer;
 use crate::render::{FrameReadback, Gpu};
 
 pub struct WindowSurface {
@@ -159,6 +160,13 @@ impl WindowTarget {
         (self.width, self.height)
     }
 
+    /// Whether the window's images reach the screen from the CPU (shared memory), so what
+    /// is drawn over them is best laid into their pixels on the CPU ([`Self::present_pixels`]'s
+    /// and [`Self::present`]'s `overlay`).
+    pub fn presents_from_cpu(&self) -> bool {
+        matches!(self.way, Way::SharedMemory { .. })
+    }
+
     /// How images reach the screen, for logs and reports.
     pub fn way(&self) -> &'static str {
         match self.way {
@@ -213,7 +221,9 @@ impl WindowTarget {
 
     /// Shows `pixels` (`width` x `height`, one colour a pixel, BGRA or RGBA byte order) as
     /// the window's next image, when the window is presented from the CPU and has that size:
-    /// a frame the CPU drew whole skips the GPU's copy and read-back. Returns whether it did.
+    /// a frame the CPU drew whole skips the GPU's copy and read-back. `overlay` is laid over
+    /// it on the way (its opaque runs taken instead of the frame's pixels under them).
+    /// Returns whether it did.
     pub fn present_pixels(
         &mut self,
         gpu: &Gpu,
@@ -221,6 +231,7 @@ impl WindowTarget {
         (width, height): (u32, u32),
         pixels: &[u32],
         bgra: bool,
+        overlay: Option<&OverlayLayer>,
     ) -> Result<bool> {
         let Way::SharedMemory { surface, .. } = &mut self.way else { return Ok(false) };
         if (width, height) != (self.width, self.height) || pixels.len() != (width * height) as usize
@@ -232,12 +243,23 @@ impl WindowTarget {
         if buffer.len() != pixels.len() {
             return Ok(false);
         }
-        for (d, &s) in buffer.iter_mut().zip(pixels) {
-            *d = if bgra {
-                s & 0x00FF_FFFF
-            } else {
-                (s & 0xFF) << 16 | (s & 0xFF00) | (s >> 16) & 0xFF
+        let width = width as usize;
+        for (y, (out, row)) in
+            buffer.chunks_exact_mut(width).zip(pixels.chunks_exact(width)).enumerate()
+        {
+            let convert = |from: usize, out: &mut [u32]| {
+                for (d, &s) in out.iter_mut().zip(&row[from..]) {
+                    *d = if bgra {
+                        s & 0x00FF_FFFF
+                    } else {
+                        (s & 0xFF) << 16 | (s & 0xFF00) | (s >> 16) & 0xFF
+                    };
+                }
             };
+            match overlay {
+                Some(layer) => layer.write_row(y, out, convert),
+                None => convert(0, out),
+            }
         }
         // The frame's GPU work (uploads) is waited for, as a swapchain's image would be, so
         // frames cannot queue up ahead of the adapter.
@@ -247,8 +269,15 @@ impl WindowTarget {
         Ok(true)
     }
 
-    /// Shows `frame` (its drawing already submitted).
-    pub fn present(&mut self, gpu: &Gpu, window: &Window, frame: WindowFrame) -> Result<()> {
+    /// Shows `frame` (its drawing already submitted); when the window is presented from the
+    /// CPU, `overlay` is laid over its pixels on the way (on a swapchain it is not used).
+    pub fn present(
+        &mut self,
+        gpu: &Gpu,
+        window: &Window,
+        frame: WindowFrame,
+        overlay: Option<&OverlayLayer>,
+    ) -> Result<()> {
         window.pre_present_notify();
         match &mut self.way {
             Way::Swapchain { .. } => {
@@ -266,8 +295,14 @@ impl WindowTarget {
                 let width = readback.size().0 as usize;
                 readback.read(gpu, |y, row| {
                     let Some(out) = buffer.get_mut(y * width..(y + 1) * width) else { return };
-                    for (d, s) in out.iter_mut().zip(row) {
-                        *d = s & 0x00FF_FFFF;
+                    let copy = |from: usize, out: &mut [u32]| {
+                        for (d, s) in out.iter_mut().zip(&row[from..]) {
+                            *d = s & 0x00FF_FFFF;
+                        }
+                    };
+                    match overlay {
+                        Some(layer) => layer.write_row(y, out, copy),
+                        None => copy(0, out),
                     }
                 })?;
                 buffer.present().map_err(|e| anyhow!("presenting through shared memory: {e}"))

@@ -11,9 +11,27 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use crate::render::{FrameProfile, Gpu, SceneRenderer, StepTime, ViewSettings};
+use crate::render::{FrameProfile, Gpu, RendererChoice, SceneRenderer, StepTime, ViewSettings};
 use crate::scene::{Scene, Shading};
 pub use tour::Tour;
+
+/// Which way the bench draws: the renderer asked for (`--renderer`), or with `--gpu-shading`
+/// the triangle canvas's frames by the GPU's passes on any adapter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Drawing {
+    pub renderer: RendererChoice,
+    pub gpu_shading: bool,
+}
+
+impl Drawing {
+    /// Sets `renderer` up to draw this way on `gpu`.
+    pub fn apply(&self, renderer: &mut SceneRenderer, gpu: &Gpu) {
+        renderer.set_renderer(self.renderer, gpu);
+        if self.gpu_shading {
+            renderer.set_cpu_canvas(false);
+        }
+    }
+}
 
 /// Frames rendered before timing starts: pipelines, tables and driver caches settle.
 pub const WARM_UP_FRAMES: usize = 10;
@@ -41,6 +59,8 @@ pub struct BenchReport {
     /// Whether the frames' solid world was drawn on the CPU (Doom's faithful walk, Saturn
     /// Quake's and Marathon's faithful canvas) rather than shaded by the GPU's passes.
     pub cpu_canvas: bool,
+    /// The renderer asked for (`--renderer`; "gpu-shading" for `--gpu-shading`).
+    pub renderer_asked: &'static str,
     /// The vector instructions the triangle canvas ran with (`None` where the frames were
     /// not drawn on it: the GPU's passes, or Doom's vanilla canvas).
     pub canvas_vectors: Option<&'static str>,
@@ -86,6 +106,23 @@ pub struct Presented {
     pub p95_ms: f64,
     /// How the images reached the screen: "swapchain" or "shared memory".
     pub way: String,
+    /// Where the viewer's overlay was drawn over each frame ("CPU" or "GPU"; `bench
+    /// --overlay`), `None` when it was not.
+    pub overlay: Option<String>,
+    /// The median processor time of a frame's overlay (egui's pass, tessellation and the
+    /// drawing), with `--overlay`.
+    pub overlay_ms: Option<f64>,
+    /// The same over the frames that drew the overlay anew (its figures refresh at an
+    /// interval, `OverlayRefresh`), and how many did.
+    pub overlay_redraw_ms: Option<f64>,
+    pub overlay_redraws: usize,
+}
+
+/// The median of `times` in milliseconds; `None` for none.
+pub fn median_ms(times: &[Duration]) -> Option<f64> {
+    let mut v: Vec<f64> = times.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied()
 }
 
 impl Presented {
@@ -95,7 +132,16 @@ impl Presented {
         let n = v.len();
         let at = |i: usize| v.get(i.min(n.saturating_sub(1))).copied().unwrap_or(0.0);
         let way = way.to_string();
-        Presented { frames: n, median_ms: at(n / 2), p95_ms: at(n * 95 / 100), way }
+        Presented {
+            frames: n,
+            median_ms: at(n / 2),
+            p95_ms: at(n * 95 / 100),
+            way,
+            overlay: None,
+            overlay_ms: None,
+            overlay_redraw_ms: None,
+            overlay_redraws: 0,
+        }
     }
 
     pub fn fps(&self) -> f64 {
@@ -104,6 +150,15 @@ impl Presented {
 }
 
 impl BenchReport {
+    /// Which path drew the frames' solid world: "cpu" (a canvas) or "gpu" (the GPU's passes).
+    pub fn renderer(&self) -> &'static str {
+        if self.cpu_canvas {
+            "cpu"
+        } else {
+            "gpu"
+        }
+    }
+
     /// Frames per second at the median frame time.
     pub fn fps(&self) -> f64 {
         1000.0 / self.median_ms.max(1e-9)
@@ -130,6 +185,8 @@ impl BenchReport {
             "draw_calls": self.draw_calls,
             "triangles": self.triangles,
             "cpu_canvas": self.cpu_canvas,
+            "renderer": self.renderer(),
+            "renderer_asked": self.renderer_asked,
             "canvas_vectors": self.canvas_vectors,
             "solid_triangles": self.solid_triangles.map(|t| json!({
                 "in_view_median": t.in_view,
@@ -148,6 +205,10 @@ impl BenchReport {
                 "median_ms": p.median_ms,
                 "p95_ms": p.p95_ms,
                 "way": p.way,
+                "overlay": p.overlay,
+                "overlay_ms": p.overlay_ms,
+                "overlay_redraw_ms": p.overlay_redraw_ms,
+                "overlay_redraws": p.overlay_redraws,
             })),
         })
     }
@@ -158,7 +219,7 @@ impl BenchReport {
             "{} ({}) at {}x{}, {} on {}\n\
              tour: {} waypoints, {:.0} units, pitch {:.1}°; {} frames after {} warm-up\n\
              fps {:.1}   median {:.2} ms   p95 {:.2}   min {:.2}   max {:.2}   mean {:.2}\n\
-             draw calls {}   triangles {}   solid world: {}\n",
+             draw calls {}   triangles {}   solid world: {} (--renderer {})\n",
             self.level,
             self.format,
             self.width,
@@ -183,6 +244,7 @@ impl BenchReport {
                 (true, None) => "CPU canvas".to_string(),
                 (false, _) => "GPU passes".to_string(),
             },
+            self.renderer_asked,
         );
         if let Some(cpu) = self.cpu_ms_per_frame {
             out.push_str(&format!(
@@ -198,8 +260,16 @@ impl BenchReport {
         }
         if let Some(p) = &self.presented {
             out.push_str(&format!(
-                "presented in a window ({}): fps {:.1}   median {:.2} ms   p95 {:.2} ({} frames)\n",
+                "presented in a window ({}{}): fps {:.1}   median {:.2} ms   p95 {:.2} ({} frames)\n",
                 p.way,
+                match (&p.overlay, p.overlay_ms) {
+                    (Some(o), Some(ms)) => format!(
+                        ", overlay on the {o}: {ms:.2} ms a frame, {:.2} ms in the {} that drew it anew",
+                        p.overlay_redraw_ms.unwrap_or(0.0),
+                        p.overlay_redraws
+                    ),
+                    _ => String::new(),
+                },
                 p.fps(),
                 p.median_ms,
                 p.p95_ms,
@@ -233,12 +303,12 @@ pub fn run(
     tour: &Tour,
     view: &ViewSettings,
     frames: usize,
-    cpu_canvas: bool,
+    drawing: Drawing,
 ) -> Result<BenchReport> {
     let frames = frames.max(1);
     let doom = matches!(scene.shading, Shading::DoomColormap { .. });
     let mut renderer = SceneRenderer::new(gpu, scene)?;
-    renderer.set_cpu_canvas(cpu_canvas);
+    drawing.apply(&mut renderer, gpu);
     let mut state = scene.animator.initial();
     let mut frame = |renderer: &mut SceneRenderer, i: usize| -> Result<Duration> {
         let t = Instant::now();
@@ -295,6 +365,7 @@ pub fn run(
         draw_calls,
         triangles,
         cpu_canvas,
+        renderer_asked: if drawing.gpu_shading { "gpu-shading" } else { drawing.renderer.name() },
         canvas_vectors,
         solid_triangles: SolidTriangles::median(&culled),
         tour_length: tour.length(),

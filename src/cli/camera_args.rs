@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec3;
 
-use crate::render::{CameraRequest, RenderMode, ViewSettings};
+use crate::render::{CameraRequest, RenderMode, RendererChoice, ViewSettings};
 use crate::scene::{CameraPose, Scene};
 
 /// Where the camera is, in the level's native coordinates.
@@ -31,6 +31,23 @@ pub struct CameraArgs {
     /// Animation clock in game tics (Doom: 35 a second).
     #[arg(long, default_value_t = 0)]
     pub tic: u32,
+}
+
+/// Which way draws the frames.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RendererArgs {
+    /// auto: the CPU canvases on a software adapter (no GPU), the GPU's passes on a graphics
+    /// card, Doom's exact frames (faithful, 90°, level camera) on vanilla's canvas either way;
+    /// cpu: every frame a canvas can draw on the CPU; gpu: every frame by the GPU's passes.
+    #[arg(long, default_value = "auto", value_parser = renderer_names())]
+    pub renderer: RendererChoice,
+}
+
+/// The renderer's names, listed in `--help`.
+fn renderer_names() -> impl clap::builder::TypedValueParser<Value = RendererChoice> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(RendererChoice::NAMES)
+        .map(|s| s.parse::<RendererChoice>().unwrap_or_default())
 }
 
 /// How to draw.

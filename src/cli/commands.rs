@@ -32,7 +32,9 @@ pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
     let mut scene = source.build(a.camera.map.as_deref())?;
     let camera = a.camera.resolve(&scene)?;
     let gpu = Gpu::headless()?;
-    let image = render::render_headless(&gpu, &mut scene, &camera, &view, a.camera.tic)?;
+    let renderer = a.renderer.renderer;
+    let image =
+        render::render_headless_as(&gpu, &mut scene, &camera, &view, a.camera.tic, renderer)?;
     let pose = camera.native(scene.axes);
     let load = a.load.options();
     let meta = ShotMeta::for_view(&a.files, &load, &scene.name, pose, &view, a.camera.tic);
@@ -48,11 +50,18 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode> {
     let mut scene = source.build(a.map.as_deref())?;
     let gpu = Gpu::headless()?;
     let tour = crate::bench::Tour::new(&scene).pitched(a.pitch.to_radians());
-    let mut report = crate::bench::run(&gpu, &mut scene, &tour, &view, a.frames, !a.gpu_shading)?;
+    let drawing =
+        crate::bench::Drawing { renderer: a.renderer.renderer, gpu_shading: a.gpu_shading };
+    let mut report = crate::bench::run(&gpu, &mut scene, &tour, &view, a.frames, drawing)?;
     drop(gpu);
     if a.window {
-        let shown = crate::app::bench_window::run(scene, tour, view, a.frames, !a.gpu_shading)?;
-        let presented = crate::bench::Presented::from_intervals(&shown.intervals, shown.way);
+        let options = crate::app::bench_window::WindowOptions { drawing, overlay: a.overlay };
+        let shown = crate::app::bench_window::run(scene, tour, view, a.frames, options)?;
+        let mut presented = crate::bench::Presented::from_intervals(&shown.intervals, shown.way);
+        presented.overlay = shown.overlay.map(str::to_string);
+        presented.overlay_ms = crate::bench::median_ms(&shown.overlay_times);
+        presented.overlay_redraw_ms = crate::bench::median_ms(&shown.redraw_times);
+        presented.overlay_redraws = shown.redraw_times.len();
         report.presented = Some(presented);
     }
     if a.json {
@@ -263,6 +272,7 @@ pub fn view(mut a: OpenArgs) -> Result<ExitCode> {
         reference_hud: a.reference_hud,
         game_res: a.game_res,
         freeze: a.freeze,
+        renderer: a.renderer.renderer,
     };
     crate::app::run_viewer(files, a.load.options(), extra)?;
     Ok(ExitCode::SUCCESS)

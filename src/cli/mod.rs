@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
-pub use camera_args::{CameraArgs, ViewArgs};
+pub use camera_args::{CameraArgs, RendererArgs, ViewArgs};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -38,6 +38,8 @@ pub struct OpenArgs {
     pub camera: CameraArgs,
     #[command(flatten)]
     pub view: ViewArgs,
+    #[command(flatten)]
+    pub renderer: RendererArgs,
     /// Folder for F12 screenshots (default: the current folder).
     #[arg(long)]
     pub shot_dir: Option<PathBuf>,
@@ -112,6 +114,8 @@ pub struct RenderArgs {
     pub camera: CameraArgs,
     #[command(flatten)]
     pub view: ViewArgs,
+    #[command(flatten)]
+    pub renderer: RendererArgs,
     /// Image size, WIDTHxHEIGHT [default: 320x200; with --from-shot: the shot's size].
     #[arg(long)]
     pub size: Option<String>,
@@ -137,6 +141,8 @@ pub struct BenchArgs {
     pub map: Option<String>,
     #[command(flatten)]
     pub view: ViewArgs,
+    #[command(flatten)]
+    pub renderer: RendererArgs,
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720")]
     pub size: String,
@@ -149,14 +155,19 @@ pub struct BenchArgs {
     /// Also show the tour in a window, presented as the viewer presents, and time that.
     #[arg(long)]
     pub window: bool,
+    /// With --window: draw the viewer's overlay over every frame, as the viewer opens (its
+    /// figures new each frame), and time that.
+    #[arg(long, requires = "window")]
+    pub overlay: bool,
     /// Look up (positive) or down by this many degrees all the tour, as a player looking
     /// round with the mouse does.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub pitch: f64,
-    /// Shade the frames the CPU canvas would draw (the faithful frames of Saturn Quake,
+    /// Shade the frames the triangle canvas would draw (the faithful frames of Saturn Quake,
     /// Marathon, Attack of the Saucerman and Carmageddon 2, Doom's smooth frames) with the
-    /// GPU's passes instead (to compare the two).
-    #[arg(long)]
+    /// GPU's passes instead, Doom's exact frames staying on vanilla's canvas: what
+    /// `--renderer auto` does on a graphics card, on any adapter (to compare the two).
+    #[arg(long, conflicts_with = "renderer")]
     pub gpu_shading: bool,
 }
 

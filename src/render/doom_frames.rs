@@ -10,10 +10,12 @@
 //!   (`soft::SoftFrames::doom`, [`SolidWorld::CulledCanvas`]) with shaders/doom.wgsl's
 //!   shading: the triangles in view, or in a smooth frame from a level camera only the
 //!   walls and flats vanilla's walk reached ([`WalkCull`]) and the sky's triangles in view.
-//! - With the CPU canvas turned off (`SceneRenderer::set_cpu_canvas`, `bench
-//!   --gpu-shading`), those frames are the GPU's: smooth walls and flats in runs of one bound
-//!   texture ([`SmoothTextures`], walk-culled where the walk ran), faithful ones through the
-//!   generic passes with Doom's shader lighting by depth.
+//! - With the triangle canvas turned off (`CanvasPolicy::triangles`: `--renderer auto` on a
+//!   graphics card, `--renderer gpu`), those frames are the GPU's: smooth walls and flats in
+//!   runs of one bound texture ([`SmoothTextures`], walk-culled where the walk ran), faithful
+//!   ones through the generic passes with Doom's shader lighting by depth. With vanilla's
+//!   canvas turned off too (`CanvasPolicy::vanilla`: `--renderer gpu`), the exact frames are
+//!   the generic passes' as well.
 
 use std::ops::Range;
 
@@ -26,7 +28,7 @@ use super::soft::{CanvasDraws, SoftFrames, SoftView};
 use super::vanilla::tables::{finesine, fixed_div, ANG90, FRACUNIT};
 use super::vanilla::{CanvasScene, CanvasState, CanvasViewer, VanillaFrame, WalkCull};
 use super::world_pipelines::{PipelineKey, PipelineKind, WorldPipelines};
-use super::{Gpu, RenderMode};
+use super::{CanvasPolicy, Gpu, RenderMode};
 use crate::scene::{vertex_flags, Axes, CameraPose, Shading, SpriteView, SurfaceKind, WorldVertex};
 
 /// `SHADE_MODE` of smooth frames (shaders/common.wgsl).
@@ -54,13 +56,15 @@ pub(super) struct DoomFrames {
     sine: Vec<i32>,
     /// The triangle canvas of the frames vanilla's canvas cannot draw.
     soft: TriangleCanvas,
+    /// Whether exact frames are drawn on vanilla's canvas (`CanvasPolicy::vanilla`).
+    vanilla_canvas: bool,
 }
 
 /// What the triangle canvas of the frames vanilla's canvas cannot draw reads besides the
 /// scene's ([`SoftFrames`]).
 struct TriangleCanvas {
     frames: SoftFrames,
-    /// Whether frames may use it (see `SceneRenderer::set_cpu_canvas`).
+    /// Whether frames may use it (`CanvasPolicy::triangles`).
     enabled: bool,
     /// This frame draws only what the walk reached (a smooth frame from a level camera).
     walk_culls: bool,
@@ -122,6 +126,7 @@ impl DoomFrames {
             sky_texture: scene.sky.as_ref().map(|s| s.texture).unwrap_or(0),
             sine: finesine(),
             soft,
+            vanilla_canvas: true,
         }
     }
 
@@ -245,7 +250,8 @@ impl FamilyFrames for DoomFrames {
             // Smooth frames walk to draw only what the walk reached.
             let level = camera.pitch == 0.0 && self.axes == Axes::ZUpRightHanded;
             let faithful = view.mode == RenderMode::Faithful && view.show_sky;
-            let exact = level && (faithful || (smooth && self.cull.is_some()));
+            let exact =
+                level && ((faithful && self.vanilla_canvas) || (smooth && self.cull.is_some()));
             let (x, y, z, angle) = fixed_camera(self.axes, camera);
             let l = frame.state_layout;
             let words = frame.state;
@@ -324,8 +330,9 @@ impl FamilyFrames for DoomFrames {
         soft.frames.draw_listed(view, list, draws.masked);
     }
 
-    fn set_cpu_canvas(&mut self, on: bool) {
-        self.soft.enabled = on;
+    fn set_canvas_policy(&mut self, policy: CanvasPolicy) {
+        self.soft.enabled = policy.triangles;
+        self.vanilla_canvas = policy.vanilla;
     }
 
     fn canvas(&self) -> Option<Canvas<'_>> {

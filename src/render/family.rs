@@ -16,7 +16,7 @@ use super::packing::{PackedScene, StateLayout};
 use super::profiler::CpuSteps;
 use super::soft::{CanvasDraws, SoftFrames, SoftView};
 use super::world_pipelines::{PipelineKey, WorldPipelines};
-use super::{Gpu, ViewSettings};
+use super::{CanvasPolicy, Gpu, ViewSettings};
 use crate::scene::{CameraPose, Scene, Shading, WorldVertex};
 
 /// The stages of the opaque scene, in drawing order.
@@ -129,9 +129,9 @@ pub(super) trait FamilyFrames {
     /// order) and the sprites, seen as `view` says.
     fn draw_canvas(&mut self, _view: &SoftView, _draws: CanvasDraws) {}
 
-    /// Lets frames draw on a CPU canvas where the family has one that the generic passes could
-    /// replace (the default), or not (to compare the two).
-    fn set_cpu_canvas(&mut self, _on: bool) {}
+    /// Which frames may draw on a CPU canvas where the family has one that the generic passes
+    /// could replace (all of them until told otherwise; see `RendererChoice`).
+    fn set_canvas_policy(&mut self, _policy: CanvasPolicy) {}
 
     /// This frame's canvas, when its plan puts the solid world on one.
     fn canvas(&self) -> Option<Canvas<'_>> {

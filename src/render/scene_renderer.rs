@@ -27,6 +27,7 @@ use super::world_pipelines::{
     scene_overrides, world_vertex_layout, PipelineKey, PipelineKind, WorldPipelines,
 };
 use super::{shaders, Gpu, RenderMode, ViewSettings, DEPTH_FORMAT, KEY_FORMAT, SCENE_FORMAT};
+use super::{CanvasPolicy, RendererChoice};
 use crate::scene::{CameraPose, FrameState, Scene, SurfaceKind, WorldVertex};
 
 /// Mirrors `Frame` in shaders/common.wgsl.
@@ -142,6 +143,8 @@ pub struct SceneRenderer {
     /// Translucent triangles follow the `vertex_count` opaque ones in `vertices`.
     translucent_count: u32,
     translucent: Option<TranslucentPass>,
+    /// Which frames may draw on the CPU canvases.
+    policy: CanvasPolicy,
 }
 
 impl SceneRenderer {
@@ -320,6 +323,7 @@ impl SceneRenderer {
             clear_index: scene.clear.index,
             near: scene.near,
             format,
+            policy: CanvasPolicy::ALL,
         })
     }
 
@@ -347,10 +351,28 @@ impl SceneRenderer {
         self.plan.solid == SolidWorld::Canvas
     }
 
-    /// Lets faithful frames of the families drawn on a CPU canvas draw their solid world on the
-    /// canvas (the default), or not: the GPU's passes then shade it, for comparing the two.
+    /// Lets the frames the triangle canvas draws (faithful frames of the families drawn on a
+    /// CPU canvas, Doom's other frames) draw their solid world on it (the default), or not:
+    /// the GPU's passes then shade them, for comparing the two. Doom's exact frames keep
+    /// vanilla's canvas as [`Self::set_renderer`] left it.
     pub fn set_cpu_canvas(&mut self, on: bool) {
-        self.family.set_cpu_canvas(on);
+        self.set_canvas_policy(CanvasPolicy { triangles: on, ..self.policy });
+    }
+
+    /// Draws the frames as `choice` says for `gpu`'s adapter (see [`RendererChoice`]).
+    pub fn set_renderer(&mut self, choice: RendererChoice, gpu: &Gpu) {
+        self.set_canvas_policy(choice.policy(gpu.adapter.get_info().device_type));
+    }
+
+    /// Which frames may draw on the CPU canvases (all of them until told otherwise).
+    pub fn set_canvas_policy(&mut self, policy: CanvasPolicy) {
+        self.policy = policy;
+        self.family.set_canvas_policy(policy);
+    }
+
+    /// The canvases frames may draw on.
+    pub fn canvas_policy(&self) -> CanvasPolicy {
+        self.policy
     }
 
     /// The image of the last `render`, at the view's size.

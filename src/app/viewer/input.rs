@@ -142,6 +142,10 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        // Input, a resize, focus: whatever the overlay shows may have changed.
+        if !matches!(event, WindowEvent::RedrawRequested) {
+            self.overlay_refresh.invalidate();
+        }
         let Some(w) = &mut self.win else { return };
         let egui_used = if self.captured {
             false

@@ -16,10 +16,11 @@ use winit::event_loop::EventLoop;
 
 use super::compare_view::ReferenceView;
 use super::game_view;
+use super::overlay::OverlayRefresh;
 use super::reference;
 use super::{FlyCamera, MoveKeys};
 use crate::loader::{self, LevelSource, OpenOptions};
-use crate::render::{self, CameraRequest, SceneRenderer, ViewSettings};
+use crate::render::{self, CameraRequest, RendererChoice, SceneRenderer, ViewSettings};
 use crate::scene::{GameScreen, Scene};
 use window::WindowState;
 
@@ -44,6 +45,8 @@ pub struct ViewerOptions {
     pub game_res: bool,
     /// Start with the animation clock stopped at `--tic`.
     pub freeze: bool,
+    /// Which way draws the frames.
+    pub renderer: RendererChoice,
 }
 
 /// Opens the viewer window on `files` and runs until it is closed.
@@ -132,6 +135,9 @@ struct App {
     win: Option<WindowState>,
     fatal: Option<anyhow::Error>,
     show_overlay: bool,
+    /// When the overlay is drawn anew (input, its figures' interval).
+    overlay_refresh: OverlayRefresh,
+    renderer: RendererChoice,
 }
 
 impl App {
@@ -173,6 +179,8 @@ impl App {
             message: None,
             error: None,
             win: None,
+            overlay_refresh: OverlayRefresh::default(),
+            renderer: extra.renderer,
             fatal: None,
             show_overlay: true,
         };
@@ -232,7 +240,8 @@ impl App {
         if let Some(w) = &mut self.win {
             let format = render::scene_format_for(w.target.format());
             match SceneRenderer::with_format(&w.gpu, &scene, format) {
-                Ok(r) => {
+                Ok(mut r) => {
+                    r.set_renderer(self.renderer, &w.gpu);
                     w.renderer = r;
                     w.frame_state = scene.animator.initial();
                 }

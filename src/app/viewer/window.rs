@@ -3,7 +3,7 @@
 //! into it.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use winit::event_loop::ActiveEventLoop;
@@ -11,8 +11,9 @@ use winit::window::Window;
 
 use super::App;
 use crate::app::overlay::{self, Controls, OverlayInfo};
+use crate::app::window_compositor::{OverlayFrame, Picture, WindowCompositor};
 use crate::app::window_surface::{self, WindowSurface, WindowTarget};
-use crate::render::{self, Gpu, Presenter, SceneRenderer};
+use crate::render::{self, Gpu, SceneRenderer};
 use crate::scene::FrameState;
 
 /// The window and what draws into it; the viewer has one once the event loop resumes.
@@ -21,10 +22,9 @@ pub(super) struct WindowState {
     pub(super) target: WindowTarget,
     pub(super) gpu: Gpu,
     pub(super) renderer: SceneRenderer,
-    pub(super) presenter: Presenter,
+    pub(super) compositor: WindowCompositor,
     pub(super) egui_ctx: egui::Context,
     pub(super) egui_state: egui_winit::State,
-    pub(super) egui_renderer: egui_wgpu::Renderer,
     pub(super) frame_state: FrameState,
     /// The composed frame (view and reference) shown when a reference is visible.
     pub(super) composite: Option<(wgpu::Texture, wgpu::TextureView, (u32, u32))>,
@@ -79,9 +79,10 @@ impl App {
         let format = target.format();
         let mut renderer =
             SceneRenderer::with_format(&gpu, &self.scene, render::scene_format_for(format))?;
+        renderer.set_renderer(self.renderer, &gpu);
         let frame_state = self.scene.animator.initial();
         renderer.set_state(&frame_state);
-        let presenter = Presenter::new(&gpu.device, format);
+        let compositor = WindowCompositor::new(&gpu, &target);
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
@@ -91,17 +92,21 @@ impl App {
             None,
             Some(gpu.device.limits().max_texture_dimension_2d as usize),
         );
-        let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, Default::default());
-        log::info!("viewer on {}, presenting through the {}", gpu.adapter_name(), target.way());
+        log::info!(
+            "viewer on {} (renderer {}), presenting through the {}, overlay drawn on the {}",
+            gpu.adapter_name(),
+            self.renderer,
+            target.way(),
+            compositor.overlay_way()
+        );
         self.win = Some(WindowState {
             window,
             target,
             gpu,
             renderer,
-            presenter,
+            compositor,
             egui_ctx,
             egui_state,
-            egui_renderer,
             frame_state,
             composite: None,
         });
@@ -139,115 +144,65 @@ impl App {
             composed = true;
         }
 
-        let Some(frame) = w.target.next_frame(&w.gpu) else {
-            return Ok(());
-        };
-        let target = frame.texture().create_view(&Default::default());
-
-        let title = format!("{} ({})", self.scene.name, self.scene.game.name());
-        let info = OverlayInfo {
-            title: &title,
-            frame_ms: self.frame_ms,
-            position: pose.position,
-            angle: pose.angle,
-            pitch: pose.pitch,
-            speed: self.fly.speed,
-            tic,
-            captured: self.captured,
-            message: self.message.as_deref(),
-            error: self.error.as_deref(),
-            game_screen: game.map(|g| {
-                let aspect = if (g.display_aspect - 4.0 / 3.0).abs() < 1e-9 {
-                    "4:3".to_string()
-                } else {
-                    format!("{:.3}", g.display_aspect)
-                };
-                format!("{}x{} at {}°, shown {aspect}", g.width, g.height, g.fov_deg)
-            }),
-            frame_size: (fw, fh),
-        };
-        let raw = w.egui_state.take_egui_input(&w.window);
         let mut actions = overlay::Actions::default();
-        let show = self.show_overlay;
         let mut frozen = self.frozen;
-        let (view, game_res, reference) = (&mut self.view, &mut self.game_res, &mut self.reference);
-        let output = w.egui_ctx.run_pass(raw, |ctx| {
-            if let Some(x) = wipe_x {
-                let ppp = ctx.pixels_per_point();
-                let x = x as f32 / ppp;
-                let (top, bottom) = (rect[1] / ppp, (rect[1] + rect[3]) / ppp);
-                let painter = ctx.layer_painter(egui::LayerId::background());
-                let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 255, 255));
-                painter.line_segment([egui::pos2(x, top), egui::pos2(x, bottom)], stroke);
-            }
-            if show {
-                let controls = Controls {
-                    view: &mut *view,
-                    game_res: &mut *game_res,
-                    frozen: &mut frozen,
-                    reference: reference.as_mut(),
-                };
-                actions = overlay::draw(ctx, &info, controls);
-            }
-        });
-        w.egui_state.handle_platform_output(&w.window, output.platform_output);
-        let ppp = output.pixels_per_point;
-        let jobs = w.egui_ctx.tessellate(output.shapes, ppp);
-        let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: {
-                let (w, h) = w.target.size();
-                [w, h]
-            },
-            pixels_per_point: ppp,
-        };
-        let mut textures_delta = output.textures_delta;
-        for (id, deltas) in &textures_delta.set {
-            for delta in deltas {
-                w.egui_renderer.update_texture(&w.gpu.device, &w.gpu.queue, *id, delta);
-            }
-        }
-        // A frame the CPU drew whole, with nothing over it (the overlay and markers hidden),
-        // goes to the window as it is when the window is presented from the CPU.
-        let direct = match w.renderer.cpu_image().filter(|_| jobs.is_empty() && !composed) {
-            Some(pixels) => {
-                let size = w.renderer.target_size().unwrap_or_default();
-                let bgra = w.renderer.is_bgra();
-                w.target.present_pixels(&w.gpu, &w.window, size, pixels, bgra)?
-            }
-            None => false,
-        };
-        if !direct {
-            let mut encoder = w.gpu.device.create_command_encoder(&Default::default());
-            let extra = w.egui_renderer.update_buffers(
-                &w.gpu.device,
-                &w.gpu.queue,
-                &mut encoder,
-                &jobs,
-                &screen,
-            );
-            // A frame that fills the window is copied in; the overlay is drawn over it.
-            let copied = !composed && w.renderer.copy_to(&w.gpu, &mut encoder, frame.texture());
-            {
-                let mut pass =
-                    render::present_pass(&mut encoder, &target, copied).forget_lifetime();
-                let source = match (&w.composite, composed) {
-                    (Some((_, view, size)), true) => Some((view, *size)),
-                    _ if copied => None,
-                    _ => w.renderer.color_view(&w.gpu).zip(w.renderer.target_size()),
-                };
-                if let Some((src, size)) = source {
-                    w.presenter.draw(&w.gpu.device, &w.gpu.queue, &mut pass, src, size, rect);
+        let overlay = if self.overlay_refresh.due(now) {
+            let title = format!("{} ({})", self.scene.name, self.scene.game.name());
+            let info = OverlayInfo {
+                title: &title,
+                frame_ms: self.frame_ms,
+                position: pose.position,
+                angle: pose.angle,
+                pitch: pose.pitch,
+                speed: self.fly.speed,
+                tic,
+                captured: self.captured,
+                message: self.message.as_deref(),
+                error: self.error.as_deref(),
+                game_screen: game.as_ref().map(overlay::game_screen_label),
+                frame_size: (fw, fh),
+            };
+            let raw = w.egui_state.take_egui_input(&w.window);
+            let show = self.show_overlay;
+            let (view, game_res, reference) =
+                (&mut self.view, &mut self.game_res, &mut self.reference);
+            let output = w.egui_ctx.run_pass(raw, |ctx| {
+                if let Some(x) = wipe_x {
+                    let ppp = ctx.pixels_per_point();
+                    let x = x as f32 / ppp;
+                    let (top, bottom) = (rect[1] / ppp, (rect[1] + rect[3]) / ppp);
+                    let painter = ctx.layer_painter(egui::LayerId::background());
+                    let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 255, 255));
+                    painter.line_segment([egui::pos2(x, top), egui::pos2(x, bottom)], stroke);
                 }
-                w.egui_renderer.render(&mut pass, &jobs, &screen);
-            }
-            w.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
-            w.target.present(&w.gpu, &w.window, frame)?;
-        }
-        for id in &textures_delta.free {
-            w.egui_renderer.free_texture(id);
-        }
-        // Applied above; egui insists deltas are consumed explicitly.
-        textures_delta.clear();
+                if show {
+                    let controls = Controls {
+                        view: &mut *view,
+                        game_res: &mut *game_res,
+                        frozen: &mut frozen,
+                        reference: reference.as_mut(),
+                    };
+                    actions = overlay::draw(ctx, &info, controls);
+                }
+            });
+            w.egui_state.handle_platform_output(&w.window, output.platform_output);
+            let ppp = output.pixels_per_point;
+            let delay = output.viewport_output.get(&egui::ViewportId::ROOT);
+            let delay = delay.map_or(Duration::MAX, |v| v.repaint_delay);
+            self.overlay_refresh.drawn(now, delay);
+            Some(OverlayFrame {
+                primitives: w.egui_ctx.tessellate(output.shapes, ppp),
+                textures: output.textures_delta,
+                pixels_per_point: ppp,
+            })
+        } else {
+            None
+        };
+        let picture = match (&w.composite, composed) {
+            (Some((_, view, size)), true) => Picture::Composite(view, *size),
+            _ => Picture::Frame(&w.renderer),
+        };
+        w.compositor.show(&w.gpu, &w.window, &mut w.target, picture, rect, overlay)?;
         self.set_frozen(frozen);
         if actions.next_map {
             self.cycle_map(1);

@@ -37,7 +37,7 @@ use glam::{Mat4, Vec3};
 use super::canvas_bands::{self, Band, Bands};
 use super::family::{Canvas, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SolidWorld};
 use super::profiler::CpuSteps;
-use super::{Gpu, RenderMode};
+use super::{CanvasPolicy, Gpu, RenderMode};
 use crate::scene::{vertex_flags, Scene, Shading, ShadingFamily, Sprite, WorldVertex};
 use billboards::{billboard, Billboard};
 use carma2::Carma2Shader;
@@ -766,7 +766,7 @@ pub(super) struct SoftFrames {
     canvas: SoftCanvas,
     /// Whether this frame's solid world is on the canvas.
     on_canvas: bool,
-    /// Whether faithful frames may use the canvas (see `SceneRenderer::set_cpu_canvas`).
+    /// Whether faithful frames may use the canvas (`CanvasPolicy::triangles`).
     enabled: bool,
 }
 
@@ -873,8 +873,8 @@ impl FamilyFrames for SoftFrames {
         }
     }
 
-    fn set_cpu_canvas(&mut self, on: bool) {
-        self.enabled = on;
+    fn set_canvas_policy(&mut self, policy: CanvasPolicy) {
+        self.enabled = policy.triangles;
     }
 
     fn canvas(&self) -> Option<Canvas<'_>> {
