@@ -316,3 +316,45 @@ fn smooth_frames_stay_on_the_gpu() {
     renderer.render(&gpu, &scene.spawn, &ViewSettings::default());
     assert!(renderer.used_cpu_canvas());
 }
+
+/// Markers on a canvas frame are drawn on the CPU into the canvas (the viewer shows them
+/// as it opens, and drawing them on the GPU over a canvas costs a full pass and the canvas's
+/// upload): the picture must be the one the GPU's marker pass draws. Doom's vanilla canvas
+/// (freedoom2 MAP01, its player starts near the spawn) and the triangle canvas (the Saturn
+/// room, its entities), at every heading from the spawn.
+#[test]
+fn markers_drawn_into_the_canvas_are_the_gpus_marker_pass() {
+    let gpu = Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)");
+    let doom = loader::open(&[support::freedoom("freedoom2.wad")], &OpenOptions::default())
+        .and_then(|s| s.build(Some("MAP01")))
+        .expect("freedoom2 MAP01");
+    for (name, scene) in
+        [("freedoom2 MAP01", doom), ("saturn test room", open("saturn/test_room.lev"))]
+    {
+        assert!(!scene.markers.is_empty(), "{name} has markers");
+        let view =
+            ViewSettings { width: 320, height: 200, show_markers: true, ..Default::default() };
+        let bare = ViewSettings { show_markers: false, ..view };
+        let mut cpu = SceneRenderer::new(&gpu, &scene).expect("upload");
+        let mut gpu_pass = SceneRenderer::new(&gpu, &scene).expect("upload");
+        gpu_pass.set_cpu_markers(false);
+        let mut marked = 0;
+        for turn in 0..8 {
+            let yaw = scene.spawn.yaw + turn as f64 * std::f64::consts::FRAC_PI_4;
+            let camera = CameraPose { yaw, ..scene.spawn };
+            cpu.render(&gpu, &camera, &view);
+            // Nothing but the canvas: the window takes it as it is.
+            assert!(cpu.cpu_image().is_some(), "{name}: the frame stays the CPU's");
+            let a = cpu.read_image(&gpu).unwrap();
+            gpu_pass.render(&gpu, &camera, &view);
+            assert!(gpu_pass.cpu_image().is_none(), "{name}: the GPU drew over the canvas");
+            let b = gpu_pass.read_image(&gpu).unwrap();
+            assert!(identical(&a, &b) >= 0.9999, "{name}, turn {turn}: {}", identical(&a, &b));
+            cpu.render(&gpu, &camera, &bare);
+            let c = cpu.read_image(&gpu).unwrap();
+            marked += a.pixels().zip(c.pixels()).filter(|(p, q)| p != q).count();
+        }
+        // A diamond of radius 5 covers about 50 pixels.
+        assert!(marked >= 40, "{name}: markers were in view ({marked} pixels)");
+    }
+}

@@ -92,6 +92,9 @@ pub struct Actions {
     pub bookmark: bool,
 }
 
+/// The panel's width in points.
+const PANEL_WIDTH: f32 = 380.0;
+
 /// Draws the overlay panel; toggles edit `controls` in place.
 pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>) -> Actions {
     let mut actions = Actions::default();
@@ -99,8 +102,16 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>)
     // No drop shadow: over a 3D view it shows nothing, and on a window presented from the
     // CPU blending it costs more than the rest of the panel (`overlay_paint`).
     let frame = egui::Frame::window(&ctx.global_style()).shadow(egui::Shadow::NONE);
+    // A width wider than its lines, so that figures growing or shrinking a digit leave the
+    // panel's size, and so every pixel of it but theirs, as it was (`overlay_layer`).
     egui::Window::new("mapscope")
         .frame(frame)
+        .min_width(PANEL_WIDTH)
+        .default_width(PANEL_WIDTH)
+        // Shown and hidden at once: a fade would repaint the whole panel, translucent, for
+        // as many frames as it lasts.
+        .fade_in(false)
+        .fade_out(false)
         .default_pos([8.0, 8.0])
         .resizable(false)
         .collapsible(true)

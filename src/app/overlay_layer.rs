@@ -43,12 +43,15 @@ enum Run {
 }
 
 impl OverlayLayer {
-    /// Takes in new and changed textures (before [`Self::update`]).
+    /// Takes in new and changed textures (before [`Self::update`]). A whole texture set anew
+    /// may change texels under triangles already painted: every band is repainted. A patch
+    /// (egui adding glyphs to its font atlas as new text needs them) fills texels no
+    /// painted triangle read, and the triangles that read them are new, so their bands'
+    /// fingerprints change anyway.
     pub fn set_textures(&mut self, delta: &egui::TexturesDelta) {
-        if !delta.set.is_empty() {
-            self.painter.set_textures(delta);
-            self.stale = true;
-        }
+        let whole = delta.set.values().flatten().any(|d| d.pos.is_none());
+        self.painter.set_textures(delta);
+        self.stale |= whole;
     }
 
     /// Forgets the textures egui freed (after painting).

@@ -20,7 +20,7 @@
 use std::ops::Range;
 
 use super::family::{
-    Canvas, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SceneStage, SolidWorld,
+    Canvas, CanvasMut, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SceneStage, SolidWorld,
 };
 use super::profiler::CpuSteps;
 use super::smooth_textures::{self, SmoothTextures};
@@ -341,6 +341,14 @@ impl FamilyFrames for DoomFrames {
         }
         let v = self.vanilla.as_ref().filter(|_| self.plan.solid == SolidWorld::Canvas)?;
         v.canvas().map(|c| Canvas { colors: &c.colors, depths: &c.depths, keys: &[] })
+    }
+
+    fn canvas_mut(&mut self) -> Option<CanvasMut<'_>> {
+        if self.plan.solid == SolidWorld::CulledCanvas {
+            return self.soft.frames.canvas_mut();
+        }
+        let v = self.vanilla.as_mut().filter(|_| self.plan.solid == SolidWorld::Canvas)?;
+        v.canvas_mut().map(|c| CanvasMut { colors: &mut c.colors, depths: &c.depths })
     }
 
     fn pipeline_keys(&self, mode: u32, keys: &mut Vec<PipelineKey>) {

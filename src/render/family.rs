@@ -98,6 +98,12 @@ pub struct Canvas<'a> {
     pub keys: &'a [u8],
 }
 
+/// This frame's canvas to draw over on the CPU (the markers): its colours and depths.
+pub struct CanvasMut<'a> {
+    pub colors: &'a mut [u32],
+    pub depths: &'a [f32],
+}
+
 /// What the renderer tells a family about the frame it is about to draw.
 pub(super) struct FrameInput<'a> {
     pub camera: &'a CameraPose,
@@ -135,6 +141,11 @@ pub(super) trait FamilyFrames {
 
     /// This frame's canvas, when its plan puts the solid world on one.
     fn canvas(&self) -> Option<Canvas<'_>> {
+        None
+    }
+
+    /// The same canvas, to draw over on the CPU.
+    fn canvas_mut(&mut self) -> Option<CanvasMut<'_>> {
         None
     }
 

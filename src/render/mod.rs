@@ -2,6 +2,7 @@
 //! offscreen image that the window shows and screenshots read back.
 
 mod canvas_bands;
+mod canvas_markers;
 mod doom_frames;
 mod family;
 mod frame;

@@ -11,6 +11,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
+use super::canvas_markers::{draw_markers, MarkerCanvas};
 use super::family::{
     family_frames, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SceneStage, SolidWorld,
 };
@@ -145,6 +146,12 @@ pub struct SceneRenderer {
     translucent: Option<TranslucentPass>,
     /// Which frames may draw on the CPU canvases.
     policy: CanvasPolicy,
+    /// The markers' positions, for drawing them into a canvas frame on the CPU.
+    marker_positions: Vec<[f32; 3]>,
+    /// Canvas frames get their markers on the CPU (`canvas_markers`), not the GPU's pass.
+    cpu_markers: bool,
+    /// This frame's markers went into its canvas.
+    markers_on_canvas: bool,
 }
 
 impl SceneRenderer {
@@ -324,6 +331,9 @@ impl SceneRenderer {
             near: scene.near,
             format,
             policy: CanvasPolicy::ALL,
+            marker_positions: scene.markers.iter().map(|m| m.pos.to_array()).collect(),
+            cpu_markers: true,
+            markers_on_canvas: false,
         })
     }
 
@@ -436,6 +446,19 @@ impl SceneRenderer {
             let draws = CanvasDraws { solid: &mut solid, masked: &mut masked };
             self.family.draw_canvas(&soft_view, draws);
             cpu.mark("CPU canvas");
+        }
+        self.markers_on_canvas = false;
+        let gpu_over = view.wireframe || self.gpu_translucent();
+        if canvas && self.cpu_markers && !gpu_over && view.show_markers && self.marker_count > 0 {
+            let view_proj = Mat4::from_cols_array_2d(&uniform.view_proj);
+            let bgra = self.is_bgra();
+            if let Some(c) = self.family.canvas_mut() {
+                let (width, height) = (w as usize, h as usize);
+                let out = MarkerCanvas { colors: c.colors, depths: c.depths, width, height, bgra };
+                draw_markers(out, view_proj, &self.marker_positions);
+                self.markers_on_canvas = true;
+                cpu.mark("markers");
+            }
         }
         let over_canvas = canvas && self.draws_over_canvas(view);
         self.upload_state(gpu, over_canvas);
@@ -625,7 +648,7 @@ impl SceneRenderer {
                 }
             }
             SceneStage::Overlays => {
-                if view.show_markers && self.marker_count > 0 {
+                if self.gpu_markers(view) {
                     pass.set_vertex_buffer(0, self.markers.slice(..));
                     draw(pass, PipelineKind::Marker, 0, 0..6, 0..self.marker_count);
                 }
@@ -725,7 +748,18 @@ impl SceneRenderer {
     /// Whether the GPU draws anything over this frame's canvas (markers, wireframe or
     /// translucent surfaces), which then needs the canvas depths.
     fn draws_over_canvas(&self, view: &ViewSettings) -> bool {
-        (view.show_markers && self.marker_count > 0) || view.wireframe || self.gpu_translucent()
+        self.gpu_markers(view) || view.wireframe || self.gpu_translucent()
+    }
+
+    /// Whether the GPU draws this frame's markers (not already in its canvas).
+    fn gpu_markers(&self, view: &ViewSettings) -> bool {
+        view.show_markers && self.marker_count > 0 && !self.markers_on_canvas
+    }
+
+    /// Lets canvas frames get their markers on the CPU (the default) or not (the GPU's
+    /// marker pass draws them over the canvas, for comparing the two).
+    pub fn set_cpu_markers(&mut self, on: bool) {
+        self.cpu_markers = on;
     }
 
     /// Whether the GPU's translucent pass blends this frame's translucent surfaces (the scene
@@ -940,7 +974,7 @@ impl SceneRenderer {
                 keys.push((PipelineKind::Sprite, self.sprite_surface(), true));
             }
         }
-        if view.show_markers && self.marker_count > 0 {
+        if self.gpu_markers(view) {
             keys.push((PipelineKind::Marker, 0, true));
         }
         if view.wireframe {

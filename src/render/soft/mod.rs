@@ -35,7 +35,9 @@ use std::ops::Range;
 use glam::{Mat4, Vec3};
 
 use super::canvas_bands::{self, Band, Bands};
-use super::family::{Canvas, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SolidWorld};
+use super::family::{
+    Canvas, CanvasMut, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SolidWorld,
+};
 use super::profiler::CpuSteps;
 use super::{CanvasPolicy, Gpu, RenderMode};
 use crate::scene::{vertex_flags, Scene, Shading, ShadingFamily, Sprite, WorldVertex};
@@ -880,5 +882,10 @@ impl FamilyFrames for SoftFrames {
     fn canvas(&self) -> Option<Canvas<'_>> {
         let c = &self.canvas;
         self.on_canvas.then_some(Canvas { colors: &c.colors, depths: &c.depths, keys: &c.indices })
+    }
+
+    fn canvas_mut(&mut self) -> Option<CanvasMut<'_>> {
+        let c = &mut self.canvas;
+        self.on_canvas.then_some(CanvasMut { colors: &mut c.colors, depths: &c.depths })
     }
 }

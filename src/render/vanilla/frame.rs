@@ -160,4 +160,9 @@ impl VanillaFrame {
     pub fn canvas(&self) -> Option<&Canvas> {
         self.walk.as_ref().map(|_| &self.canvas_out)
     }
+
+    /// The same canvas, to draw over.
+    pub fn canvas_mut(&mut self) -> Option<&mut Canvas> {
+        self.walk.as_ref().map(|_| &mut self.canvas_out)
+    }
 }
