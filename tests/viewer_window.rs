@@ -660,7 +660,8 @@ fn bench_window_presents_the_tour_under_xvfb() {
     assert_eq!(presented["overlay"], serde_json::Value::Null, "{v}");
 
     // --overlay: the viewer's overlay over every frame, drawn on the CPU on this software
-    // adapter, drawn anew at least once (the first frame) and timed.
+    // adapter, and timed. It is drawn anew ten times a second: the eight timed frames (a few
+    // milliseconds) may hold none of those redraws, the warm-up's first frame having made it.
     let out = Command::new(env!("CARGO_BIN_EXE_mapscope"))
         .args(["bench", wad.to_str().unwrap(), "--map", "E1M1"])
         .args(["--size", "320x200", "--frames", "8", "--window", "--overlay", "--json"])
@@ -674,7 +675,9 @@ fn bench_window_presents_the_tour_under_xvfb() {
     let presented = &v["presented"];
     assert_eq!(presented["overlay"], "CPU", "{v}");
     assert!(presented["overlay_ms"].as_f64().is_some_and(|ms| ms >= 0.0), "{v}");
-    assert!(presented["overlay_redraws"].as_u64().is_some_and(|n| (1..=8).contains(&n)), "{v}");
+    let redraws = presented["overlay_redraws"].as_u64().expect("a count");
+    assert!(redraws <= 8, "{v}");
+    assert_eq!(presented["overlay_redraw_ms"].is_number(), redraws > 0, "{v}");
     // --overlay needs the window.
     let out = Command::new(env!("CARGO_BIN_EXE_mapscope"))
         .args(["bench", wad.to_str().unwrap(), "--overlay"])

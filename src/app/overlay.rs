@@ -196,6 +196,35 @@ fn reference_section(ui: &mut egui::Ui, r: &mut ReferenceView) {
     }
 }
 
+/// The overlay as it opens with `info` (default controls, no reference), from `raw`:
+/// egui lays an auto-sized window out unseen in its first pass, so two passes are run; the
+/// second's shapes, and both passes' textures.
+#[cfg(test)]
+pub fn opened(
+    ctx: &egui::Context,
+    info: &OverlayInfo<'_>,
+    raw: egui::RawInput,
+) -> (Vec<egui::epaint::ClippedShape>, egui::TexturesDelta) {
+    let mut view = ViewSettings::default();
+    let (mut game_res, mut frozen) = (false, false);
+    let mut textures = egui::TexturesDelta::default();
+    let mut shapes = Vec::new();
+    for _ in 0..2 {
+        let output = ctx.run_pass(raw.clone(), |ctx| {
+            let controls = Controls {
+                view: &mut view,
+                game_res: &mut game_res,
+                frozen: &mut frozen,
+                reference: None,
+            };
+            draw(ctx, info, controls);
+        });
+        textures.append(output.textures_delta);
+        shapes = output.shapes;
+    }
+    (shapes, textures)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,8 +2,8 @@ use egui::epaint::{ClippedPrimitive, Mesh, Primitive, Vertex};
 use egui::{pos2, Color32, Rect, TextureId};
 
 use super::{OverlayPainter, Pixels};
-use crate::app::overlay::{self, Controls, OverlayInfo};
-use crate::render::{FrameReadback, Gpu, ViewSettings};
+use crate::app::overlay::{self, OverlayInfo};
+use crate::render::{FrameReadback, Gpu};
 
 const BACKGROUND: u32 = 0x0020_4060;
 
@@ -131,24 +131,7 @@ fn viewer_overlay(width: u32, height: u32) -> (Vec<ClippedPrimitive>, egui::Text
         game_screen: Some("320x200 at 90°, shown 4:3".into()),
         frame_size: (width, height),
     };
-    let mut view = ViewSettings::default();
-    let (mut game_res, mut frozen) = (false, false);
-    // egui lays an auto-sized window out unseen in its first pass: the second shows it.
-    let mut textures = egui::TexturesDelta::default();
-    let mut shapes = Vec::new();
-    for _ in 0..2 {
-        let output = ctx.run_pass(raw.clone(), |ctx| {
-            let controls = Controls {
-                view: &mut view,
-                game_res: &mut game_res,
-                frozen: &mut frozen,
-                reference: None,
-            };
-            overlay::draw(ctx, &info, controls);
-        });
-        textures.append(output.textures_delta);
-        shapes = output.shapes;
-    }
+    let (shapes, textures) = overlay::opened(&ctx, &info, raw);
     (ctx.tessellate(shapes, 1.0), textures)
 }
 
