@@ -222,3 +222,19 @@ fn render_draws_with_the_gpus_passes_when_asked_and_they_agree_with_the_canvas()
     assert_ne!(cpu, gpu, "the GPU's passes drew this frame, not the canvas");
     std::fs::remove_dir_all(&tmp).ok();
 }
+
+#[test]
+fn the_tour_visits_the_objects_levels_record_without_sprites() {
+    // Saturn Quake's entities and Marathon's objects without their Shapes are markers, not
+    // sprites: the tour walks to them too instead of turning at the spawn or skipping them.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
+    // (level, waypoints at least: the spawn and each object at another spot)
+    for (level, least) in [("saturn/test_room.lev", 4), ("marathon/M1Map.scen", 3)] {
+        let path = fixtures.join(level);
+        let args = [path.to_str().unwrap(), "--size", "160x100", "--frames", "4", "--json"];
+        let v: Value = serde_json::from_str(bench(&args).trim()).expect("one JSON object");
+        let waypoints = v["tour"]["waypoints"].as_u64().unwrap();
+        assert!(waypoints >= least, "{level}: {waypoints} waypoints, {v}");
+        assert!(v["tour"]["length"].as_f64().unwrap() > 0.0, "{level}: {v}");
+    }
+}

@@ -3,9 +3,12 @@
 //!
 //! - Eye height: the spawn camera's height above the floor beneath it (the highest upward
 //!   facing world triangle under the spawn; none found: 0).
-//! - Waypoints: the spawn, then up to [`MAX_WAYPOINTS`] - 1 things (the scene's sprites),
-//!   each the nearest not yet visited to the previous waypoint (ties: the first in the
-//!   scene), raised to eye height above the thing's origin.
+//! - Waypoints: the spawn, then up to [`MAX_WAYPOINTS`] - 1 things, each the nearest not
+//!   yet visited to the previous waypoint (ties: the first in the scene), raised to eye
+//!   height above the thing's origin. Things are the scene's sprites, and where it has
+//!   fewer than that its markers too: the objects a format records without a picture to
+//!   draw (Marathon's objects without their Shapes, Saturn Quake's entities, Carmageddon 2's
+//!   actors, Doom's player starts).
 //! - The camera moves along the polyline through the waypoints at constant speed, one
 //!   frame's worth of the whole length per frame, level (pitch 0, or the pitch `bench
 //!   --pitch` gives, as a player looking up or down with the mouse), looking along the
@@ -33,8 +36,11 @@ impl Tour {
         let spawn = scene.spawn;
         let eye = eye_height(scene, spawn.pos);
         let mut waypoints = vec![spawn.pos];
-        let mut left: Vec<DVec3> =
-            scene.sprites.iter().map(|s| s.pos.as_dvec3() + DVec3::Y * eye).collect();
+        let mut things: Vec<DVec3> = scene.sprites.iter().map(|s| s.pos.as_dvec3()).collect();
+        if things.len() < MAX_WAYPOINTS - 1 {
+            things.extend(scene.markers.iter().map(|m| m.pos.as_dvec3()));
+        }
+        let mut left: Vec<DVec3> = things.into_iter().map(|p| p + DVec3::Y * eye).collect();
         while waypoints.len() < MAX_WAYPOINTS && !left.is_empty() {
             let from = *waypoints.last().unwrap_or(&spawn.pos);
             let mut best = 0;
