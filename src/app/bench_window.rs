@@ -15,7 +15,7 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
 use super::overlay::{self, Controls, OverlayInfo, OverlayRefresh};
-use super::window_compositor::{OverlayFrame, Picture, WindowCompositor};
+use super::window_compositor::{Destination, OverlayFrame, Picture, WindowCompositor};
 use super::window_surface::{self, WindowSurface, WindowTarget};
 use crate::bench::{Drawing, Tour, WARM_UP_FRAMES};
 use crate::render::{self, Gpu, SceneRenderer, ViewSettings};
@@ -185,7 +185,8 @@ impl BenchWindow {
             [0.0, 0.0, width as f32, height as f32]
         };
         let picture = Picture::Frame(&w.renderer);
-        if !w.compositor.show(&w.gpu, &w.window, &mut w.target, picture, rect, overlay)? {
+        let to = Destination { gpu: &w.gpu, window: &w.window, target: &mut w.target };
+        if !w.compositor.show(to, picture, rect, overlay)? {
             return Ok(false);
         }
         let now = Instant::now();

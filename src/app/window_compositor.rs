@@ -54,6 +54,16 @@ pub struct WindowCompositor {
     last_ppp: f32,
 }
 
+/// The window a frame goes to: the device, the window and its images.
+pub struct Destination<'a> {
+    pub gpu: &'a Gpu,
+    pub window: &'a Window,
+    pub target: &'a mut WindowTarget,
+}
+
+/// The overlay as tessellated for a frame: its meshes at `.1` pixels a point.
+type Meshes<'a> = (&'a [ClippedPrimitive], f32);
+
 /// What the window shows under the overlay.
 pub enum Picture<'a> {
     /// The renderer's last frame.
@@ -98,9 +108,7 @@ impl WindowCompositor {
     /// Returns false when the window had no image ready (the frame is skipped).
     pub fn show(
         &mut self,
-        gpu: &Gpu,
-        window: &Window,
-        target: &mut WindowTarget,
+        to: Destination<'_>,
         picture: Picture<'_>,
         rect: [f32; 4],
         overlay: Option<OverlayFrame>,
@@ -108,7 +116,7 @@ impl WindowCompositor {
         let Some(OverlayFrame { primitives, mut textures, pixels_per_point: ppp }) = overlay else {
             let (primitives, ppp) = (std::mem::take(&mut self.last), self.last_ppp);
             let laid = Cell::new(Duration::ZERO);
-            let shown = self.compose(gpu, window, target, picture, rect, &primitives, ppp, &laid);
+            let shown = self.compose(to, picture, rect, (&primitives, ppp), &laid);
             self.overlay_time = laid.get();
             self.last = primitives;
             return shown;
@@ -117,20 +125,20 @@ impl WindowCompositor {
         match &mut self.overlay {
             OverlayWay::Cpu(layer) => {
                 layer.set_textures(&textures);
-                let (width, height) = target.size();
+                let (width, height) = to.target.size();
                 layer.update(&primitives, ppp, (width as usize, height as usize));
             }
             OverlayWay::Gpu(egui) => {
                 for (id, deltas) in &textures.set {
                     for delta in deltas {
-                        egui.update_texture(&gpu.device, &gpu.queue, *id, delta);
+                        egui.update_texture(&to.gpu.device, &to.gpu.queue, *id, delta);
                     }
                 }
             }
         }
         let before = started.elapsed();
         let laid = Cell::new(Duration::ZERO);
-        let shown = self.compose(gpu, window, target, picture, rect, &primitives, ppp, &laid);
+        let shown = self.compose(to, picture, rect, (&primitives, ppp), &laid);
         self.overlay_time = before + laid.get();
         match &mut self.overlay {
             OverlayWay::Cpu(layer) => layer.free_textures(&textures),
@@ -142,18 +150,15 @@ impl WindowCompositor {
         shown
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn compose(
         &mut self,
-        gpu: &Gpu,
-        window: &Window,
-        target: &mut WindowTarget,
+        to: Destination<'_>,
         picture: Picture<'_>,
         rect: [f32; 4],
-        primitives: &[ClippedPrimitive],
-        ppp: f32,
+        (primitives, ppp): Meshes<'_>,
         laid: &Cell<Duration>,
     ) -> Result<bool> {
+        let Destination { gpu, window, target } = to;
         let layer = match &self.overlay {
             OverlayWay::Cpu(layer) => Some(&**layer),
             OverlayWay::Gpu(_) => None,

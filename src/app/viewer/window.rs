@@ -11,7 +11,7 @@ use winit::window::Window;
 
 use super::App;
 use crate::app::overlay::{self, Controls, OverlayInfo};
-use crate::app::window_compositor::{OverlayFrame, Picture, WindowCompositor};
+use crate::app::window_compositor::{Destination, OverlayFrame, Picture, WindowCompositor};
 use crate::app::window_surface::{self, WindowSurface, WindowTarget};
 use crate::render::{self, Gpu, SceneRenderer};
 use crate::scene::FrameState;
@@ -202,7 +202,8 @@ impl App {
             (Some((_, view, size)), true) => Picture::Composite(view, *size),
             _ => Picture::Frame(&w.renderer),
         };
-        w.compositor.show(&w.gpu, &w.window, &mut w.target, picture, rect, overlay)?;
+        let to = Destination { gpu: &w.gpu, window: &w.window, target: &mut w.target };
+        w.compositor.show(to, picture, rect, overlay)?;
         self.set_frozen(frozen);
         if actions.next_map {
             self.cycle_map(1);
