@@ -14,7 +14,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
-use super::overlay::{self, Controls, OverlayInfo, OverlayRefresh};
+use super::overlay::{self, OverlayInfo, OverlayRefresh};
 use super::window_compositor::{Destination, OverlayFrame, Picture, WindowCompositor};
 use super::window_surface::{self, WindowSurface, WindowTarget};
 use crate::bench::{Drawing, Tour, WARM_UP_FRAMES};
@@ -217,7 +217,7 @@ impl BenchWindow {
 fn overlay_frame(
     ctx: &egui::Context,
     info: &OverlayInfo<'_>,
-    mut view: ViewSettings,
+    view: ViewSettings,
     width: u32,
     height: u32,
     started: Instant,
@@ -228,16 +228,7 @@ fn overlay_frame(
         time: Some(started.elapsed().as_secs_f64()),
         ..Default::default()
     };
-    let (mut game_res, mut frozen) = (false, false);
-    let output = ctx.run_pass(raw, |ctx| {
-        let controls = Controls {
-            view: &mut view,
-            game_res: &mut game_res,
-            frozen: &mut frozen,
-            reference: None,
-        };
-        overlay::draw(ctx, info, controls);
-    });
+    let output = overlay::untouched_pass(ctx, info, view, raw);
     let ppp = output.pixels_per_point;
     let delay = output.viewport_output.get(&egui::ViewportId::ROOT);
     let delay = delay.map_or(Duration::MAX, |v| v.repaint_delay);

@@ -196,6 +196,27 @@ fn reference_section(ui: &mut egui::Ui, r: &mut ReferenceView) {
     }
 }
 
+/// One egui pass of the overlay as it opens, showing `info` with `view`'s toggles and no
+/// reference, from `raw`; what the controls change is dropped (nobody clicks here: the bench
+/// window and tests).
+pub fn untouched_pass(
+    ctx: &egui::Context,
+    info: &OverlayInfo<'_>,
+    mut view: ViewSettings,
+    raw: egui::RawInput,
+) -> egui::FullOutput {
+    let (mut game_res, mut frozen) = (false, false);
+    ctx.run_pass(raw, |ctx| {
+        let controls = Controls {
+            view: &mut view,
+            game_res: &mut game_res,
+            frozen: &mut frozen,
+            reference: None,
+        };
+        draw(ctx, info, controls);
+    })
+}
+
 /// The overlay as it opens with `info` (default controls, no reference), from `raw`:
 /// egui lays an auto-sized window out unseen in its first pass, so two passes are run; the
 /// second's shapes, and both passes' textures.
@@ -205,20 +226,10 @@ pub fn opened(
     info: &OverlayInfo<'_>,
     raw: egui::RawInput,
 ) -> (Vec<egui::epaint::ClippedShape>, egui::TexturesDelta) {
-    let mut view = ViewSettings::default();
-    let (mut game_res, mut frozen) = (false, false);
     let mut textures = egui::TexturesDelta::default();
     let mut shapes = Vec::new();
     for _ in 0..2 {
-        let output = ctx.run_pass(raw.clone(), |ctx| {
-            let controls = Controls {
-                view: &mut view,
-                game_res: &mut game_res,
-                frozen: &mut frozen,
-                reference: None,
-            };
-            draw(ctx, info, controls);
-        });
+        let output = untouched_pass(ctx, info, ViewSettings::default(), raw.clone());
         textures.append(output.textures_delta);
         shapes = output.shapes;
     }

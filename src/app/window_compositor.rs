@@ -12,7 +12,6 @@
 //!
 //! `MAPSCOPE_OVERLAY=gpu` keeps egui-wgpu on a CPU-presented window too, to compare the two.
 
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -115,9 +114,9 @@ impl WindowCompositor {
     ) -> Result<bool> {
         let Some(OverlayFrame { primitives, mut textures, pixels_per_point: ppp }) = overlay else {
             let (primitives, ppp) = (std::mem::take(&mut self.last), self.last_ppp);
-            let laid = Cell::new(Duration::ZERO);
-            let shown = self.compose(to, picture, rect, (&primitives, ppp), &laid);
-            self.overlay_time = laid.get();
+            let mut recorded = Duration::ZERO;
+            let shown = self.compose(to, picture, rect, (&primitives, ppp), &mut recorded);
+            self.overlay_time = recorded;
             self.last = primitives;
             return shown;
         };
@@ -137,9 +136,9 @@ impl WindowCompositor {
             }
         }
         let before = started.elapsed();
-        let laid = Cell::new(Duration::ZERO);
-        let shown = self.compose(to, picture, rect, (&primitives, ppp), &laid);
-        self.overlay_time = before + laid.get();
+        let mut recorded = Duration::ZERO;
+        let shown = self.compose(to, picture, rect, (&primitives, ppp), &mut recorded);
+        self.overlay_time = before + recorded;
         match &mut self.overlay {
             OverlayWay::Cpu(layer) => layer.free_textures(&textures),
             OverlayWay::Gpu(egui) => textures.free.iter().for_each(|id| egui.free_texture(id)),
@@ -150,13 +149,15 @@ impl WindowCompositor {
         shown
     }
 
+    /// Puts `picture` and the overlay's meshes in the window and presents; egui-wgpu's
+    /// recording time, when it draws the overlay, is added to `recorded`.
     fn compose(
         &mut self,
         to: Destination<'_>,
         picture: Picture<'_>,
         rect: [f32; 4],
         (primitives, ppp): Meshes<'_>,
-        laid: &Cell<Duration>,
+        recorded: &mut Duration,
     ) -> Result<bool> {
         let Destination { gpu, window, target } = to;
         let layer = match &self.overlay {
@@ -186,7 +187,7 @@ impl WindowCompositor {
         if let OverlayWay::Gpu(egui) = &mut self.overlay {
             let t = Instant::now();
             extra = egui.update_buffers(&gpu.device, &gpu.queue, &mut encoder, primitives, &screen);
-            laid.set(laid.get() + t.elapsed());
+            *recorded += t.elapsed();
         }
         // A frame that fills the window is copied in; the overlay is drawn over it.
         let copied = match &picture {
@@ -206,7 +207,7 @@ impl WindowCompositor {
             if let OverlayWay::Gpu(egui) = &self.overlay {
                 let t = Instant::now();
                 egui.render(&mut pass, primitives, &screen);
-                laid.set(laid.get() + t.elapsed());
+                *recorded += t.elapsed();
             }
         }
         gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));

@@ -14,12 +14,7 @@ pub fn render_headless(
     view: &ViewSettings,
     tic: u32,
 ) -> Result<image::RgbaImage> {
-    let mut renderer = SceneRenderer::new(gpu, scene)?;
-    let mut state = scene.animator.initial();
-    scene.animator.state_at(tic, &mut state);
-    renderer.set_state(&state);
-    renderer.render(gpu, camera, view);
-    renderer.read_image(gpu)
+    render_set_up(gpu, scene, camera, view, tic, |_| {})
 }
 
 /// [`render_headless`] drawn as `choice` says for `gpu`'s adapter (`render --renderer`).
@@ -31,8 +26,20 @@ pub fn render_headless_as(
     tic: u32,
     choice: RendererChoice,
 ) -> Result<image::RgbaImage> {
+    render_set_up(gpu, scene, camera, view, tic, |r| r.set_renderer(choice, gpu))
+}
+
+/// One frame by a renderer that `set_up` prepares first.
+fn render_set_up(
+    gpu: &Gpu,
+    scene: &mut Scene,
+    camera: &CameraPose,
+    view: &ViewSettings,
+    tic: u32,
+    set_up: impl FnOnce(&mut SceneRenderer),
+) -> Result<image::RgbaImage> {
     let mut renderer = SceneRenderer::new(gpu, scene)?;
-    renderer.set_renderer(choice, gpu);
+    set_up(&mut renderer);
     let mut state = scene.animator.initial();
     scene.animator.state_at(tic, &mut state);
     renderer.set_state(&state);
