@@ -19,7 +19,7 @@ use crate::scene::{doom_shade, vertex_flags, SurfaceKind, WorldVertex};
 use super::billboards::Billboard;
 use super::textures::{floor_i32, SoftTextures, TextureAt};
 use super::translucent::{Layer, ADD};
-use super::{scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP};
+use super::{depth_test, scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP};
 
 /// `LIGHTSEGSHIFT` (r_main.h): light levels of 16 steps.
 const LIGHTSEGSHIFT: u32 = 4;
@@ -216,9 +216,10 @@ impl DoomShader {
                 *map = ((15 - t.level) * 4 - scale / 2).clamp(0, 31) as u32;
             }
         }
+        let texels = self.textures.texels(&t.texture, &x, &y);
         let (mut out, mut opaque) = ([0u32; GROUP], [true; GROUP]);
         for j in 0..GROUP {
-            let v = self.textures.texel(&t.texture, x[j], y[j]) as u32;
+            let v = texels[j];
             let index = ((v & 255) + t.texture.palette) & 255;
             out[j] = self.lit.get((map[j] * 256 + index) as usize).copied().unwrap_or(0);
             opaque[j] = v & 0x100 == 0;
@@ -455,6 +456,29 @@ impl SoftShader for DoomShader {
             return;
         }
         let (lit, _) = self.lanes(t, p);
+        for ((c, lit), wins) in colors.iter_mut().zip(lit).zip(p.wins) {
+            *c = if wins { lit } else { *c };
+        }
+    }
+
+    /// A masked surface's or sprite's texels fetched once for their opacity and their colour
+    /// (the sky is never masked).
+    #[inline(always)]
+    fn shade_masked(
+        &self,
+        t: &DoomTriangle,
+        p: &mut Pixels,
+        z: &[f32; GROUP],
+        depths: &mut [f32; GROUP],
+        colors: &mut [u32; GROUP],
+        keys: &mut [u8; GROUP],
+    ) {
+        if t.sky.is_some() {
+            depth_test(p, z, depths, &[true; GROUP]);
+            return self.shade(t, p, colors, keys);
+        }
+        let (lit, opaque) = self.lanes(t, p);
+        depth_test(p, z, depths, &opaque);
         for ((c, lit), wins) in colors.iter_mut().zip(lit).zip(p.wins) {
             *c = if wins { lit } else { *c };
         }

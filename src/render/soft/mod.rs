@@ -167,6 +167,36 @@ pub(super) trait SoftShader: Sync {
         colors: &mut [u32; GROUP],
         keys: &mut [u8; GROUP],
     );
+
+    /// Draws the lanes of `p` that masked triangle `t` wins: an opaque texel whose reverse
+    /// depth `z` beats the canvas's `depths`. A family whose opacity and colour come from the
+    /// same texel fetch overrides this to fetch once.
+    #[inline(always)]
+    fn shade_masked(
+        &self,
+        t: &Self::Triangle,
+        p: &mut Pixels,
+        z: &[f32; GROUP],
+        depths: &mut [f32; GROUP],
+        colors: &mut [u32; GROUP],
+        keys: &mut [u8; GROUP],
+    ) {
+        let opaque = self.opaque(t, p);
+        depth_test(p, z, depths, &opaque);
+        self.shade(t, p, colors, keys);
+    }
+}
+
+/// Marks the lanes of `p` that win their pixel (reverse depth `z` beats `depths`, and the
+/// texel is `opaque`) and writes their depths. Without branches, so that the lanes are tested
+/// together.
+#[inline(always)]
+fn depth_test(p: &mut Pixels, z: &[f32; GROUP], depths: &mut [f32; GROUP], opaque: &[bool; GROUP]) {
+    for (j, d) in depths.iter_mut().enumerate() {
+        let wins = z[j] > *d && opaque[j];
+        p.wins[j] = wins;
+        *d = if wins { z[j] } else { *d };
+    }
 }
 
 /// The vector instructions the triangle canvas's pixel loops run with on this CPU ("SSE2" or
@@ -726,14 +756,12 @@ fn draw_group<S: SoftShader, const MASKED: bool>(
     }
     let mut p = Pixels::of_group(span, g, y);
     // A masked triangle's transparent texels leave the pixel as it was, depth and all.
-    let opaque = if MASKED { shader.opaque(&t.shading, &p) } else { [true; GROUP] };
-    // Without branches, so that the lanes are tested together.
-    for (j, d) in depths.iter_mut().enumerate() {
-        let wins = z[j] > *d && opaque[j];
-        p.wins[j] = wins;
-        *d = if wins { z[j] } else { *d };
+    if MASKED {
+        shader.shade_masked(&t.shading, &mut p, &z, depths, colors, keys);
+    } else {
+        depth_test(&mut p, &z, depths, &[true; GROUP]);
+        shader.shade(&t.shading, &p, colors, keys);
     }
-    shader.shade(&t.shading, &p, colors, keys);
 }
 
 /// Rows of one band of the canvas (see `canvas_bands`).
