@@ -11,10 +11,11 @@ use image::RgbaImage;
 use mapscope::formats::doom::line_styles::{blend_table, InversePalette, LineStyle};
 use mapscope::formats::doom::map::{MapData, MapFormat, Sector, Vertex};
 use mapscope::formats::doom::writer::WadWriter;
+use mapscope::render::{SceneRenderer, ViewSettings};
 use mapscope::scene::{doom_shade, vertex_flags, Scene, Shading};
 use support::doom_test_room::{
     add_checker_and_solid_walls, add_line, check_gpu_blend, hexen_player_start, middle_pixels,
-    renders_three_ways, scene_over_freedoom2,
+    renders_three_ways, scene_over_freedoom2, shared_gpu,
 };
 
 /// The split line's middle texture, and how the map is written.
@@ -226,4 +227,24 @@ fn scene_marks_the_translucent_middle_and_says_how_it_is_drawn() {
     // UDMF keys read are no longer listed as kept but not drawn.
     let s = scene(Glass::Udmf("alpha = 0.5; renderstyle = \"add\";"));
     assert!(!s.facts.notes.iter().any(|n| n.contains("alpha (")), "{:?}", s.facts.notes);
+}
+
+/// Vanilla's canvas draws the translucent middle itself (through the tables), so its frame
+/// asks nothing of the GPU: no pass runs over the canvas, whose upload and read-back would
+/// cost more than the frame (a map with translucent lines drew 3.5 times slower for it).
+#[test]
+fn a_translucent_middle_on_vanillas_canvas_needs_no_gpu_pass() {
+    let mut s = scene(Glass::Udmf("alpha = 0.5;"));
+    let gpu = shared_gpu();
+    let mut renderer = SceneRenderer::new(gpu, &s).expect("upload");
+    let state = s.animator.initial();
+    renderer.set_state(&state);
+    let view = ViewSettings { show_sprites: false, ..Default::default() };
+    renderer.render(gpu, &s.spawn, &view);
+    assert!(renderer.used_family_canvas(), "the frame is vanilla's canvas's");
+    assert_eq!(renderer.draw_calls(), 0, "GPU draws over the canvas");
+    // The middle is blended all the same (the canvas's own frame, as renders() checks).
+    let opaque = renders(Glass::Udmf(""), "opaque-canvas");
+    let half = renders_three_ways(&mut s, "", "half-canvas");
+    assert_ne!(half[0], opaque[0]);
 }

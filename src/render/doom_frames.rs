@@ -295,8 +295,12 @@ impl FamilyFrames for DoomFrames {
             (false, true) => SolidWorld::FamilyExceptSky,
             (false, false) => SolidWorld::Shaded,
         };
+        // Both canvases draw the translucent surfaces themselves (vanilla's through the
+        // translucency tables): the GPU's pass would only discard them (doom.wgsl
+        // `translucent` over a canvas), after the canvas's upload and before its read-back.
+        let translucent = soft || canvas;
         // The walk culls Doom's smooth frames; elsewhere Doom's open spaces hide little.
-        self.plan = FramePlan { solid, occlusion: false, keys: false, translucent: soft };
+        self.plan = FramePlan { solid, occlusion: false, keys: false, translucent };
         self.plan
     }
 
