@@ -209,12 +209,18 @@ impl SoftTextures {
 #[inline(always)]
 fn wrap(c: i32, size: u32, size_f: f64) -> u32 {
     let quotient = f64::from(c) / size_f;
-    // Truncation, then one down below zero: the floor, without libm's (x86-64's baseline has
-    // no instruction for it). A quotient past i32's range (size 0) saturates, harmlessly.
-    let whole = quotient as i32;
-    let floor = whole - (f64::from(whole) > quotient) as i32;
-    (i64::from(c) - i64::from(floor) * i64::from(size)) as u32
+    // The floor by float arithmetic and a bit cast, as [`floor_i32`] takes it, where `as i32`
+    // saturates and checks for NaN a lane at a time and libm's floor is a call on x86-64's
+    // baseline. The result lies in 0..size, so wrapping arithmetic gives it exactly. (A
+    // quotient that is not finite, from size 0, gives some number: callers bound it.)
+    let sum = quotient + ROUNDER_F64;
+    let nearest = (sum.to_bits() as i64).wrapping_sub(ROUNDER_F64.to_bits() as i64);
+    let floor = nearest - ((sum - ROUNDER_F64) > quotient) as i64;
+    c.wrapping_sub((floor as i32).wrapping_mul(size as i32)) as u32
 }
+
+/// 1.5 * 2^52: a double in [2^52, 2^53) has no fraction bits (see [`ROUNDER`]).
+const ROUNDER_F64: f64 = 6_755_399_441_055_744.0;
 
 /// 1.5 * 2^23: a float in [2^23, 2^24) has no fraction bits, so adding this rounds to a
 /// whole number held in the low mantissa bits.
