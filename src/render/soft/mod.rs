@@ -352,8 +352,9 @@ const OUTSIDE_MARGIN: f32 = 0.05;
 const MAX_CENTRES_TRIED: i32 = 6;
 
 /// Whether the triangle whose clip-space corners are `c` may cover a pixel centre of the
-/// viewport: `false` only where its screen box holds no centre in x or in y (a triangle off
-/// the screen, or too thin), or where it is small and every centre in its box lies clearly
+/// viewport: `false` only where it clearly faces away, where its screen box holds no centre
+/// in x or in y (a triangle off the screen, or too thin), or where it is small and every
+/// centre in its box lies clearly
 /// outside one of its edges (far triangles of a pixel or less, most of which cover no
 /// centre). `RasterTriangle` finds the same at far greater cost. A triangle with a corner
 /// behind the near plane (clipped there), or too thin to know its facing here, may.
@@ -367,6 +368,21 @@ fn may_cover(c: &[glam::Vec4; 3], vp: &Viewport) -> bool {
         let iw = 1.0 / c.w;
         [(c.x * iw * 0.5 + 0.5) * w, (0.5 - c.y * iw * 0.5) * h]
     });
+    // Front faces wind clockwise on the screen (`RasterTriangle`): their inside is where
+    // each edge's cross product is negative. A face whose area is positive by far more than
+    // snapping and float error can change it is a back face, which the rasteriser drops: in
+    // a long open view half the walls face away.
+    let cross = |a: [f32; 2], b: [f32; 2], q: [f32; 2]| {
+        (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0])
+    };
+    let edges = [(p[0], p[1]), (p[1], p[2]), (p[2], p[0])];
+    let length2 = edges.map(|(a, b)| (b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2));
+    let area = cross(p[0], p[1], p[2]);
+    let longest = length2[0].max(length2[1]).max(length2[2]);
+    let clear = area * area > longest * (4.0 * OUTSIDE_MARGIN * OUTSIDE_MARGIN);
+    if area > 0.0 && clear {
+        return false;
+    }
     let mut range = [(0, 0); 2];
     for (k, range) in range.iter_mut().enumerate() {
         let lo = p[0][k].min(p[1][k]).min(p[2][k]);
@@ -391,17 +407,8 @@ fn may_cover(c: &[glam::Vec4; 3], vp: &Viewport) -> bool {
     if (x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CENTRES_TRIED {
         return true;
     }
-    // Front faces wind clockwise on the screen (`RasterTriangle`): their inside is where
-    // each edge's cross product is negative. A back face, or one too thin to tell, is left
-    // to the rasteriser.
-    let cross = |a: [f32; 2], b: [f32; 2], q: [f32; 2]| {
-        (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0])
-    };
-    let edges = [(p[0], p[1]), (p[1], p[2]), (p[2], p[0])];
-    let length2 = edges.map(|(a, b)| (b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2));
-    let area = cross(p[0], p[1], p[2]);
-    let longest = length2[0].max(length2[1]).max(length2[2]);
-    if !(area < 0.0 && area * area > longest * (4.0 * OUTSIDE_MARGIN * OUTSIDE_MARGIN)) {
+    // One too thin to tell which way it faces is left to the rasteriser.
+    if !(area < 0.0 && clear) {
         return true;
     }
     let outside = |q: [f32; 2]| {
@@ -915,5 +922,56 @@ impl FamilyFrames for SoftFrames {
     fn canvas_mut(&mut self) -> Option<CanvasMut<'_>> {
         let c = &mut self.canvas;
         self.on_canvas.then_some(CanvasMut { colors: &mut c.colors, depths: &c.depths })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec4;
+
+    /// The quick test before set-up never drops a triangle the rasteriser draws a pixel of,
+    /// and drops back faces (most of them clearly so) and far specks.
+    #[test]
+    fn the_quick_test_drops_only_what_the_rasteriser_would() {
+        let vp = Viewport { width: 64, height: 48, near: 1.0 };
+        let mut seed = 7u32;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let draws = |c: &[Vec4; 3]| {
+            let corners = c.map(|clip| ClipCorner { clip, uv: [0.0; 2] });
+            RasterTriangle::new(&corners, &vp)
+                .is_some_and(|t| t.rows().any(|y| t.span(y, vp.width).is_some()))
+        };
+        let (mut specks, mut backs, mut visible_backs) = (0, 0, 0);
+        for i in 0..100_000 {
+            // Specks of a pixel or less, and triangles a good part of the screen across.
+            let size = if i % 2 == 0 { 0.04 } else { 1.0 };
+            let centre = [rnd() * 2.4 - 1.2, rnd() * 2.4 - 1.2];
+            let c: [Vec4; 3] = std::array::from_fn(|_| {
+                let w = 1.0 + rnd() * 20.0;
+                let x = centre[0] + (rnd() - 0.5) * size;
+                let y = centre[1] + (rnd() - 0.5) * size;
+                Vec4::new(x * w, y * w, 0.0, w)
+            });
+            let reversed = [c[0], c[2], c[1]];
+            if !may_cover(&c, &vp) {
+                assert!(!draws(&c), "dropped a triangle that draws: {c:?}");
+                if draws(&reversed) {
+                    backs += 1;
+                } else {
+                    specks += 1;
+                }
+            } else if draws(&reversed) && size == 1.0 {
+                visible_backs += 1;
+            }
+        }
+        assert!(specks > 1000, "{specks} specks dropped");
+        assert!(
+            backs > 10 * visible_backs.max(1),
+            "{backs} back faces dropped, {visible_backs} not"
+        );
     }
 }
