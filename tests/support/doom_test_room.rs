@@ -1,5 +1,5 @@
-//! The wall texture and flat the Doom room tests draw with (`tests/doom_boom.rs`,
-//! `tests/doom_udmf_props.rs`): a 64x128 checker of two palette colours as patch `CHECKP` and
+//! The wall texture and flat the Doom room tests draw with (`tests/doom/boom.rs`,
+//! `tests/doom/udmf_props.rs`): a 64x128 checker of two palette colours as patch `CHECKP` and
 //! `TEXTURES` entry `CHECKW`, and a flat `STRIPES` of 32-texel vertical stripes, so that a
 //! texture's offset, scale, rotation or scroll shows as a change of one colour for the other;
 //! the player start the rooms share, and the scene of a test PWAD over freedoom2 drawn on one

@@ -1,5 +1,8 @@
-//! Helpers shared by the integration tests (and the Doom bench): finding Freedoom, temporary
-//! folders, running the binary, judging rendered images.
+//! Helpers shared by the integration tests (and the benches): finding Freedoom, `../shared`
+//! and `tests/data` (with a hint on how to get each when it is missing), asserting that loops
+//! over test data met enough of it, temporary folders, running the binary, judging rendered
+//! images. Each test binary's `main.rs` includes it with `#[path = "../support/mod.rs"] mod
+//! support;`; a helper some binaries leave unused is fine (`allow(dead_code)` below).
 
 #![allow(dead_code)]
 
@@ -18,14 +21,28 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// Where Debian's `freedoom` package puts the IWADs.
 pub const FREEDOOM_DIR: &str = "/usr/share/games/doom";
 
+/// How to get Freedoom, for the messages of tests that need it.
+pub const FREEDOOM_HINT: &str = "install Freedoom (Debian/Ubuntu: `apt-get install freedoom`, \
+     which puts freedoom1.wad and freedoom2.wad in /usr/share/games/doom; elsewhere put the \
+     WADs of the zip from https://freedoom.github.io/ there; CI installs the package)";
+
+/// How to get `../shared`, for the messages of tests that need it.
+pub const SHARED_HINT: &str = "these tests read the shared test data kept beside this \
+     checkout, not in it: the spec-derived fixtures in ../shared/fixtures/<format>/ and the \
+     community Doom maps in ../shared/realmaps/doom/; put that checkout at ../shared (README.md, \
+     `../shared`; docs/testing.md, Test data)";
+
+/// How to get `tests/data`, for the messages of tests that need it.
+pub const TEST_DATA_HINT: &str =
+    "tests/data/ is part of this repository: restore it from git (`git checkout -- tests/data`)";
+
 /// Path of a Freedoom IWAD (`freedoom1.wad` or `freedoom2.wad`). Panics with an install hint
 /// when it is missing: these tests are meant to run, not to be skipped silently.
 pub fn freedoom(file: &str) -> PathBuf {
     let path = Path::new(FREEDOOM_DIR).join(file);
     assert!(
         path.is_file(),
-        "{} not found: install Freedoom (Debian/Ubuntu: `apt-get install freedoom`; CI installs \
-         it) — these tests need both freedoom1.wad and freedoom2.wad",
+        "{} not found: {FREEDOOM_HINT} — these tests need both freedoom1.wad and freedoom2.wad",
         path.display()
     );
     path
@@ -37,6 +54,40 @@ pub fn freedoom1() -> PathBuf {
 
 pub fn freedoom2() -> PathBuf {
     freedoom("freedoom2.wad")
+}
+
+/// `../shared/<rel>` (beside this checkout): panics with a hint when it is missing.
+pub fn shared(rel: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(rel);
+    assert!(path.exists(), "{} not found: {SHARED_HINT}", path.display());
+    path
+}
+
+/// `../shared/fixtures/<rel>`: a format's fixture folder (`saturn`) or a file in it
+/// (`saturn/test_room.lev`); panics with a hint when it is missing.
+pub fn fixture(rel: &str) -> PathBuf {
+    shared(&format!("fixtures/{rel}"))
+}
+
+/// `../shared/realmaps/doom/<file>`: a community Doom map (`vgpdm01.wad`); panics with a hint
+/// when it is missing.
+pub fn realmap(file: &str) -> PathBuf {
+    shared(&format!("realmaps/doom/{file}"))
+}
+
+/// `tests/data/<rel>`: panics with a hint when it is missing.
+pub fn test_data(rel: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel);
+    assert!(path.exists(), "{} not found: {TEST_DATA_HINT}", path.display());
+    path
+}
+
+/// Asserts that a loop over test data met at least `min` items (files, maps, probes), so that
+/// data gone missing or emptied fails the test instead of letting it pass without checking
+/// anything. `what` names the data and where it lives; `hint` says how to get it (one of the
+/// `*_HINT`s).
+pub fn assert_at_least(found: usize, min: usize, what: impl std::fmt::Display, hint: &str) {
+    assert!(found >= min, "{what}: found {found}, expected at least {min}: {hint}");
 }
 
 /// A folder under the system temp dir, removed (with its contents) when dropped.

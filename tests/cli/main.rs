@@ -1,0 +1,23 @@
+//! The binary as people run it: `compare` as scripts use it (`compare`), on screenshots as
+//! people keep them (`compare_screenshots`) and with `--align` (`align`); `bench` (`bench`);
+//! `export` to glTF the Khronos validator accepts and to OBJ (`export`); the demo level matches
+//! its generator and renders (`demo_level`); the windowed viewer under Xvfb driven by xdotool,
+//! files dropped on it through X11 drag and drop (`viewer_window`, `xdnd`).
+//!
+//! Needs Freedoom, `../shared`, Mesa's Vulkan driver, Node.js with `npm ci --prefix
+//! tools/gltf-validator` (export) and Xvfb, xauth and xdotool (the viewer); `.ci/run`
+//! installs them all, and tests without them fail and say what to install.
+//!
+//! Run just these: `cargo test --test cli`; one module: `cargo test --test cli viewer_window::`.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod align;
+mod bench;
+mod compare;
+mod compare_screenshots;
+mod demo_level;
+mod export;
+mod viewer_window;
+mod xdnd;
