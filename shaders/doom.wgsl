@@ -1,7 +1,7 @@
 // Doom shading family, for the frames the GPU draws: smooth mode, and faithful frames that are
 // not vanilla's projection (another field of view, a pitched camera), lit by vanilla's light
 // diminishing through COLORMAP (r_main.c, r_plane.c, r_things.c) by depth, the sky by view
-// angle. Vanilla's own frames are the CPU canvas's (render/vanilla/); the GPU only draws what
+// angle. Vanilla's own frames are the CPU canvas's (render/doom/vanilla/); the GPU only draws what
 // lies over them.
 
 const LIGHTSEGSHIFT: u32 = 4u;
@@ -39,7 +39,7 @@ fn doom_colormap_index(s: SurfaceIn, flat_distance_index: i32) -> u32 {
 }
 
 // Per-triangle data of this family for the fragment shader (`SurfaceIn::extra`): none (walls
-// set up column by column are the CPU canvas's, render/vanilla/).
+// set up column by column are the CPU canvas's, render/doom/vanilla/).
 fn surface_extra(surface: u32, anchor: f32, palette: u32) -> vec4<u32> {
     return vec4<u32>(0u);
 }
@@ -166,7 +166,7 @@ fn smooth_light(s: SurfaceIn) -> f32 {
     return 1.0 - map / 32.0;
 }
 
-// Smooth walls and flats with their texture bound as a GPU texture (render/smooth_textures.rs):
+// Smooth walls and flats with their texture bound as a GPU texture (render/doom/smooth_textures.rs):
 // the sampler filters it as `shade_smooth` does by hand, in one fetch.
 @group(1) @binding(0) var smooth_texture: texture_2d<f32>;
 @group(1) @binding(1) var smooth_sampler: sampler;

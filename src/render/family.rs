@@ -6,12 +6,12 @@
 //! repeat takes part through [`FamilyFrames`]: it is prepared once per scene, told about each
 //! frame before culling ([`FamilyFrames::begin_frame`]) and answers with a [`FramePlan`]; it
 //! may draw the solid world on the CPU ([`Canvas`]) or record draws of its own in the solid
-//! stages. Doom does (`doom_frames.rs`: vanilla's BSP walk and CPU canvas, smooth frames on
+//! stages. Doom does (`doom/frames.rs`: vanilla's BSP walk and CPU canvas, smooth frames on
 //! the triangle canvas, and smooth mode's bound textures), and so do Saturn Quake, Marathon, Attack of the Saucerman and Carmageddon
 //! 2, whose faithful frames' solid world a triangle rasteriser on the CPU draws (`soft`); the
 //! others draw with the generic passes alone ([`GenericFrames`]).
 
-use super::doom_frames::DoomFrames;
+use super::doom::DoomFrames;
 use super::packing::{PackedScene, StateLayout};
 use super::profiler::CpuSteps;
 use super::soft::{CanvasDraws, SoftFrames, SoftView};

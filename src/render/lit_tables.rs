@@ -8,7 +8,7 @@
 //! offsets, flags) are the same for every fragment, so they travel in the uniform rather than
 //! being read per pixel.
 
-use super::vanilla::tables::zlight;
+use super::doom::vanilla::tables::zlight;
 use crate::scene::{Shading, ShadingFamily};
 
 /// The family's constants (`FAMILY_0..7` in shaders/common.wgsl) and the joined table to

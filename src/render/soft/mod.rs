@@ -20,34 +20,29 @@
 //! overlays are left for the GPU, drawn over the canvas and tested against its depths; a frame
 //! without them never reaches the GPU.
 
-mod billboards;
-mod carma2;
-mod doom;
-mod marathon;
+pub(super) mod billboards;
 mod raster;
-mod saturn;
-mod saucer;
-mod textures;
-mod translucent;
+pub(super) mod textures;
+pub(super) mod translucent;
 
 use std::ops::Range;
 
 use glam::{Mat4, Vec3};
 
 use super::canvas_bands::{self, Band, Bands};
+use super::carma2::Carma2Shader;
+use super::doom::DoomShader;
 use super::family::{
     Canvas, CanvasMut, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SolidWorld,
 };
+use super::marathon::MarathonShader;
 use super::profiler::CpuSteps;
+use super::saturn::SaturnShader;
+use super::saucer::SaucerShader;
 use super::{CanvasPolicy, Gpu, RenderMode};
 use crate::scene::{vertex_flags, Scene, Shading, ShadingFamily, Sprite, WorldVertex};
 use billboards::{billboard, Billboard};
-use carma2::Carma2Shader;
-use doom::DoomShader;
-use marathon::MarathonShader;
 use raster::{ClipCorner, RasterTriangle, Span, Viewport};
-use saturn::SaturnShader;
-use saucer::SaucerShader;
 use textures::{floor_i32, SoftTextures};
 use translucent::{blend_translucent, Layer};
 
@@ -191,7 +186,12 @@ pub(super) trait SoftShader: Sync {
 /// texel is `opaque`) and writes their depths. Without branches, so that the lanes are tested
 /// together.
 #[inline(always)]
-fn depth_test(p: &mut Pixels, z: &[f32; GROUP], depths: &mut [f32; GROUP], opaque: &[bool; GROUP]) {
+pub(super) fn depth_test(
+    p: &mut Pixels,
+    z: &[f32; GROUP],
+    depths: &mut [f32; GROUP],
+    opaque: &[bool; GROUP],
+) {
     for (j, d) in depths.iter_mut().enumerate() {
         let wins = z[j] > *d && opaque[j];
         p.wins[j] = wins;
@@ -214,7 +214,7 @@ pub fn canvas_vectors() -> &'static str {
 }
 
 /// Scroll slot `slot`'s texel offset (none for a slot past the end).
-fn scroll_offset(scroll: &[u32], slot: u32) -> [f32; 2] {
+pub(super) fn scroll_offset(scroll: &[u32], slot: u32) -> [f32; 2] {
     let at = slot as usize * 2;
     match scroll.get(at..at + 2) {
         Some(&[u, v]) => [f32::from_bits(u), f32::from_bits(v)],
@@ -225,7 +225,7 @@ fn scroll_offset(scroll: &[u32], slot: u32) -> [f32; 2] {
 /// Texel coordinate `c` of a sprite, kept on the texture's last texel at its far edge instead
 /// of wrapping to the first (shaders/world.wgsl `fs_sprite`).
 #[inline(always)]
-fn sprite_texel(c: f32, size: u32) -> i32 {
+pub(super) fn sprite_texel(c: f32, size: u32) -> i32 {
     floor_i32(c.clamp(0.0, size as f32 - 0.001))
 }
 
@@ -233,7 +233,7 @@ fn sprite_texel(c: f32, size: u32) -> i32 {
 /// sprite (`sprite`: its texture's size) kept inside the texture. The branch is taken once a
 /// group, so that each loop compiles to vector instructions.
 #[inline(always)]
-fn texel_lanes(
+pub(super) fn texel_lanes(
     p: &Pixels,
     scroll: [f32; 2],
     sprite: Option<(u32, u32)>,
@@ -253,7 +253,7 @@ fn texel_lanes(
 
 /// `rgb` (red low) as an opaque pixel in the colour target's byte order.
 #[inline(always)]
-fn to_target(rgb: u32, bgra: bool) -> u32 {
+pub(super) fn to_target(rgb: u32, bgra: bool) -> u32 {
     let rgb = if bgra { (rgb & 0xFF00) | (rgb >> 16 & 0xFF) | (rgb & 0xFF) << 16 } else { rgb };
     rgb | 0xFF00_0000
 }

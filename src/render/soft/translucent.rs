@@ -5,9 +5,9 @@
 //! blends its palette index with the pixel's through a table of the family (Saucerman's LUT2).
 
 use super::canvas_bands::Band;
-use super::carma2::blend_by_alpha;
 use super::raster::{Span, Viewport};
 use super::{group_depths, Drawn, Pixels, SoftShader, GROUP};
+use crate::render::carma2::blend_by_alpha;
 use crate::render::translucent_pass::LAYERS;
 
 /// What a translucent fragment leaves in its pixel's list: `mode` 0 blends `color` over the

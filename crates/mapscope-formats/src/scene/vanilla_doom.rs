@@ -1,7 +1,7 @@
 //! A Doom map as vanilla's renderer walks it (r_bsp.c / r_segs.c / r_plane.c): the BSP nodes,
 //! subsectors, segs and sectors with exactly the facts the front-to-back walk reads: heights,
 //! flat numbers, which wall textures are present, light slots. The CPU walk in
-//! `render::vanilla::walk` consumes it to find where vanilla puts wall ranges and flat spans.
+//! `render::doom::vanilla::walk` consumes it to find where vanilla puts wall ranges and flat spans.
 //!
 //! Coordinates and heights are 16.16 fixed point as vanilla keeps them (`vertex_t`, `node_t`,
 //! `sector_t`), so fractional vertices of GL node builders and moving floors are exact.

@@ -1,5 +1,5 @@
 //! A parsed map turned into [`VanillaMap`], the input of the CPU BSP walk
-//! (`render::vanilla::walk`): what `p_setup.c` derives (seg back sectors from the two-sided
+//! (`render::doom::vanilla::walk`): what `p_setup.c` derives (seg back sectors from the two-sided
 //! flag, subsector sectors from their first seg) and what the walk compares (flat numbers,
 //! texture 0).
 

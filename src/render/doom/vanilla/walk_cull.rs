@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::render::smooth_textures::Run;
+use crate::render::doom::smooth_textures::Run;
 use crate::scene::vanilla_doom::VanillaMap;
 use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 

@@ -19,22 +19,22 @@
 
 use std::ops::Range;
 
-use super::family::{
-    Canvas, CanvasMut, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SceneStage, SolidWorld,
-};
-use super::profiler::CpuSteps;
 use super::smooth_textures::{self, SmoothTextures};
-use super::soft::{CanvasDraws, SoftFrames, SoftView};
 use super::vanilla::tables::{finesine, fixed_div, ANG90, FRACUNIT};
 use super::vanilla::{CanvasScene, CanvasState, CanvasViewer, VanillaFrame, WalkCull};
-use super::world_pipelines::{PipelineKey, PipelineKind, WorldPipelines};
-use super::{CanvasPolicy, Gpu, RenderMode};
+use crate::render::family::{
+    Canvas, CanvasMut, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SceneStage, SolidWorld,
+};
+use crate::render::profiler::CpuSteps;
+use crate::render::soft::{CanvasDraws, SoftFrames, SoftView};
+use crate::render::world_pipelines::{PipelineKey, PipelineKind, WorldPipelines};
+use crate::render::{CanvasPolicy, Gpu, RenderMode};
 use crate::scene::{vertex_flags, Axes, CameraPose, Shading, SpriteView, SurfaceKind, WorldVertex};
 
 /// `SHADE_MODE` of smooth frames (shaders/common.wgsl).
 const MODE_SMOOTH: u32 = 1;
 
-pub(super) struct DoomFrames {
+pub(in crate::render) struct DoomFrames {
     /// The walk and the canvas; none for a scene without vanilla's map (nodes it could not
     /// take), whose frames are all the generic passes'.
     vanilla: Option<VanillaFrame>,
@@ -82,7 +82,7 @@ struct TriangleCanvas {
 }
 
 impl DoomFrames {
-    pub(super) fn new(gpu: &Gpu, inputs: FamilyInputs) -> DoomFrames {
+    pub(in crate::render) fn new(gpu: &Gpu, inputs: FamilyInputs) -> DoomFrames {
         let soft = TriangleCanvas::new(&inputs);
         let FamilyInputs { scene, packed, solid, bgra, .. } = inputs;
         let map = match &scene.shading {

@@ -19,7 +19,7 @@
 //! - `walk_cull`: smooth frames from a level camera draw only what the walk reached.
 //!
 //! How it plugs into [`SceneRenderer`](super::SceneRenderer): through Doom's part in its
-//! frames, `render/doom_frames.rs` (the interface is `render/family.rs`). A Doom scene with
+//! frames, `render/doom/frames.rs` (the interface is `render/family.rs`). A Doom scene with
 //! vanilla's map gets a `VanillaFrame`. When a frame has vanilla's projection (faithful mode,
 //! 90° across the width, level camera, sky shown) it walks, sets up its wall columns and draws
 //! the canvas, things included (when the view shows them); the renderer copies the canvas

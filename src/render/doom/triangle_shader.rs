@@ -16,10 +16,12 @@
 use crate::render::packing::PackedScene;
 use crate::scene::{doom_shade, vertex_flags, SurfaceKind, WorldVertex};
 
-use super::billboards::Billboard;
-use super::textures::{floor_i32, SoftTextures, TextureAt};
-use super::translucent::{Layer, ADD};
-use super::{depth_test, scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP};
+use crate::render::soft::billboards::Billboard;
+use crate::render::soft::textures::{floor_i32, SoftTextures, TextureAt};
+use crate::render::soft::translucent::{Layer, ADD};
+use crate::render::soft::{
+    depth_test, scroll_offset, to_target, Pixels, SoftShader, SoftView, GROUP,
+};
 
 /// `LIGHTSEGSHIFT` (r_main.h): light levels of 16 steps.
 const LIGHTSEGSHIFT: u32 = 4;

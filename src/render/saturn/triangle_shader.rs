@@ -6,10 +6,10 @@
 use crate::render::packing::PackedScene;
 use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 
-use super::billboards::Billboard;
-use super::textures::{floor_i32, SoftTextures, TextureAt};
-use super::translucent::Layer;
-use super::{
+use crate::render::soft::billboards::Billboard;
+use crate::render::soft::textures::{floor_i32, SoftTextures, TextureAt};
+use crate::render::soft::translucent::Layer;
+use crate::render::soft::{
     scroll_offset, sprite_texel, texel_lanes, to_target, Pixels, SoftShader, SoftView, GROUP,
 };
 

@@ -7,10 +7,12 @@
 use crate::render::packing::PackedScene;
 use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 
-use super::billboards::Billboard;
-use super::textures::{floor_i32, SoftTextures, TextureAt};
-use super::translucent::Layer;
-use super::{scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP};
+use crate::render::soft::billboards::Billboard;
+use crate::render::soft::textures::{floor_i32, SoftTextures, TextureAt};
+use crate::render::soft::translucent::Layer;
+use crate::render::soft::{
+    scroll_offset, sprite_texel, to_target, Pixels, SoftShader, SoftView, GROUP,
+};
 
 /// Family constant 0's flag: the scene has a Shapes file (its colours go through the shading
 /// tables; without one, flat colours are scaled by the light).

@@ -221,7 +221,7 @@ impl VanillaView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::vanilla::tables::view_tables;
+    use crate::render::doom::vanilla::tables::view_tables;
 
     #[test]
     fn column_angles_against_the_gpu_tables() {

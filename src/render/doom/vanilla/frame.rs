@@ -2,7 +2,7 @@
 //! vanilla's BSP walk, each wall column's set-up as vanilla does it once per column, and the
 //! solid world drawn from them column by column and span by span (`canvas`), then its things
 //! and masked middles (`masked`, `sprites`). The GPU shows the canvas and draws overlays over
-//! it (`render/doom_frames.rs`).
+//! it (`render/doom/frames.rs`).
 
 use super::canvas::{Canvas, CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
 use super::wall_setup::{ColumnTables, WallSetup};

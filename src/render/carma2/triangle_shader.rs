@@ -7,10 +7,10 @@
 use crate::render::packing::PackedScene;
 use crate::scene::{vertex_flags, WorldVertex};
 
-use super::billboards::Billboard;
-use super::textures::{floor_i32, SoftTextures, TextureAt};
-use super::translucent::Layer;
-use super::{
+use crate::render::soft::billboards::Billboard;
+use crate::render::soft::textures::{floor_i32, SoftTextures, TextureAt};
+use crate::render::soft::translucent::Layer;
+use crate::render::soft::{
     scroll_offset, sprite_texel, texel_lanes, to_target, Pixels, SoftShader, SoftView, GROUP,
 };
 
@@ -115,7 +115,7 @@ fn blend_channel(dst: u8, src: u8, alpha: u8) -> u8 {
 }
 
 /// Colour `dst` (any byte order) with `src` (the same order) blended over it by `alpha`.
-pub(super) fn blend_by_alpha(dst: u32, src: u32, alpha: u8) -> u32 {
+pub(in crate::render) fn blend_by_alpha(dst: u32, src: u32, alpha: u8) -> u32 {
     let channel = |k: u32| {
         let (d, s) = ((dst >> (8 * k)) as u8, (src >> (8 * k)) as u8);
         (blend_channel(d, s, alpha) as u32) << (8 * k)

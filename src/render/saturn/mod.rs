@@ -1,0 +1,6 @@
+//! Saturn Quake's part of the renderer: its faithful frames' shading on the CPU triangle
+//! canvas (`triangle_shader`, as shaders/saturn.wgsl shades on the GPU).
+
+mod triangle_shader;
+
+pub(super) use triangle_shader::SaturnShader;

@@ -1,0 +1,6 @@
+//! Attack of the Saucerman's part of the renderer: its faithful frames' shading on the CPU
+//! triangle canvas (`triangle_shader`, as shaders/saucer.wgsl shades on the GPU).
+
+mod triangle_shader;
+
+pub(super) use triangle_shader::SaucerShader;
