@@ -14,10 +14,8 @@
 
 use image::{Rgba, RgbaImage};
 
-/// The games' views above a status bar or interface, as (view rows, buffer rows): Doom's 168
-/// above its 32-row bar (ST_HEIGHT), Marathon's 320 above its 160-row interface (both at the
-/// game's field of view across the full width; `GameScreen::hud_view_height`).
-const HUD_VIEWS: [(u32, u32); 2] = [(168, 200), (320, 480)];
+use crate::scene::GameScreen;
+
 /// How much taller than the buffer a 4:3-corrected screenshot is (200 rows shown as 240).
 const ASPECT_STRETCH: (u32, u32) = (6, 5);
 
@@ -34,8 +32,7 @@ pub struct Fitted {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error(
     "the reference is {}x{}, which is not the {}x{} frame, an integer scale of it, its 4:3 \
-     stretch, or a frame with Doom's status bar or Marathon's interface below a view of that \
-     size",
+     stretch, or a frame with a game's status bar or interface below a view of that size",
     shot.0, shot.1, frame.0, frame.1
 )]
 pub struct FitError {
@@ -73,7 +70,7 @@ fn layout(shot: (u32, u32), frame: (u32, u32)) -> Result<Layout, FitError> {
     let fits = |(bh, stretched): (u32, bool)| {
         let view = bh == fh;
         // The bar scales with the buffer: Doom's is 32 of every 200 rows.
-        let bar = bh > fh && HUD_VIEWS.iter().any(|&(v, b)| fh * b == bh * v);
+        let bar = bh > fh && GameScreen::hud_views().any(|(v, b)| fh * b == bh * v);
         // A buffer the display stretches is one whose aspect is not already 4:3.
         let plausible = !stretched || fw * 3 != bh * 4;
         ((view || bar) && plausible).then_some(Layout { scale, stretched, buffer_height: bh })

@@ -9,8 +9,7 @@ use image::RgbaImage;
 
 use super::reference::{self, Blend, Placement, RefMode};
 use crate::compare::{self, CompareReport};
-use crate::formats::doom::status_bar::StatusBar;
-use crate::scene::GameScreen;
+use crate::scene::{GameScreen, HudPicture};
 
 /// How closely a screenshot's rows below the view must follow the status bar's picture (the
 /// correlation of their brightness) to be taken for the bar. Chocolate Doom's bar, with the
@@ -111,7 +110,7 @@ impl ReferenceView {
 
     /// Whether the reference shows `bar` in the rows below `game`'s view: taken back to the
     /// game's buffer (its scale and 4:3 stretch undone), their brightness follows the bar's.
-    pub fn shows_status_bar(&self, game: &GameScreen, bar: &StatusBar) -> bool {
+    pub fn shows_status_bar(&self, game: &GameScreen, bar: &HudPicture) -> bool {
         bar_correlation(&self.image, game, bar) >= BAR_CORRELATION
     }
 
@@ -208,7 +207,7 @@ impl ReferenceView {
 /// The correlation of brightness between `bar`'s drawn pixels and what `image`, taken back to
 /// `game`'s buffer, shows there below the game's view (0 when it is not a capture of that
 /// buffer or the bar does not fit there).
-fn bar_correlation(image: &RgbaImage, game: &GameScreen, bar: &StatusBar) -> f64 {
+fn bar_correlation(image: &RgbaImage, game: &GameScreen, bar: &HudPicture) -> f64 {
     let Some(view) = game.hud_view_height else { return 0.0 };
     if bar.height != game.height.saturating_sub(view) as usize || bar.width > game.width as usize {
         return 0.0;

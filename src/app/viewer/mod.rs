@@ -335,13 +335,10 @@ impl App {
         self.reference = Some(r);
     }
 
-    /// Doom's status bar picture from the level's files, which a reference screenshot may
-    /// show below a smaller view.
-    fn status_bar(&self) -> Option<crate::formats::doom::status_bar::StatusBar> {
-        if self.scene.game != crate::scene::Game::Doom {
-            return None;
-        }
-        crate::formats::doom::status_bar::status_bar(&self.files).ok().flatten()
+    /// The game's status bar or interface picture from the level's files, which a reference
+    /// screenshot may show below a smaller view.
+    fn status_bar(&self) -> Option<crate::scene::HudPicture> {
+        crate::loader::hud_picture(self.scene.game, &self.files).ok().flatten()
     }
 
     fn load_reference(&mut self, path: &std::path::Path) {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::scene::{Game, Scene};
+use crate::scene::{Game, HudPicture, Scene};
 
 mod carma2_source;
 mod doom_source;
@@ -47,6 +47,15 @@ pub trait LevelSource {
     /// Builds the scene of `map` (default: the first map), picked by [`Game::pick_map`]'s
     /// rule.
     fn build(&self, map: Option<&str>) -> Result<Scene>;
+}
+
+/// The picture `game` draws below its view (Doom's status bar), from the level's `paths`, when
+/// the game has one and the files hold it.
+pub fn hud_picture(game: Game, paths: &[PathBuf]) -> Result<Option<HudPicture>> {
+    match game {
+        Game::Doom => Ok(crate::formats::doom::status_bar::status_bar(paths)?),
+        _ => Ok(None),
+    }
 }
 
 /// Files beside the level that some formats need, from the command line.

@@ -29,7 +29,26 @@ pub struct GameScreen {
     pub hud_view_height: Option<u32>,
 }
 
+/// The picture a game draws below its view when its status bar or interface is up (Doom's
+/// status bar), as a screenshot of the game shows it: `rgb` row-major, `None` where the
+/// picture is transparent. `loader::hud_picture` finds it in a level's files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HudPicture {
+    pub width: usize,
+    pub height: usize,
+    pub rgb: Vec<Option<[u8; 3]>>,
+}
+
 impl GameScreen {
+    /// The (view rows, buffer rows) of every game whose view a status bar or interface may
+    /// share the screen with, at the same field of view across the full width.
+    pub fn hud_views() -> impl Iterator<Item = (u32, u32)> {
+        Game::ALL
+            .into_iter()
+            .filter_map(Game::screen)
+            .filter_map(|s| s.hud_view_height.map(|view| (view, s.height)))
+    }
+
     /// Width / height of the frame buffer.
     pub fn buffer_aspect(&self) -> f64 {
         self.width as f64 / self.height as f64
@@ -226,6 +245,14 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_views_above_a_status_bar_or_interface_are_dooms_and_marathons() {
+        // Doom's 168 rows above its 32-row bar (ST_HEIGHT), Marathon's 320 above its 160-row
+        // interface.
+        let views: Vec<(u32, u32)> = GameScreen::hud_views().collect();
+        assert_eq!(views, [(168, 200), (320, 480)]);
+    }
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()

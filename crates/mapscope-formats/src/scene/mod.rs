@@ -13,7 +13,7 @@ pub mod vanilla_doom;
 pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
 pub use axes::Axes;
 pub use camera::{CameraPose, NativePose};
-pub use game::{Game, GameScreen, LightScale};
+pub use game::{Game, GameScreen, HudPicture, LightScale};
 pub use texture::{Texels, Texture};
 
 /// Most palette entries a scene may have (per-texture palettes included).

@@ -5,23 +5,16 @@
 use std::path::Path;
 
 use crate::formats::Result;
+use crate::scene::HudPicture;
 
 use super::palette::load_palette;
 use super::palette_match::PaletteMatcher;
 use super::picture::Picture;
 use super::wad::WadStack;
 
-/// The bar's picture in colours: `rgb` row-major, `None` where the picture is transparent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StatusBar {
-    pub width: usize,
-    pub height: usize,
-    pub rgb: Vec<Option<[u8; 3]>>,
-}
-
 /// `STBAR` of the files (IWAD first, later files overriding), in PLAYPAL's colours; `None` when
 /// they hold no such picture.
-pub fn status_bar<P: AsRef<Path>>(paths: &[P]) -> Result<Option<StatusBar>> {
+pub fn status_bar<P: AsRef<Path>>(paths: &[P]) -> Result<Option<HudPicture>> {
     let stack = WadStack::open(paths)?;
     let Some(lump) = stack.lump("STBAR") else { return Ok(None) };
     let palette = load_palette(&stack)?;
@@ -32,7 +25,7 @@ pub fn status_bar<P: AsRef<Path>>(paths: &[P]) -> Result<Option<StatusBar>> {
         .zip(&picture.opaque)
         .map(|(&i, &drawn)| drawn.then(|| palette.get(i as usize).copied().unwrap_or([0; 3])))
         .collect();
-    Ok(Some(StatusBar { width: picture.width as usize, height: picture.height as usize, rgb }))
+    Ok(Some(HudPicture { width: picture.width as usize, height: picture.height as usize, rgb }))
 }
 
 #[cfg(test)]
