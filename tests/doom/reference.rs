@@ -17,7 +17,7 @@ use mapscope::scene::{CameraPose, Scene, Texels};
 
 /// Each view's regression floor: the share of pixels identical to Chocolate Doom's frame,
 /// just under the measured one. Walls, flats, sky, masked middles and things are drawn as
-/// vanilla draws them (render/vanilla/), from vanilla's texture memory (tutti-frutti
+/// vanilla draws them (render/doom/vanilla/), from vanilla's texture memory (tutti-frutti
 /// included), so most views match in every pixel. What differs is memory no one can know:
 /// on the crates view the 56-row COMPUTE2 tiles and 4 pixels of it read past its patch lumps'
 /// ends into Chocolate Doom's zone heap, which mapscope reads as index 0 (measured 99.994%;
@@ -27,7 +27,7 @@ use mapscope::scene::{CameraPose, Scene, Texels};
 /// (before, shown at their spawn frame: si_c1m3 views 99.980%, trees_gate and trees_outdoor
 /// 99.998%, the MAP01 bonuses 99.894% and 99.681%, the MAP03 lamps 98.96%), and the light
 /// specials draw on from there (drawn from index 0 as before, bonuses_east is 99.988%). The
-/// sine, tangent and arctangent tables equal vanilla's (render/vanilla/tables.rs); the plain
+/// sine, tangent and arctangent tables equal vanilla's (render/doom/vanilla/tables.rs); the plain
 /// definitions moved a flat texel or a wall edge here and there (si_c4m1 column 99.984% and
 /// lamps 99.993%, MAP03 lamps 99.998%, the E3M1 candelabras and the si_c1m3 column and start
 /// 99.998%).
@@ -326,7 +326,7 @@ fn smooth_mode_draws_the_sky_from_the_sky_texture() {
     assert!(share > 0.99, "share of sky-texture colours in the sky rows: {share}");
 }
 
-/// Smooth mode (walls and flats filtered by the GPU's sampler, render/smooth_textures.rs)
+/// Smooth mode (walls and flats filtered by the GPU's sampler, render/doom/smooth_textures.rs)
 /// shows each reference view as Chocolate Doom does, with filtered texels and continuous
 /// light: the same walls, flats and sky in the same places, so colours stay close to the
 /// vanilla frame's almost everywhere. Measured: 97.6-99.9% of pixels within 48, mean error
@@ -363,7 +363,7 @@ fn smooth_mode_stays_close_to_the_vanilla_frames() {
 }
 
 /// A smooth frame from a level camera draws only what vanilla's walk reached (walls of the
-/// subsectors it entered, flats of their sectors; render/vanilla/walk_cull.rs); a camera
+/// subsectors it entered, flats of their sectors; render/doom/vanilla/walk_cull.rs); a camera
 /// pitched by a hair has no walk and draws everything. The two must show the same picture: a
 /// surface the culling dropped shows as a hole (drawing flats by subsector instead of by
 /// sector leaves a wedge of the far room's floor out on freedoom2 MAP01's start: 99.85%

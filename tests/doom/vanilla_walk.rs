@@ -1,4 +1,4 @@
-//! Vanilla's BSP walk (render::vanilla) on Freedoom's maps against Chocolate Doom: the
+//! Vanilla's BSP walk (render::doom::vanilla) on Freedoom's maps against Chocolate Doom: the
 //! reference frames of tests/data/doom-reference redrawn from the walk's wall ranges and flat
 //! spans with vanilla's texturing arithmetic must match them pixel for pixel (walls, flats and
 //! sky; masked middles and the whole frame are tests/doom/reference.rs), and every map's
@@ -10,12 +10,12 @@ use std::path::PathBuf;
 use crate::support;
 
 use mapscope::formats::doom::{vanilla_map::vanilla_map_with, MapData, WadStack};
-use mapscope::render::vanilla::tables::{
+use mapscope::render::doom::vanilla::tables::{
     finesine, finetangent, fixed_div, fixed_mul, point_to_angle, point_to_dist, scalelight,
     tantoangle, zlight, ANG180, ANG90, ANGLETOFINESHIFT, FINEANGLES as FINE, FRACBITS, FRACUNIT,
     MAXLIGHTSCALE, MAXLIGHTZ,
 };
-use mapscope::render::vanilla::{walk, VanillaView, WalkResult, NO_PLANE, NO_SPAN, NO_WALL};
+use mapscope::render::doom::vanilla::{walk, VanillaView, WalkResult, NO_PLANE, NO_SPAN, NO_WALL};
 use mapscope::scene::vanilla_doom::VanillaMap;
 
 fn reference_dir() -> PathBuf {

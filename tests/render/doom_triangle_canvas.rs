@@ -1,6 +1,6 @@
 //! Doom's frames that vanilla's canvas cannot draw (smooth frames; faithful frames from a
 //! pitched camera or at another field of view) are drawn on the CPU triangle canvas
-//! (render/soft/doom.rs): the picture must be the one the GPU's passes draw, sky, things,
+//! (render/doom/triangle_shader.rs): the picture must be the one the GPU's passes draw, sky, things,
 //! masked and translucent middles and sector colours included. Smooth frames' filtered
 //! texels go through the GPU's texture unit there, whose fixed-point weights the canvas's
 //! float weights differ from by a step of a channel.

@@ -639,7 +639,7 @@ fn draw_opaque_widest<S: SoftShader>(
 }
 
 /// Whether the CPU has AVX2, asked once; `MAPSCOPE_CANVAS_SIMD=sse2` says no, to compare the
-/// two (tests/soft_canvas.rs checks they draw the same bytes).
+/// two (tests/render/soft_canvas.rs checks they draw the same bytes).
 #[cfg(target_arch = "x86_64")]
 fn avx2() -> bool {
     static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();

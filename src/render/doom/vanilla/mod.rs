@@ -28,7 +28,7 @@
 //! camera walk too, and `WalkCull` picks the triangles of what the walk reached. Any other
 //! frame is the generic passes' alone.
 //!
-//! Outside `render` only the walk and the tables are public: tests/vanilla_walk.rs checks the
+//! Outside `render` only the walk and the tables are public: tests/doom/vanilla_walk.rs checks the
 //! walk against Chocolate Doom's frames through them.
 
 mod canvas;

@@ -1,6 +1,6 @@
 //! The walk on hand-made maps: a two-room map from every direction, plane merging, the
 //! drawseg and visplane limits, and broken or hostile maps. The walk against Chocolate Doom's
-//! frames on Freedoom's maps is tests/vanilla_walk.rs.
+//! frames on Freedoom's maps is tests/doom/vanilla_walk.rs.
 
 use super::tables::{ANG180, ANG270, ANG90};
 use super::*;
