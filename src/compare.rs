@@ -22,6 +22,7 @@ use std::io::{BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
 use image::{ImageFormat, ImageReader, Rgba, RgbaImage};
+use serde_json::json;
 
 /// Default tolerance: largest channel difference (0..255) that still counts as "close".
 pub const DEFAULT_TOLERANCE: u8 = 8;
@@ -114,49 +115,23 @@ impl CompareReport {
 
     /// The report as one JSON object. JSON has no infinity: an infinite `psnr_db` is written
     /// as `null` (and `"identical": true` says why).
-    pub fn to_json(&self) -> String {
-        let mut s = String::from("{");
-        self.write_json_fields(&mut s);
-        s.push('}');
-        s
-    }
-
-    /// The report as one JSON object with the outcome of threshold checks added:
-    /// `"passed": bool` and `"failures": [strings]` (as returned by [`Thresholds::check`]).
-    pub fn to_json_with_failures(&self, failures: &[String]) -> String {
-        let mut s = String::from("{");
-        self.write_json_fields(&mut s);
-        s.push_str(&format!(",\"passed\":{},\"failures\":[", failures.is_empty()));
-        for (i, f) in failures.iter().enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            s.push_str(&json_string(f));
-        }
-        s.push_str("]}");
-        s
-    }
-
-    fn write_json_fields(&self, s: &mut String) {
-        s.push_str(&format!(
-            "\"width\":{},\"height\":{},\"tolerance\":{},\"total_pixels\":{},\
-             \"compared_pixels\":{},\"identical_pixels\":{},\"within_tolerance_pixels\":{},\
-             \"identical\":{},\"identical_share\":{},\"within_tolerance_share\":{},\
-             \"mean_abs_error\":{},\"psnr_db\":{},\"max_channel_error\":{}",
-            self.width,
-            self.height,
-            self.tolerance,
-            self.total_pixels(),
-            self.compared_pixels,
-            self.identical_pixels,
-            self.within_tolerance_pixels,
-            self.identical_pixels == self.compared_pixels,
-            json_number(self.identical_share),
-            json_number(self.within_tolerance_share),
-            json_number(self.mean_abs_error),
-            json_number(self.psnr_db),
-            self.max_channel_error,
-        ));
+    pub fn to_json(&self) -> serde_json::Value {
+        let number = |v: f64| if v.is_finite() { json!(v) } else { serde_json::Value::Null };
+        json!({
+            "width": self.width,
+            "height": self.height,
+            "tolerance": self.tolerance,
+            "total_pixels": self.total_pixels(),
+            "compared_pixels": self.compared_pixels,
+            "identical_pixels": self.identical_pixels,
+            "within_tolerance_pixels": self.within_tolerance_pixels,
+            "identical": self.identical_pixels == self.compared_pixels,
+            "identical_share": number(self.identical_share),
+            "within_tolerance_share": number(self.within_tolerance_share),
+            "mean_abs_error": number(self.mean_abs_error),
+            "psnr_db": number(self.psnr_db),
+            "max_channel_error": self.max_channel_error,
+        })
     }
 }
 
@@ -462,35 +437,6 @@ pub fn save_png(image: &RgbaImage, path: impl AsRef<Path>) -> Result<(), Compare
         .map_err(|source| CompareError::Encode { path: path.to_path_buf(), source })
 }
 
-/// A finite number as JSON; non-finite numbers (which JSON cannot hold) as `null`.
-fn json_number(v: f64) -> String {
-    if v.is_finite() {
-        // Rust's `Display` for f64 never uses exponents and round-trips: valid JSON.
-        format!("{v}")
-    } else {
-        "null".to_string()
-    }
-}
-
-/// A string as a JSON string literal, quoted and escaped (RFC 8259).
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// `v >= min`, false when either is NaN.
 fn at_least(v: f64, min: f64) -> bool {
     matches!(v.partial_cmp(&min), Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal))
@@ -576,9 +522,9 @@ mod tests {
         assert!(text.contains("inf dB"), "{text}");
         assert_eq!(text.lines().count(), 7);
         let json = r.to_json();
-        assert!(json.contains("\"psnr_db\":null"), "{json}");
-        assert!(json.contains("\"identical\":true"), "{json}");
-        assert!(json.contains("\"identical_share\":1,"), "{json}");
+        assert!(json["psnr_db"].is_null(), "{json}");
+        assert_eq!(json["identical"], true, "{json}");
+        assert_eq!(json["identical_share"], 1.0, "{json}");
     }
 
     #[test]
@@ -609,7 +555,7 @@ mod tests {
         let mse = 25.0 / 48.0;
         assert!((r.psnr_db - 10.0 * (65025.0f64 / mse).log10()).abs() < 1e-9);
         assert!(r.psnr_db.is_finite());
-        assert!(!r.to_json().contains("null"));
+        assert!(!r.to_json().to_string().contains("null"));
 
         // With tolerance 4 the same pixel is out of tolerance.
         let strict = CompareOptions { tolerance: 4, mask: None };
@@ -780,16 +726,5 @@ mod tests {
         assert!(Thresholds { min_identical: Some(99.5), ..Default::default() }.validate().is_err());
         assert!(Thresholds { max_mae: Some(-1.0), ..Default::default() }.validate().is_err());
         assert!(Thresholds { min_psnr: Some(f64::NAN), ..Default::default() }.validate().is_err());
-    }
-
-    #[test]
-    fn json_is_escaped() {
-        assert_eq!(json_string("a\"b\\c\nd\u{1}é"), "\"a\\\"b\\\\c\\nd\\u0001é\"");
-        let a = gradient(2, 2);
-        let r = compare_images(&a, &a, &CompareOptions::default()).unwrap();
-        let j = r.to_json_with_failures(&["x \"quoted\"".to_string()]);
-        assert!(j.ends_with(",\"passed\":false,\"failures\":[\"x \\\"quoted\\\"\"]}"), "{j}");
-        let j = r.to_json_with_failures(&[]);
-        assert!(j.ends_with(",\"passed\":true,\"failures\":[]}"), "{j}");
     }
 }

@@ -105,7 +105,7 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
     };
     let failed = thresholds.check(&report);
     if a.json {
-        let mut v: serde_json::Value = serde_json::from_str(&report.to_json())?;
+        let mut v = report.to_json();
         v["reference"] = json!(fitted.how);
         outln!("{v}");
     } else {
