@@ -53,12 +53,6 @@ pub enum CompareError {
     DecodeJpeg { path: PathBuf, reason: image::ImageError },
     #[error("{}: cannot decode PNG: {reason}", path.display())]
     Decode { path: PathBuf, reason: image::ImageError },
-    #[error("{}: cannot write PNG: {source}", path.display())]
-    Encode {
-        path: PathBuf,
-        #[source]
-        source: image::ImageError,
-    },
     #[error("image sizes differ: A is {}x{}, B is {}x{}", a.0, a.1, b.0, b.1)]
     SizeMismatch { a: (u32, u32), b: (u32, u32) },
     #[error("mask size {}x{} differs from image size {}x{}", mask.0, mask.1, image.0, image.1)]
@@ -429,14 +423,6 @@ pub fn load_picture(path: impl AsRef<Path>) -> Result<RgbaImage, CompareError> {
     })
 }
 
-/// Writes an RGBA image as PNG (for `--diff`); the error names the file.
-pub fn save_png(image: &RgbaImage, path: impl AsRef<Path>) -> Result<(), CompareError> {
-    let path = path.as_ref();
-    image
-        .save_with_format(path, ImageFormat::Png)
-        .map_err(|source| CompareError::Encode { path: path.to_path_buf(), source })
-}
-
 /// `v >= min`, false when either is NaN.
 fn at_least(v: f64, min: f64) -> bool {
     matches!(v.partial_cmp(&min), Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal))
@@ -480,9 +466,7 @@ mod tests {
     }
 
     fn png_bytes(img: &RgbaImage) -> Vec<u8> {
-        let mut out = std::io::Cursor::new(Vec::new());
-        img.write_to(&mut out, ImageFormat::Png).unwrap();
-        out.into_inner()
+        crate::shot::png_bytes(img).unwrap()
     }
 
     fn crc32(bytes: &[u8]) -> u32 {
@@ -631,7 +615,7 @@ mod tests {
     fn png_round_trip() {
         let a = gradient(9, 4);
         let f = TempFile::new("ok.png");
-        save_png(&a, &f.0).unwrap();
+        crate::shot::save_png(&f.0, &a, None).unwrap();
         assert_eq!(load_png(&f.0).unwrap(), a);
     }
 

@@ -1,7 +1,7 @@
 //! Screenshot PNGs that remember where they were taken: the camera (native coordinates),
 //! the level and the view are stored as PNG text chunks, so a shot can reopen its view.
 
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -180,14 +180,28 @@ fn text_chunks(info: &png::Info) -> Vec<(String, String)> {
     latin1.chain(zipped).chain(utf8).collect()
 }
 
-/// Writes `image` as PNG, with `meta` (when given) as text chunks.
+/// Writes `image` as PNG, with `meta` (when given) as text chunks: screenshots, renders and
+/// diff images.
 pub fn save_png(path: &Path, image: &image::RgbaImage, meta: Option<&ShotMeta>) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let file =
         std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut encoder = png::Encoder::new(BufWriter::new(file), image.width(), image.height());
+    write_png(BufWriter::new(file), image, meta)
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// `image` as PNG bytes (the textures an export embeds).
+pub fn png_bytes(image: &image::RgbaImage) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    write_png(&mut out, image, None)?;
+    Ok(out)
+}
+
+/// The one PNG writer: 8-bit RGBA, with `meta` as text chunks.
+fn write_png(out: impl Write, image: &image::RgbaImage, meta: Option<&ShotMeta>) -> Result<()> {
+    let mut encoder = png::Encoder::new(out, image.width(), image.height());
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     if let Some(meta) = meta {
@@ -204,9 +218,7 @@ pub fn save_png(path: &Path, image: &image::RgbaImage, meta: Option<&ShotMeta>) 
         }
     }
     let mut writer = encoder.write_header().context("writing PNG header")?;
-    writer
-        .write_image_data(image.as_raw())
-        .with_context(|| format!("writing {}", path.display()))?;
+    writer.write_image_data(image.as_raw()).context("writing PNG data")?;
     writer.finish().context("finishing PNG")?;
     Ok(())
 }

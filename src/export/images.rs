@@ -1,7 +1,5 @@
 //! Scene textures as RGBA images: the palette applied, transparent texels as alpha 0.
 
-use std::io::Cursor;
-
 use anyhow::{Context, Result};
 
 use crate::scene::{Scene, Texels, Texture};
@@ -28,7 +26,5 @@ pub fn png(scene: &Scene, index: u32) -> Result<Vec<u8>> {
         Some(t) => rgba(scene, t),
         None => image::RgbaImage::from_pixel(1, 1, image::Rgba([255, 0, 255, 255])),
     };
-    let mut out = Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png).context("encoding a texture as PNG")?;
-    Ok(out.into_inner())
+    crate::shot::png_bytes(&img).context("encoding a texture as PNG")
 }
