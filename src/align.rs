@@ -22,7 +22,7 @@ impl NativeCamera {
         CameraPose {
             pos: scene.axes.to_viewer_f64(self.pos.into()),
             yaw: scene.axes.yaw_to_viewer(self.angle),
-            pitch: self.pitch.clamp(-89.9, 89.9).to_radians(),
+            pitch: CameraPose::clamp_pitch_deg(self.pitch).to_radians(),
         }
     }
 }
@@ -181,7 +181,8 @@ pub fn align(
                             *c += dir * m[axis] * pos_step;
                         }
                         cand.angle += dir * m[3] * angle_step;
-                        cand.pitch = (cand.pitch + dir * m[4] * angle_step).clamp(-89.9, 89.9);
+                        cand.pitch =
+                            CameraPose::clamp_pitch_deg(cand.pitch + dir * m[4] * angle_step);
                         let (s, r) = score(&cand, phase)?;
                         if s < best_score {
                             (best, best_score, best_report) = (cand, s, r);

@@ -38,7 +38,7 @@ impl FlyCamera {
     pub fn look(&mut self, dx: f64, dy: f64) {
         self.pose.yaw -= dx * self.sensitivity;
         self.pose.yaw = self.pose.yaw.rem_euclid(std::f64::consts::TAU);
-        let limit = 89.0f64.to_radians();
+        let limit = crate::scene::MAX_PITCH_DEG.to_radians();
         self.pose.pitch = (self.pose.pitch - dy * self.sensitivity).clamp(-limit, limit);
     }
 
@@ -86,7 +86,7 @@ mod tests {
     fn pitch_is_clamped_and_speed_scrolls() {
         let mut c = cam();
         c.look(0.0, -100000.0);
-        assert!(c.pose.pitch <= 89.0f64.to_radians() + 1e-9);
+        assert!(c.pose.pitch <= crate::scene::MAX_PITCH_DEG.to_radians() + 1e-9);
         let s = c.speed;
         c.scroll(1.0);
         assert!(c.speed > s);

@@ -5,7 +5,7 @@
 use anyhow::{bail, Result};
 use glam::DVec3;
 
-use crate::scene::{CameraPose, Scene};
+use crate::scene::{CameraPose, Scene, MAX_PITCH_DEG};
 
 /// How the scene is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ pub struct CameraRequest {
     pub position: Option<DVec3>,
     /// Native facing in degrees.
     pub angle: Option<f64>,
-    /// Pitch in degrees, positive looks up (-89.9..89.9).
+    /// Pitch in degrees, positive looks up (within `MAX_PITCH_DEG` either way).
     pub pitch: Option<f64>,
     /// A native point to look at; overrides `angle` and `pitch`.
     pub look_at: Option<DVec3>,
@@ -89,8 +89,8 @@ impl CameraRequest {
             pose.yaw = scene.axes.yaw_to_viewer(a);
         }
         if let Some(p) = self.pitch {
-            if !(-89.9..=89.9).contains(&p) {
-                bail!("--pitch {p} is out of range (-89.9..89.9)");
+            if CameraPose::clamp_pitch_deg(p) != p {
+                bail!("--pitch {p} is out of range (-{MAX_PITCH_DEG}..{MAX_PITCH_DEG})");
             }
             pose.pitch = p.to_radians();
         }

@@ -13,7 +13,17 @@ pub struct CameraPose {
     pub pitch: f64,
 }
 
+/// The steepest a camera looks up or down, in degrees: short of straight up or down, where
+/// the yaw would stop meaning anything. One limit for `--pitch`, the viewer's mouse look and
+/// align's search.
+pub const MAX_PITCH_DEG: f64 = 89.9;
+
 impl CameraPose {
+    /// `deg` held within [`MAX_PITCH_DEG`] either way.
+    pub fn clamp_pitch_deg(deg: f64) -> f64 {
+        deg.clamp(-MAX_PITCH_DEG, MAX_PITCH_DEG)
+    }
+
     /// Unit vector the camera looks along.
     pub fn forward(&self) -> DVec3 {
         let (sy, cy) = self.yaw.sin_cos();

@@ -12,7 +12,7 @@ pub mod vanilla_doom;
 
 pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
 pub use axes::Axes;
-pub use camera::{CameraPose, NativePose};
+pub use camera::{CameraPose, NativePose, MAX_PITCH_DEG};
 pub use game::{Game, GameScreen, HudPicture, LightScale};
 pub use texture::{Texels, Texture};
 
