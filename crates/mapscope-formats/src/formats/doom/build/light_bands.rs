@@ -23,10 +23,11 @@ use std::collections::BTreeMap;
 
 use glam::DVec2;
 
-use super::{Builder, WallPart, CEILING, FLOOR};
+use super::walls::WallPart;
+use super::Builder;
 use crate::formats::doom::floors_3d::{floor_flags, Floor3d, FloorKind};
 use crate::formats::doom::map::MapData;
-use crate::formats::doom::slopes::SectorSlopes;
+use crate::formats::doom::slopes::{SectorSlopes, CEILING, FLOOR};
 use crate::formats::doom::udmf_props::LightRule;
 
 /// How far below a plane a surface seen from below looks for its band (GZDoom's

@@ -6,10 +6,12 @@ use std::collections::BTreeSet;
 
 use glam::DVec2;
 
-use super::{Builder, Placement, WallPart, CEILING, FLOOR};
+use super::walls::{Placement, WallPart};
+use super::Builder;
 use crate::formats::doom::bsp::point_in_subsector;
 use crate::formats::doom::map::{line_flags, MapData, Sector};
 use crate::formats::doom::polyobjects::Polyobject;
+use crate::formats::doom::slopes::{CEILING, FLOOR};
 use crate::formats::doom::udmf_props::MID;
 use crate::scene::{vertex_flags, SurfaceKind};
 

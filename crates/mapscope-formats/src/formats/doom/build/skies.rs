@@ -3,9 +3,12 @@
 //! (200), as ZDoom spawns it (`p_spec.cpp`: the sector's sky becomes the second one; a
 //! transfer line later wins over it). Under vanilla's rules MAPINFO is not read.
 
-use super::{sky_texture_name, Builder, TexKey};
+use super::level::sky_texture_name;
+use super::scene_textures::TexKey;
+use super::Builder;
 use crate::formats::doom::boom_build::{transferred_sky, SkySurface};
 use crate::formats::doom::boom_views::BoomViews;
+use crate::formats::doom::flats::SKY_FLAT;
 use crate::formats::doom::map::MapData;
 use crate::formats::doom::map_info::{map_skies, MapSkies};
 use crate::formats::doom::textures::placeholder;
@@ -109,4 +112,15 @@ impl Builder<'_> {
             ));
         }
     }
+
+    /// The sky surface of sector `sector`'s F_SKY1 planes.
+    pub(super) fn sky_of(&self, sector: u32) -> SkySurface {
+        let index = self.sector_sky.get(&sector).map_or(0, |&k| k + 1);
+        self.skies.get(index).or(self.skies.first()).copied().unwrap_or(SkySurface::level(0))
+    }
+}
+
+/// Whether a flat name is F_SKY1, which shows the sky on any plane.
+pub(super) fn is_sky(flat: &str) -> bool {
+    flat.eq_ignore_ascii_case(SKY_FLAT)
 }

@@ -6,19 +6,21 @@
 //! row 0 at the slab's top plus the y offsets, its column from the drawn seg's offset plus
 //! the x offsets (each sidedef's middle offsets: its own and UDMF's `offsetx_mid` /
 //! `offsety_mid`); where the upper or lower texture of the drawn line is used, the control
-//! line's offsets are not added. The parts' scales are not applied. They tile in both directions and are clipped to the tagged
-//! sector's floor and ceiling.
+//! line's offsets are not added. The parts' scales are not applied. They tile in both
+//! directions and are clipped to the tagged sector's floor and ceiling.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use glam::DVec2;
 
 use super::light_bands::BELOW;
-use super::{fixed_units, seg_side_index, viewer, Builder, WallPart, CEILING, FLOOR};
+use super::walls::{seg_side_index, WallPart};
+use super::{fixed_units, viewer, Builder};
 use crate::formats::doom::bsp::SubsectorPolygons;
 use crate::formats::doom::floors_3d::{floor_flags, Floor3d, FloorKind};
 use crate::formats::doom::map::{line_flags, MapData, Sector, Sidedef};
 use crate::formats::doom::nodes::BspSeg;
+use crate::formats::doom::slopes::{CEILING, FLOOR};
 use crate::formats::doom::udmf_props::{FlatPlacement, LightRule, MID};
 use crate::scene::{doom_shade, vertex_flags, SurfaceKind, WorldVertex};
 
