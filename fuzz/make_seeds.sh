@@ -60,7 +60,7 @@ fi
 
 # The same members as 7z packages (one solid LZMA2 folder of stored chunks, so that mutations
 # land in the members), with the header stored plainly and LZMA2-compressed; the layout of
-# crates/mapscope-formats/src/formats/doom/pk7_writer.rs.
+# crates/mapscope-formats/src/formats/doom/archive/pk7_writer.rs.
 mkdir -p "$out/doom_pk7"
 if [ -f "$out/doom_pk3/freedoom2_map01.pk3" ]; then
     python3 - "$out/doom_pk3/freedoom2_map01.pk3" "$out/doom_pk7" <<'PY'

@@ -5,10 +5,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mapscope_formats::formats::doom::animdefs::animdefs;
-use mapscope_formats::formats::doom::map_info::map_skies;
-use mapscope_formats::formats::doom::wad::{Wad, WadStack};
-use mapscope_formats::formats::doom::writer::WadWriter;
+use mapscope_formats::formats::doom::archive::wad::{Wad, WadStack};
+use mapscope_formats::formats::doom::archive::writer::WadWriter;
+use mapscope_formats::formats::doom::map::map_info::map_skies;
+use mapscope_formats::formats::doom::specials::animdefs::animdefs;
 // Links the capped allocator.
 use mapscope_fuzz as _;
 

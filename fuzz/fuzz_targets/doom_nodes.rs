@@ -5,10 +5,10 @@
 
 use libfuzzer_sys::fuzz_target;
 // Links the capped allocator.
-use mapscope_formats::formats::doom::glbsp_nodes::{read_glbsp_nodes, GlBspLumps};
+use mapscope_formats::formats::doom::archive::wad::Lump;
+use mapscope_formats::formats::doom::nodes::glbsp_nodes::{read_glbsp_nodes, GlBspLumps};
+use mapscope_formats::formats::doom::nodes::zdoom_nodes::read_zdoom_nodes;
 use mapscope_formats::formats::doom::nodes::{NodeContext, NodeLinedef, NodeVertex, FRACUNIT};
-use mapscope_formats::formats::doom::wad::Lump;
-use mapscope_formats::formats::doom::zdoom_nodes::read_zdoom_nodes;
 use mapscope_fuzz as _;
 
 const MAGICS: [&[u8; 4]; 8] =

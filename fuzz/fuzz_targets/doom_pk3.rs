@@ -6,7 +6,7 @@
 use std::io::Cursor;
 
 use libfuzzer_sys::fuzz_target;
-use mapscope_formats::formats::doom::pk3::read_package;
+use mapscope_formats::formats::doom::archive::pk3::read_package;
 use mapscope_formats::formats::doom::{build_scene, Wad, WadStack};
 // Also links the capped allocator.
 use mapscope_fuzz::doom_base_iwad;

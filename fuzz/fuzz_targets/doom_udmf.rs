@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mapscope_formats::formats::doom::slopes::{SectorSlopes, CEILING, FLOOR};
-use mapscope_formats::formats::doom::udmf;
-use mapscope_formats::formats::doom::udmf_map::udmf_records;
+use mapscope_formats::formats::doom::map::udmf;
+use mapscope_formats::formats::doom::map::udmf_map::udmf_records;
+use mapscope_formats::formats::doom::specials::slopes::{SectorSlopes, CEILING, FLOOR};
 // Links the capped allocator.
 use mapscope_fuzz as _;
 

@@ -68,7 +68,7 @@ pub fn fixture(rel: &str) -> Vec<u8> {
 /// A minimal Doom IWAD holding only PLAYPAL and COLORMAP, for targets that load a PWAD or a
 /// package over it.
 pub fn doom_base_iwad() -> &'static [u8] {
-    use mapscope_formats::formats::doom::writer::{playpal_lump, WadWriter};
+    use mapscope_formats::formats::doom::archive::writer::{playpal_lump, WadWriter};
     static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
     BASE.get_or_init(|| {
         let mut pal = [[0u8; 3]; 256];

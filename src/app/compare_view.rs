@@ -352,7 +352,7 @@ mod tests {
     #[test]
     fn a_doom_screenshot_with_its_status_bar_is_told_from_full_screen_ones() {
         let wad = "/usr/share/games/doom/freedoom1.wad";
-        let bar = crate::formats::doom::status_bar::status_bar(&[wad])
+        let bar = crate::formats::doom::graphics::status_bar::status_bar(&[wad])
             .unwrap_or_else(|e| panic!("{wad}: {e:#} (install the Debian package freedoom)"))
             .unwrap_or_else(|| panic!("{wad}: no STBAR"));
         let doom = doom();

@@ -21,9 +21,9 @@ pub mod walls;
 
 use anyhow::{Context, Result};
 
+use crate::formats::doom::archive::writer::{self, TextureSpec, WadWriter};
 use crate::formats::doom::map::MapData;
 use crate::formats::doom::nodes::{NodeFormat, NodeSet};
-use crate::formats::doom::writer::{self, TextureSpec, WadWriter};
 
 /// The map's name (Doom 2 style, so the sky is SKY1).
 pub const MAP_NAME: &str = "MAP01";

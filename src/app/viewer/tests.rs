@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::app::overlay::{self, OverlayInfo};
-use crate::formats::doom::writer::{things_lump, WadWriter};
+use crate::formats::doom::archive::writer::{things_lump, WadWriter};
 use std::time::Duration;
 use winit::keyboard::KeyCode;
 

@@ -211,8 +211,8 @@ fn saucer_files_are_written_as_before() {
 
 #[test]
 fn doom_files_are_written_as_before() {
+    use super::doom::archive::writer::{self, TextureSpec, WadWriter};
     use super::doom::map::{MapData, MapFormat};
-    use super::doom::writer::{self, TextureSpec, WadWriter};
     use super::doom::WadStack;
     let path = "/usr/share/games/doom/freedoom2.wad";
     let stack = WadStack::open(&[path])

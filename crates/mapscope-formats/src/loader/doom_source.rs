@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::{LevelSource, OpenOptions};
-use crate::formats::doom::{self, pk3, pk7, WadStack};
+use crate::formats::doom::archive::{pk3, pk7};
+use crate::formats::doom::{self, WadStack};
 use crate::scene::{Game, Scene};
 
 pub struct DoomSource {

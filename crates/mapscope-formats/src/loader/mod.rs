@@ -53,7 +53,7 @@ pub trait LevelSource {
 /// the game has one and the files hold it.
 pub fn hud_picture(game: Game, paths: &[PathBuf]) -> Result<Option<HudPicture>> {
     match game {
-        Game::Doom => Ok(crate::formats::doom::status_bar::status_bar(paths)?),
+        Game::Doom => Ok(crate::formats::doom::graphics::status_bar::status_bar(paths)?),
         _ => Ok(None),
     }
 }

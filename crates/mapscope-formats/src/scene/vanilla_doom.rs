@@ -300,7 +300,7 @@ impl VanillaThings {
 /// post of length 0, which draws nothing, as any top byte would.
 pub const OUTSIDE_BLOCK: u8 = 0;
 
-/// Vanilla's texture memory for the canvas (see `formats::doom::texture_memory`): byte blocks
+/// Vanilla's texture memory for the canvas (see `formats::doom::graphics::texture_memory`): byte blocks
 /// (patch lumps, shared by every texture drawing from them, and composite buffers) and, per
 /// scene texture, where each column's first texel lies.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -448,7 +448,7 @@ pub(super) fn column_setup(f: &CanvasFrame, seg: usize, x: u16) -> Option<(u32, 
 /// R_MapPlane's span start and steps for a flat with a UDMF placement, as the ZDoom software
 /// renderer extends it: the view position rotated by the placement's angle about the map
 /// origin and the span's angles turned by it (so texel (u, v) is the map point rotated, then
-/// panned, then scaled; see `formats::doom::udmf_props`), in vanilla's fixed point.
+/// panned, then scaled; see `formats::doom::map::udmf_props`), in vanilla's fixed point.
 fn placed_span(
     f: &CanvasFrame,
     x: &FlatXform,

@@ -21,16 +21,16 @@ use glam::{DVec2, Vec3};
 use crate::formats::Result;
 use crate::scene::{Axes, ClearColor, Game, Scene, Shading, Sky, Texture, WorldVertex};
 
-use super::animation::DoomAnimator;
-use super::boom::BoomEffects;
-use super::boom_build::SkySurface;
-use super::lights::LightSim;
-use super::line_styles::LineStyle;
-use super::slopes::SectorSlopes;
-use super::textures::{PatchCache, TextureDirectory, TextureRules};
-use super::things::DEFAULT_SKILL;
-use super::udmf_props::UdmfProps;
-use super::wad::WadStack;
+use super::archive::wad::WadStack;
+use super::graphics::textures::{PatchCache, TextureDirectory, TextureRules};
+use super::map::things::DEFAULT_SKILL;
+use super::map::udmf_props::UdmfProps;
+use super::specials::animation::DoomAnimator;
+use super::specials::boom::BoomEffects;
+use super::specials::boom_build::SkySurface;
+use super::specials::lights::LightSim;
+use super::specials::line_styles::LineStyle;
+use super::specials::slopes::SectorSlopes;
 
 mod cycles;
 mod facts;
@@ -66,7 +66,7 @@ pub const VIEW_HEIGHT: f64 = 41.0;
 pub const SCENE_TEXEL_BUDGET: usize = 1 << 27;
 
 /// Linedef special: the front sidedef scrolls one texel per tic.
-pub const SCROLL_SPECIAL: u16 = super::boom::SCROLL_LEFT;
+pub const SCROLL_SPECIAL: u16 = super::specials::boom::SCROLL_LEFT;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOptions {

@@ -4,18 +4,30 @@
 //! that would make vanilla read garbage is an error naming the lump and the record's byte
 //! offset, while what vanilla tolerates (a trailing partial record, a missing optional lump)
 //! becomes a note.
+//!
+//! In `map/`: the UDMF text grammar (`udmf`), a UDMF map read into these records
+//! (`udmf_map`) and the UDMF properties drawn (`udmf_props`), MAPINFO's skies (`map_info`),
+//! the thing types and spawn rules (`things`), and the map as vanilla's walk reads it
+//! (`vanilla_map`): what a map says, whichever of its formats it came in.
+
+pub mod map_info;
+pub mod things;
+pub mod udmf;
+pub mod udmf_map;
+pub mod udmf_props;
+pub mod vanilla_map;
 
 use crate::formats::{FormatError, Reader, Result};
 
-use super::glbsp_nodes::{find_glbsp_lumps, read_glbsp_nodes};
-use super::node_builder::{build_nodes, BuildLine};
+use super::archive::wad::{MapLumps, WadStack};
+use super::nodes::glbsp_nodes::{find_glbsp_lumps, read_glbsp_nodes};
+use super::nodes::node_builder::{build_nodes, BuildLine};
+use super::nodes::zdoom_nodes::{read_zdoom_nodes, zdoom_format};
 use super::nodes::{
     read_node, BspChild, BspSeg, BspSubsector, Fixed, NodeContext, NodeFormat, NodeLinedef,
     NodeSet, NodeVertex, FRACUNIT,
 };
-pub use super::udmf_map::UdmfExtra;
-use super::wad::{MapLumps, WadStack};
-use super::zdoom_nodes::{read_zdoom_nodes, zdoom_format};
+pub use udmf_map::UdmfExtra;
 
 /// Linedef flag bits (spec [4-3-1]).
 pub mod line_flags {
@@ -266,7 +278,7 @@ impl MapData {
 /// Parses and cross-checks the lumps of one map.
 pub fn parse_map(stack: &WadStack, lumps: &MapLumps) -> Result<MapData> {
     if lumps.get("TEXTMAP").is_some() {
-        return super::udmf_map::parse_udmf_map(stack, lumps);
+        return udmf_map::parse_udmf_map(stack, lumps);
     }
     let format = if lumps.get("BEHAVIOR").is_some() { MapFormat::Hexen } else { MapFormat::Doom };
     let mut map = MapData {
@@ -434,7 +446,7 @@ pub fn describe_map(format: &MapFormat, name: &str) -> String {
 /// A map's format from its lumps, reading no more of TEXTMAP than its globals.
 pub fn map_format(stack: &WadStack, lumps: &MapLumps) -> Result<MapFormat> {
     if let Some(l) = lumps.get("TEXTMAP").and_then(|n| stack.lump_at(n)) {
-        let namespace = super::udmf::namespace_of(l.file, l.data, l.offset)?;
+        let namespace = udmf::namespace_of(l.file, l.data, l.offset)?;
         return Ok(MapFormat::Udmf { namespace: namespace.unwrap_or_default() });
     }
     Ok(if lumps.get("BEHAVIOR").is_some() { MapFormat::Hexen } else { MapFormat::Doom })
@@ -537,7 +549,7 @@ fn required_lump<'a>(
     stack: &'a WadStack,
     lumps: &MapLumps,
     lump: &str,
-) -> Result<super::wad::Lump<'a>> {
+) -> Result<super::archive::wad::Lump<'a>> {
     lumps.get(lump).and_then(|n| stack.lump_at(n)).ok_or_else(|| {
         FormatError::new(
             &lumps.file,
@@ -633,7 +645,7 @@ fn read_vanilla_bsp(
 /// Reads fixed-size records filling a lump; a trailing partial record is ignored (as vanilla,
 /// which divides the lump length by the record size) with a note.
 fn records<T>(
-    lump: &super::wad::Lump<'_>,
+    lump: &super::archive::wad::Lump<'_>,
     structure: &str,
     size: usize,
     notes: &mut Vec<String>,
@@ -666,9 +678,9 @@ fn check_index(r: &Reader<'_>, record_at: usize, index: u32, len: usize, what: &
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::doom::archive::wad::{Wad, WadStack};
+    use crate::formats::doom::archive::writer;
     use crate::formats::doom::testwad;
-    use crate::formats::doom::wad::{Wad, WadStack};
-    use crate::formats::doom::writer;
 
     #[test]
     fn two_room_map_parses() {
@@ -790,8 +802,8 @@ mod tests {
         assert_eq!(map_summary(&stack, "MAP07").unwrap(), "UDMF (namespace zdoom), nodes: none");
         // The records survive the text round trip; the map has no nodes, which is an error
         // naming the map, its format and the file.
-        let doc = super::super::udmf_map::textmap(&stack, &lumps).unwrap();
-        let m = super::super::udmf_map::udmf_records("u.wad", "MAP07", &doc).unwrap();
+        let doc = crate::formats::doom::map::udmf_map::textmap(&stack, &lumps).unwrap();
+        let m = crate::formats::doom::map::udmf_map::udmf_records("u.wad", "MAP07", &doc).unwrap();
         assert_eq!(m.vertices, udmf.vertices);
         assert_eq!(m.sidedefs, udmf.sidedefs);
         assert_eq!(m.sectors, udmf.sectors);

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
+use super::archive::wad::{Lump, Wad, MAP_LUMP_NAMES};
+use super::archive::writer::WadWriter;
 use super::nodes::{BspChild, NodeContext, NodeLinedef, NodeSet, NodeVertex, FRACUNIT};
-use super::wad::{Lump, Wad, MAP_LUMP_NAMES};
-use super::writer::WadWriter;
 
 pub const FREEDOOM2: &str = "/usr/share/games/doom/freedoom2.wad";
 

@@ -5,6 +5,15 @@
 //! Coordinates are 16.16 fixed point as the engines keep them, so vanilla's integer vertices
 //! and the fractional vertices of GL node builders are both exact. Indices are 32-bit because
 //! the extended formats are.
+//!
+//! In `nodes/`: the readers of each node format (`zdoom_nodes`, `glbsp_nodes`; vanilla's are
+//! here), the node builder for maps without nodes (`node_builder`), and the subsector polygons
+//! and point-in-subsector walk drawn from the tree (`bsp`).
+
+pub mod bsp;
+pub mod glbsp_nodes;
+pub mod node_builder;
+pub mod zdoom_nodes;
 
 use crate::formats::{Reader, Result};
 

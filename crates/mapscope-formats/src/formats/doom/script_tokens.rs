@@ -9,7 +9,7 @@
 
 use crate::formats::{FormatError, Result};
 
-use super::wad::Lump;
+use super::archive::wad::Lump;
 
 /// Largest text lump accepted (the largest TEXTURES of big mods are a few hundred KiB).
 pub const MAX_SCRIPT: usize = 16 << 20;

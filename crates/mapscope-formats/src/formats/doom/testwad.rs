@@ -2,10 +2,10 @@
 
 use std::sync::OnceLock;
 
+use super::archive::wad::{Wad, WadStack, MAP_LUMP_NAMES};
+use super::archive::writer::{self, TextureSpec, WadWriter};
 use super::map::{line_flags, Linedef, MapData, Sector, Sidedef, Thing, Vertex};
 use super::nodes::{BspChild, BspNode, BspSeg, BspSubsector, NodeFormat, NodeSet};
-use super::wad::{Wad, WadStack, MAP_LUMP_NAMES};
-use super::writer::{self, TextureSpec, WadWriter};
 
 pub const WALL_COLOR: u8 = 100;
 pub const FLOOR_COLOR: u8 = 50;

@@ -3,7 +3,7 @@
 //! After the walls, flats and things, which decide what the map uses.
 
 use super::Builder;
-use crate::formats::doom::animation::{active_anims, SceneCycle};
+use crate::formats::doom::specials::animation::{active_anims, SceneCycle};
 
 impl Builder<'_> {
     /// The texture and flat cycles the map's surfaces take part in, their members made.

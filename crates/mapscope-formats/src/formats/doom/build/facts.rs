@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use super::things::Things;
 use super::Builder;
-use crate::formats::doom::lights::LightSim;
 use crate::formats::doom::map::{node_format_name, MapData};
+use crate::formats::doom::specials::lights::LightSim;
 use crate::scene::LevelFacts;
 
 use super::level::DoomLevel;

@@ -6,19 +6,19 @@
 use std::collections::BTreeMap;
 
 use super::BuildOptions;
-use crate::formats::doom::boom::BoomEffects;
-use crate::formats::doom::boom_build;
-use crate::formats::doom::boom_views::BoomViews;
-use crate::formats::doom::floors_3d::{read_3d_floors, Floor3d};
-use crate::formats::doom::line_styles::{read_line_styles, LineStyle};
+use crate::formats::doom::archive::wad::WadStack;
+use crate::formats::doom::graphics::palette::{load_colormap, load_palette};
+use crate::formats::doom::graphics::texture_scale;
+use crate::formats::doom::graphics::textures::{TextureDirectory, TextureRules};
+use crate::formats::doom::map::udmf_props::UdmfProps;
 use crate::formats::doom::map::{MapData, MapFormat, Sector};
-use crate::formats::doom::palette::{load_colormap, load_palette};
-use crate::formats::doom::polyobjects::{read_polyobjects, Polyobject};
-use crate::formats::doom::sector_colors::{read_sector_colors, SectorColors};
-use crate::formats::doom::texture_scale;
-use crate::formats::doom::textures::{TextureDirectory, TextureRules};
-use crate::formats::doom::udmf_props::UdmfProps;
-use crate::formats::doom::wad::WadStack;
+use crate::formats::doom::specials::boom::BoomEffects;
+use crate::formats::doom::specials::boom_build;
+use crate::formats::doom::specials::boom_views::BoomViews;
+use crate::formats::doom::specials::floors_3d::{read_3d_floors, Floor3d};
+use crate::formats::doom::specials::line_styles::{read_line_styles, LineStyle};
+use crate::formats::doom::specials::polyobjects::{read_polyobjects, Polyobject};
+use crate::formats::doom::specials::sector_colors::{read_sector_colors, SectorColors};
 use crate::formats::Result;
 
 use super::level::DoomLevel;

@@ -5,11 +5,11 @@
 use glam::{DVec2, DVec3};
 
 use super::{fixed_units, VIEW_HEIGHT};
-use crate::formats::doom::bsp::{point_in_subsector, SubsectorPolygons};
+use crate::formats::doom::archive::wad::WadStack;
+use crate::formats::doom::map::things::spawn_angle_degrees;
 use crate::formats::doom::map::MapData;
-use crate::formats::doom::slopes::{SectorSlopes, CEILING, FLOOR};
-use crate::formats::doom::things::spawn_angle_degrees;
-use crate::formats::doom::wad::WadStack;
+use crate::formats::doom::nodes::bsp::{point_in_subsector, SubsectorPolygons};
+use crate::formats::doom::specials::slopes::{SectorSlopes, CEILING, FLOOR};
 use crate::formats::Result;
 use crate::scene::{Axes, CameraPose};
 

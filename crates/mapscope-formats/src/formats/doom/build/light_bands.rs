@@ -25,10 +25,10 @@ use glam::DVec2;
 
 use super::walls::WallPart;
 use super::Builder;
-use crate::formats::doom::floors_3d::{floor_flags, Floor3d, FloorKind};
+use crate::formats::doom::map::udmf_props::LightRule;
 use crate::formats::doom::map::MapData;
-use crate::formats::doom::slopes::{SectorSlopes, CEILING, FLOOR};
-use crate::formats::doom::udmf_props::LightRule;
+use crate::formats::doom::specials::floors_3d::{floor_flags, Floor3d, FloorKind};
+use crate::formats::doom::specials::slopes::{SectorSlopes, CEILING, FLOOR};
 
 /// How far below a plane a surface seen from below looks for its band (GZDoom's
 /// `EQUAL_EPSILON`, 1/65536).

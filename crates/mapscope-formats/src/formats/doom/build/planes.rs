@@ -7,10 +7,10 @@ use glam::DVec2;
 
 use super::skies::is_sky;
 use super::{viewer, Builder};
-use crate::formats::doom::bsp::SubsectorPolygons;
-use crate::formats::doom::floors_3d::Floor3d;
 use crate::formats::doom::map::{MapData, Sector};
-use crate::formats::doom::slopes::{CEILING, FLOOR};
+use crate::formats::doom::nodes::bsp::SubsectorPolygons;
+use crate::formats::doom::specials::floors_3d::Floor3d;
+use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
 use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 
 impl Builder<'_> {

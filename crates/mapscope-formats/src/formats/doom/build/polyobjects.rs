@@ -8,11 +8,11 @@ use glam::DVec2;
 
 use super::walls::{Placement, WallPart};
 use super::Builder;
-use crate::formats::doom::bsp::point_in_subsector;
+use crate::formats::doom::map::udmf_props::MID;
 use crate::formats::doom::map::{line_flags, MapData, Sector};
-use crate::formats::doom::polyobjects::Polyobject;
-use crate::formats::doom::slopes::{CEILING, FLOOR};
-use crate::formats::doom::udmf_props::MID;
+use crate::formats::doom::nodes::bsp::point_in_subsector;
+use crate::formats::doom::specials::polyobjects::Polyobject;
+use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
 use crate::scene::{vertex_flags, SurfaceKind};
 
 /// How far in front of a wall's middle (map units) its sector is looked for.

@@ -3,11 +3,11 @@
 //! fallbacks (a flat on a wall, a wall texture or sprite on a flat) and placeholders for what
 //! is missing. Apart from the steps because every step draws textures through these rules.
 
-use crate::formats::doom::flats::{fit_flat, flat_texture, FlatTexture};
-use crate::formats::doom::picture::Picture;
-use crate::formats::doom::sprites::SpritePicture;
-use crate::formats::doom::textures::placeholder;
-use crate::formats::doom::wad::LumpNum;
+use crate::formats::doom::archive::wad::LumpNum;
+use crate::formats::doom::graphics::flats::{fit_flat, flat_texture, FlatTexture};
+use crate::formats::doom::graphics::picture::Picture;
+use crate::formats::doom::graphics::sprites::SpritePicture;
+use crate::formats::doom::graphics::textures::placeholder;
 use crate::scene::{Texels, Texture};
 
 use super::{Builder, SCENE_TEXEL_BUDGET};

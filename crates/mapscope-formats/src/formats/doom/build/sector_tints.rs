@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 
 use super::Builder;
-use crate::formats::doom::sector_colors::{SectorColor, SectorColors};
+use crate::formats::doom::specials::sector_colors::{SectorColor, SectorColors};
 use crate::scene::{doom_shade, vertex_flags, Sprite, SurfaceKind};
 
 /// ZDoom's sector colours for smooth mode: the table of distinct (light, fade) pairs, and each

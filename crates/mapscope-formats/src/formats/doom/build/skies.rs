@@ -6,12 +6,12 @@
 use super::level::sky_texture_name;
 use super::scene_textures::TexKey;
 use super::Builder;
-use crate::formats::doom::boom_build::{transferred_sky, SkySurface};
-use crate::formats::doom::boom_views::BoomViews;
-use crate::formats::doom::flats::SKY_FLAT;
+use crate::formats::doom::graphics::flats::SKY_FLAT;
+use crate::formats::doom::graphics::textures::placeholder;
+use crate::formats::doom::map::map_info::{map_skies, MapSkies};
 use crate::formats::doom::map::MapData;
-use crate::formats::doom::map_info::{map_skies, MapSkies};
-use crate::formats::doom::textures::placeholder;
+use crate::formats::doom::specials::boom_build::{transferred_sky, SkySurface};
+use crate::formats::doom::specials::boom_views::BoomViews;
 
 /// ZDoom's sector special Sky2 (Hexen numbering; the low byte of the special).
 pub const SKY2_SECTOR: u16 = 200;

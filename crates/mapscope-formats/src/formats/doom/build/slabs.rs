@@ -16,12 +16,12 @@ use glam::DVec2;
 use super::light_bands::BELOW;
 use super::walls::{seg_side_index, WallPart};
 use super::{fixed_units, viewer, Builder};
-use crate::formats::doom::bsp::SubsectorPolygons;
-use crate::formats::doom::floors_3d::{floor_flags, Floor3d, FloorKind};
+use crate::formats::doom::map::udmf_props::{FlatPlacement, LightRule, MID};
 use crate::formats::doom::map::{line_flags, MapData, Sector, Sidedef};
+use crate::formats::doom::nodes::bsp::SubsectorPolygons;
 use crate::formats::doom::nodes::BspSeg;
-use crate::formats::doom::slopes::{CEILING, FLOOR};
-use crate::formats::doom::udmf_props::{FlatPlacement, LightRule, MID};
+use crate::formats::doom::specials::floors_3d::{floor_flags, Floor3d, FloorKind};
+use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
 use crate::scene::{doom_shade, vertex_flags, SurfaceKind, WorldVertex};
 
 /// One face plane of a slab: the control sector's plane `which` at `level` (its slope, if

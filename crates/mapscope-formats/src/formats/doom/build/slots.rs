@@ -6,10 +6,10 @@
 use std::collections::HashMap;
 
 use super::Builder;
-use crate::formats::doom::animation::DerivedLight;
-use crate::formats::doom::boom::Velocity;
+use crate::formats::doom::map::udmf_props::LightRule;
 use crate::formats::doom::map::MapData;
-use crate::formats::doom::udmf_props::LightRule;
+use crate::formats::doom::specials::animation::DerivedLight;
+use crate::formats::doom::specials::boom::Velocity;
 use crate::scene::Parts;
 
 /// Scroll slots 1.. , one per distinct velocity (slot 0 never scrolls; the vertex flags hold

@@ -4,10 +4,10 @@
 
 use super::walls::{wall_corners, Placement, WallPart};
 use super::*;
+use crate::formats::doom::archive::wad::Wad;
 use crate::formats::doom::map::line_flags;
+use crate::formats::doom::map::udmf_props::PartTexture;
 use crate::formats::doom::testwad;
-use crate::formats::doom::udmf_props::PartTexture;
-use crate::formats::doom::wad::Wad;
 use crate::scene::{vertex_flags, FrameState, SurfaceKind};
 
 fn normal(t: &[WorldVertex]) -> Vec3 {
@@ -287,7 +287,7 @@ fn hexen_plane_align_builds_a_ramp() {
     // floor to A's: 0 at the line, 16 at x = 256, and its lower wall goes.
     let mut level = testwad::two_room_level();
     level.map.format = crate::formats::doom::map::MapFormat::Hexen;
-    level.map.linedefs[3].special = super::super::slopes::PLANE_ALIGN;
+    level.map.linedefs[3].special = crate::formats::doom::specials::slopes::PLANE_ALIGN;
     level.map.linedefs[3].args = [2, 0, 0, 0, 0];
     // Hexen's single-player bit, so that the imp spawns.
     level.map.things.iter_mut().for_each(|t| t.flags |= 0x100);

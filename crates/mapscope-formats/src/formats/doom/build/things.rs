@@ -10,17 +10,17 @@ use std::collections::BTreeSet;
 use glam::DVec2;
 
 use super::{fixed_units, viewer, BuildOptions, Builder};
-use crate::formats::doom::animation::AnimatedThing;
-use crate::formats::doom::bsp::point_in_subsector;
-use crate::formats::doom::lights::PRandom;
-use crate::formats::doom::map::MapData;
-use crate::formats::doom::slopes::{CEILING, FLOOR};
-use crate::formats::doom::sprite_memory::SpriteMemory;
-use crate::formats::doom::sprites::{SpriteDirectory, SpriteFrame};
-use crate::formats::doom::things::{
+use crate::formats::doom::graphics::sprite_memory::SpriteMemory;
+use crate::formats::doom::graphics::sprites::{SpriteDirectory, SpriteFrame};
+use crate::formats::doom::map::things::{
     removed_by_nomonsters, spawn_angle_degrees, spawn_decision, spawn_player, spawn_thing, Spawn,
 };
-use crate::formats::doom::udmf_props::LightRule;
+use crate::formats::doom::map::udmf_props::LightRule;
+use crate::formats::doom::map::MapData;
+use crate::formats::doom::nodes::bsp::point_in_subsector;
+use crate::formats::doom::specials::animation::AnimatedThing;
+use crate::formats::doom::specials::lights::PRandom;
+use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
 use crate::scene::vanilla_doom::VThing;
 use crate::scene::{thing_frame_word, Marker, Sprite, SpriteView};
 

@@ -11,12 +11,12 @@ use super::scene_textures::TexKey;
 use super::sector_tints::sector_color_table;
 use super::things::ThingFrames;
 use super::{to_fixed, Builder};
-use crate::formats::doom::boom_build::SkySurface;
+use crate::formats::doom::graphics::texture_memory::scene_texture_memory;
+use crate::formats::doom::map::udmf_props::FlatPlacement;
+use crate::formats::doom::map::vanilla_map::vanilla_map_with_textures;
 use crate::formats::doom::map::MapData;
-use crate::formats::doom::slopes::{CEILING, FLOOR};
-use crate::formats::doom::texture_memory::scene_texture_memory;
-use crate::formats::doom::udmf_props::FlatPlacement;
-use crate::formats::doom::vanilla_map::vanilla_map_with_textures;
+use crate::formats::doom::specials::boom_build::SkySurface;
+use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
 use crate::scene::vanilla_doom::{FlatXform, VanillaMap};
 use crate::scene::Sprite;
 

@@ -9,11 +9,11 @@ use glam::DVec2;
 
 use super::skies::is_sky;
 use super::{fixed_units, to_fixed, viewer, Builder};
+use crate::formats::doom::map::udmf_props::{PartTexture, BOTTOM, MID, TOP};
 use crate::formats::doom::map::{line_flags, MapData, Sector};
 use crate::formats::doom::nodes::BspSeg;
-use crate::formats::doom::polyobjects::Polyobject;
-use crate::formats::doom::slopes::{CEILING, FLOOR};
-use crate::formats::doom::udmf_props::{PartTexture, BOTTOM, MID, TOP};
+use crate::formats::doom::specials::polyobjects::Polyobject;
+use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
 use crate::scene::{doom_shade, vertex_flags, SurfaceKind, VanillaSeg, VanillaTier, WorldVertex};
 
 impl Builder<'_> {
