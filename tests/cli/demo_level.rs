@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use mapscope::demo_level::{self, layout};
-use mapscope::formats::doom::bsp::{area, point_in_subsector};
 use mapscope::formats::doom::map::MapData;
+use mapscope::formats::doom::nodes::bsp::{area, point_in_subsector};
 use mapscope::formats::doom::nodes::BspChild;
 use mapscope::formats::doom::{DoomLevel, WadStack};
 use mapscope::render::{render_headless, Gpu, ViewSettings};

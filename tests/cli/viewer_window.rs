@@ -555,7 +555,7 @@ fn bookmark_renders_the_same_frame_as_f12() {
 /// and the viewer goes on taking keys.
 #[test]
 fn a_map_that_fails_to_build_keeps_the_viewer_on_its_level() {
-    use mapscope::formats::doom::writer::{things_lump, WadWriter};
+    use mapscope::formats::doom::archive::writer::{things_lump, WadWriter};
     let _one_at_a_time = one_viewer_at_a_time();
     let tmp = TempDir::new("viewer-bad-map");
     // MAP02: a map marker with THINGS and nothing else, listed but unbuildable.

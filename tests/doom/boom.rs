@@ -7,8 +7,8 @@
 use crate::support;
 
 use image::RgbaImage;
+use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef};
-use mapscope::formats::doom::writer::WadWriter;
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::Scene;
 use support::doom_test_room::{

@@ -8,9 +8,9 @@
 use crate::support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::boom_views::default_tranmap;
+use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Vertex};
-use mapscope::formats::doom::writer::WadWriter;
+use mapscope::formats::doom::specials::boom_views::default_tranmap;
 use mapscope::render::{render_headless, Gpu, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
 use support::doom_test_room::{

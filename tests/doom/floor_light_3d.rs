@@ -8,8 +8,8 @@
 use crate::support;
 
 use image::RgbaImage;
+use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::map::{MapData, MapFormat, Sector, Thing};
-use mapscope::formats::doom::writer::WadWriter;
 use mapscope::scene::{vertex_flags, Scene, SurfaceKind};
 use support::doom_test_room::{
     add_checker_and_solid_walls, add_line, hexen_player_start, renders_three_ways,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use mapscope::formats::doom::writer::{self, WadWriter};
+use mapscope::formats::doom::archive::writer::{self, WadWriter};
 use mapscope::formats::doom::{DoomLevel, MapData, WadStack, VIEW_HEIGHT};
 use mapscope::render::{render_headless, Gpu, ViewSettings};
 use mapscope::shot::ShotMeta;

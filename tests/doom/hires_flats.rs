@@ -6,8 +6,8 @@
 use crate::support;
 
 use image::RgbaImage;
+use mapscope::formats::doom::archive::writer::{patch_lump, WadWriter};
 use mapscope::formats::doom::map::{MapData, MapFormat, Sector};
-use mapscope::formats::doom::writer::{patch_lump, WadWriter};
 use mapscope::render::{render_headless, RenderMode, SceneRenderer, ViewSettings};
 use mapscope::scene::{Scene, Shading};
 use support::doom_test_room::{

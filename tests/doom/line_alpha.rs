@@ -8,9 +8,9 @@
 use crate::support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::line_styles::{blend_table, InversePalette, LineStyle};
+use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::map::{MapData, MapFormat, Sector, Vertex};
-use mapscope::formats::doom::writer::WadWriter;
+use mapscope::formats::doom::specials::line_styles::{blend_table, InversePalette, LineStyle};
 use mapscope::render::{SceneRenderer, ViewSettings};
 use mapscope::scene::{doom_shade, vertex_flags, Scene, Shading};
 use support::doom_test_room::{

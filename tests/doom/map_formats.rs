@@ -7,11 +7,11 @@ use crate::support;
 
 use std::path::PathBuf;
 
+use mapscope::formats::doom::archive::wad::Wad;
+use mapscope::formats::doom::archive::writer::WadWriter;
+use mapscope::formats::doom::map::udmf_map::{textmap, udmf_records};
 use mapscope::formats::doom::map::{MapData, MapFormat};
 use mapscope::formats::doom::nodes::NodeFormat;
-use mapscope::formats::doom::udmf_map::{textmap, udmf_records};
-use mapscope::formats::doom::wad::Wad;
-use mapscope::formats::doom::writer::WadWriter;
 use mapscope::formats::doom::DoomLevel;
 use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, Gpu, ViewSettings};

@@ -6,9 +6,9 @@
 use crate::support;
 
 use image::RgbaImage;
+use mapscope::formats::doom::archive::wad::Wad;
+use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::map::{MapData, MapFormat, Sector, Vertex};
-use mapscope::formats::doom::wad::Wad;
-use mapscope::formats::doom::writer::WadWriter;
 use mapscope::formats::doom::{build_scene_with, BuildOptions, WadStack};
 use mapscope::scene::{vertex_flags, Scene, SurfaceKind};
 use support::doom_test_room::{

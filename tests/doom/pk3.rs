@@ -12,11 +12,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use mapscope::formats::doom::palette::load_palette;
-use mapscope::formats::doom::picture::Picture;
-use mapscope::formats::doom::textures::TextureDirectory;
-use mapscope::formats::doom::wad::Wad;
-use mapscope::formats::doom::writer::WadWriter;
+use mapscope::formats::doom::archive::wad::Wad;
+use mapscope::formats::doom::archive::writer::WadWriter;
+use mapscope::formats::doom::graphics::palette::load_palette;
+use mapscope::formats::doom::graphics::picture::Picture;
+use mapscope::formats::doom::graphics::textures::TextureDirectory;
 use mapscope::formats::doom::{DoomLevel, WadStack};
 use mapscope::render::{render_headless, Gpu, ViewSettings};
 use mapscope::scene::{Scene, Texels, Texture};
@@ -56,7 +56,7 @@ fn name8(name: &str) -> [u8; 8] {
 
 /// An RGBA PNG filled with `rgba`, with a `grAb` chunk when offsets are given.
 fn png(w: u32, h: u32, rgba: [u8; 4], grab: Option<(i32, i32)>) -> Vec<u8> {
-    mapscope::formats::doom::writer::png_lump(w, h, &rgba.repeat((w * h) as usize), grab)
+    mapscope::formats::doom::archive::writer::png_lump(w, h, &rgba.repeat((w * h) as usize), grab)
         .expect("PNG of w x h pixels")
 }
 
@@ -267,7 +267,8 @@ fn png_patches_flats_and_sprites_in_a_pwad_are_decoded() {
 
     let both = WadStack::open(&files).unwrap();
     let patch = both.lump(WALL).unwrap();
-    let mut colours = mapscope::formats::doom::palette_match::PaletteMatcher::new(palette());
+    let mut colours =
+        mapscope::formats::doom::graphics::palette_match::PaletteMatcher::new(palette());
     let pic = Picture::decode(&patch, &mut colours).unwrap();
     assert_eq!((pic.left, pic.top), (7, -3));
 }

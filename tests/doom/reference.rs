@@ -10,7 +10,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use mapscope::compare::{compare_images, diff_image, load_png, CompareOptions};
-use mapscope::formats::doom::writer::WadWriter;
+use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::{build::BuildOptions, build_scene_with, Wad, WadStack};
 use mapscope::render::{render_headless, Gpu, RenderMode, SceneRenderer, ViewSettings};
 use mapscope::scene::{CameraPose, Scene, Texels};

@@ -6,10 +6,10 @@
 use crate::support;
 
 use image::RgbaImage;
+use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::map::{
     line_flags, Linedef, MapData, MapFormat, Sector, Sidedef, Vertex,
 };
-use mapscope::formats::doom::writer::WadWriter;
 use mapscope::render::{render_headless, RenderMode, ViewSettings};
 use mapscope::scene::Scene;
 use support::doom_test_room::{

@@ -7,7 +7,7 @@
 use crate::support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::writer::WadWriter;
+use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, RenderMode, SceneRenderer, ViewSettings};
 use mapscope::scene::{vertex_flags, CameraPose, Scene, SurfaceKind};

@@ -5,7 +5,7 @@
 use crate::support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::writer::png_lump;
+use mapscope::formats::doom::archive::writer::png_lump;
 use mapscope::render::{render_headless, RenderMode, ViewSettings};
 use support::doom_test_room::{scene_over_freedoom2, shared_gpu, udmf_room_pwad};
 

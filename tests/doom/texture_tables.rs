@@ -6,10 +6,12 @@
 use crate::support;
 
 use image::RgbaImage;
+use mapscope::formats::doom::archive::wad::Wad;
+use mapscope::formats::doom::archive::writer::WadWriter;
+use mapscope::formats::doom::archive::writer::{
+    patch_lump, pnames_lump, texture_lump, TextureSpec,
+};
 use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sector, Sidedef, Vertex};
-use mapscope::formats::doom::wad::Wad;
-use mapscope::formats::doom::writer::WadWriter;
-use mapscope::formats::doom::writer::{patch_lump, pnames_lump, texture_lump, TextureSpec};
 use mapscope::formats::doom::{build_scene_with, BuildOptions, WadStack};
 use mapscope::scene::Scene;
 use support::doom_test_room::{player_start, renders_three_ways, THREE_WAYS};

@@ -9,7 +9,7 @@
 use crate::support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::writer::{patch_lump, WadWriter};
+use mapscope::formats::doom::archive::writer::{patch_lump, WadWriter};
 use mapscope::render::{render_headless, ViewSettings};
 use support::doom_test_room::{
     add_checker_and_solid_walls, scene_over_freedoom2, shared_gpu, R, THREE_WAYS,
@@ -112,7 +112,7 @@ fn red_rgb() -> [u8; 3] {
             wad,
         )
         .unwrap()]);
-    let palette = mapscope::formats::doom::palette::load_palette(&stack).unwrap();
+    let palette = mapscope::formats::doom::graphics::palette::load_palette(&stack).unwrap();
     palette[R as usize]
 }
 

@@ -7,8 +7,8 @@
 use crate::support;
 
 use image::RgbaImage;
-use mapscope::formats::doom::wad::Wad;
-use mapscope::formats::doom::writer::WadWriter;
+use mapscope::formats::doom::archive::wad::Wad;
+use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, RenderMode, ViewSettings};
 use support::doom_test_room::{add_check_textures, scene_over_freedoom2, shared_gpu};

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use crate::support;
 
-use mapscope::formats::doom::{vanilla_map::vanilla_map_with, MapData, WadStack};
+use mapscope::formats::doom::{map::vanilla_map::vanilla_map_with, MapData, WadStack};
 use mapscope::render::doom::vanilla::tables::{
     finesine, finetangent, fixed_div, fixed_mul, point_to_angle, point_to_dist, scalelight,
     tantoangle, zlight, ANG180, ANG90, ANGLETOFINESHIFT, FINEANGLES as FINE, FRACBITS, FRACUNIT,
@@ -201,9 +201,9 @@ fn flat_colours(
     tic: u32,
     span_of: impl Fn(usize, usize) -> Option<i32>,
 ) -> Vec<Option<[u8; 3]>> {
-    use mapscope::formats::doom::animation::active_anims;
-    use mapscope::formats::doom::palette::{load_colormap, load_palette};
-    use mapscope::formats::doom::textures::TextureDirectory;
+    use mapscope::formats::doom::graphics::palette::{load_colormap, load_palette};
+    use mapscope::formats::doom::graphics::textures::TextureDirectory;
+    use mapscope::formats::doom::specials::animation::active_anims;
     let palette = load_palette(stack).unwrap();
     let colormap = load_colormap(stack, &mut Vec::new()).unwrap();
     let textures = TextureDirectory::load(stack).unwrap();
@@ -308,11 +308,11 @@ fn wall_and_sky_colours(
     view: &VanillaView,
     tic: u32,
 ) -> Vec<Option<[u8; 3]>> {
-    use mapscope::formats::doom::animation::active_anims;
     use mapscope::formats::doom::build::{sky_texture_name, SCROLL_SPECIAL};
+    use mapscope::formats::doom::graphics::palette::{load_colormap, load_palette};
+    use mapscope::formats::doom::graphics::textures::{PatchCache, TextureDirectory};
     use mapscope::formats::doom::map::line_flags;
-    use mapscope::formats::doom::palette::{load_colormap, load_palette};
-    use mapscope::formats::doom::textures::{PatchCache, TextureDirectory};
+    use mapscope::formats::doom::specials::animation::active_anims;
     use mapscope::scene::Texels;
     let palette = load_palette(stack).unwrap();
     let colormap = load_colormap(stack, &mut Vec::new()).unwrap();

@@ -7,8 +7,8 @@
 
 use std::io::Cursor;
 
-use mapscope::formats::doom::pk7::read_package;
-use mapscope::formats::doom::pk7_writer::{seven_zip, SevenZipLayout};
+use mapscope::formats::doom::archive::pk7::read_package;
+use mapscope::formats::doom::archive::pk7_writer::{seven_zip, SevenZipLayout};
 
 use crate::support::alloc_count::largest_request;
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use glam::DVec2;
-use mapscope::formats::doom::bsp::{area, clip, sector_outlines, SubsectorPolygons};
+use mapscope::formats::doom::nodes::bsp::{area, clip, sector_outlines, SubsectorPolygons};
 use mapscope::formats::doom::{DoomLevel, MapData};
 
 pub fn vertex(map: &MapData, v: u32) -> DVec2 {

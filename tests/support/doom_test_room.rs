@@ -8,9 +8,9 @@
 use std::sync::OnceLock;
 
 use image::RgbaImage;
+use mapscope::formats::doom::archive::wad::Wad;
+use mapscope::formats::doom::archive::writer::{patch_lump, WadWriter};
 use mapscope::formats::doom::map::{line_flags, Linedef, MapData, Sidedef, Thing, Vertex};
-use mapscope::formats::doom::wad::Wad;
-use mapscope::formats::doom::writer::{patch_lump, WadWriter};
 use mapscope::formats::doom::{build_scene, WadStack};
 use mapscope::render::{render_headless, Gpu, RenderMode, ViewSettings};
 use mapscope::scene::Scene;

@@ -29,13 +29,3 @@ pub use build::{
     DoomLevel, PlayerStart, VIEW_HEIGHT,
 };
 pub use map::MapData;
-
-// The paths from before the folders, for the integration tests that still name them
-// (`tests/`); new code names the folders.
-pub use archive::{pk7, wad};
-#[cfg(any(test, feature = "writers"))]
-pub use archive::{pk7_writer, writer};
-pub use graphics::{palette, palette_match, picture, textures};
-pub use map::{udmf_map, vanilla_map};
-pub use nodes::bsp;
-pub use specials::{animation, boom_views, line_styles};
