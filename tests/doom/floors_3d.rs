@@ -10,7 +10,7 @@ use crate::support;
 use image::RgbaImage;
 use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::map::{MapData, MapFormat, Sector, Vertex};
-use mapscope::scene::{doom_shade, vertex_flags, Scene, SurfaceKind, WorldVertex};
+use mapscope::scene::{doom::shade, vertex_flags, Scene, SurfaceKind, WorldVertex};
 use support::doom_test_room::{
     add_checker_and_solid_walls, add_line, hexen_player_start, renders_three_ways,
     scene_over_freedoom2, A, B, R, THREE_WAYS,
@@ -285,7 +285,7 @@ fn slab_faces_lie_at_the_control_heights_inside_the_tagged_sector() {
     assert_eq!(slab_sides(&s).len(), 16);
     let translucent = s.world.iter().filter(|v| v.flags & vertex_flags::TRANSLUCENT != 0);
     assert!(translucent.clone().count() > 0);
-    assert!(translucent.clone().all(|v| v.shade == doom_shade::line_style(128, false)));
+    assert!(translucent.clone().all(|v| v.shade == shade::line_style(128, false)));
     // A thin floor is one plane at the control ceiling, with no sides.
     let s = scene(Format::Hexen(Some([TAG, 1, 8, 255, 0])));
     assert!(flats_at(&s, BOTTOM as f32).is_empty() && slab_sides(&s).is_empty());

@@ -12,7 +12,7 @@ use mapscope::formats::doom::archive::writer::WadWriter;
 use mapscope::formats::doom::map::{MapData, MapFormat, Sector, Vertex};
 use mapscope::formats::doom::specials::line_styles::{blend_table, InversePalette, LineStyle};
 use mapscope::render::{SceneRenderer, ViewSettings};
-use mapscope::scene::{doom_shade, vertex_flags, Scene, Shading};
+use mapscope::scene::{doom::shade, vertex_flags, Scene, Shading};
 use support::doom_test_room::{
     add_checker_and_solid_walls, add_line, check_gpu_blend, hexen_player_start, middle_pixels,
     renders_three_ways, scene_over_freedoom2, shared_gpu,
@@ -213,7 +213,7 @@ fn scene_marks_the_translucent_middle_and_says_how_it_is_drawn() {
     let translucent: Vec<_> =
         s.world.iter().filter(|v| v.flags & vertex_flags::TRANSLUCENT != 0).collect();
     assert_eq!(translucent.len(), 6, "one quad: the split line's middle");
-    assert!(translucent.iter().all(|v| v.shade == doom_shade::line_style(64, false)));
+    assert!(translucent.iter().all(|v| v.shade == shade::line_style(64, false)));
     let Shading::DoomColormap { segs, map: Some(vmap), .. } = &s.shading else {
         panic!("Doom shading")
     };

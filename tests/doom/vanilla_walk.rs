@@ -16,7 +16,7 @@ use mapscope::render::doom::vanilla::tables::{
     MAXLIGHTSCALE, MAXLIGHTZ,
 };
 use mapscope::render::doom::vanilla::{walk, VanillaView, WalkResult, NO_PLANE, NO_SPAN, NO_WALL};
-use mapscope::scene::vanilla_doom::VanillaMap;
+use mapscope::scene::doom::vanilla::VanillaMap;
 
 fn reference_dir() -> PathBuf {
     support::test_data("doom-reference")

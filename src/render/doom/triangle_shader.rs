@@ -14,7 +14,7 @@
 //! - Both: the sky by view angle and row at full brightness.
 
 use crate::render::packing::PackedScene;
-use crate::scene::{doom_shade, vertex_flags, SurfaceKind, WorldVertex};
+use crate::scene::{doom::shade, vertex_flags, SurfaceKind, WorldVertex};
 
 use crate::render::soft::billboards::Billboard;
 use crate::render::soft::textures::{floor_i32, SoftTextures, TextureAt};
@@ -373,7 +373,7 @@ impl SoftShader for DoomShader {
         let pair = pair.checked_sub(1).and_then(|n| self.sector_colors.get(n as usize)).copied();
         let bits = v.shade[1];
         let alpha =
-            if bits & doom_shade::OWN_ALPHA != 0 { v.shade[0] as f32 / 255.0 } else { BOOM_ALPHA };
+            if bits & shade::OWN_ALPHA != 0 { v.shade[0] as f32 / 255.0 } else { BOOM_ALPHA };
         DoomTriangle {
             texture,
             scroll: scroll_offset(view.scroll, v.flags >> vertex_flags::SCROLL_SHIFT),
@@ -385,7 +385,7 @@ impl SoftShader for DoomShader {
             pair,
             sky,
             alpha,
-            additive: bits & doom_shade::ADDITIVE != 0,
+            additive: bits & shade::ADDITIVE != 0,
         }
     }
 

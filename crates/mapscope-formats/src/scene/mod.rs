@@ -6,9 +6,9 @@
 mod animation;
 mod axes;
 mod camera;
+pub mod doom;
 mod game;
 mod texture;
-pub mod vanilla_doom;
 
 pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
 pub use axes::Axes;
@@ -16,13 +16,52 @@ pub use camera::{CameraPose, NativePose, MAX_PITCH_DEG};
 pub use game::{Game, GameScreen, HudPicture, LightScale};
 pub use texture::{Texels, Texture};
 
+use glam::Vec3;
+
+/// One level, ready to draw: what every format's builder makes and the renderer uploads.
+pub struct Scene {
+    /// Level name as the format calls it (e.g. "MAP01").
+    pub name: String,
+    /// The game the level is from: its name, units, screen, tic rate.
+    pub game: Game,
+    pub axes: Axes,
+    /// Palette entries; textures add their `palette` base to texel indices (up to 65536).
+    pub palette: Vec<[u8; 3]>,
+    pub shading: Shading,
+    pub clear: ClearColor,
+    /// Near clip distance in viewer units.
+    pub near: f32,
+    pub textures: Vec<Texture>,
+    /// Triangle list (three vertices a triangle), opaque and masked surfaces.
+    pub world: Vec<WorldVertex>,
+    /// Source names of the world triangles (export).
+    pub parts: Parts,
+    pub sprites: Vec<Sprite>,
+    pub sky: Option<Sky>,
+    pub markers: Vec<Marker>,
+    pub spawn: CameraPose,
+    pub animator: Box<dyn Animator>,
+    pub facts: LevelFacts,
+}
+
+impl Scene {
+    /// Viewer-space bounding box of the world geometry.
+    pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
+        let mut it = self.world.iter().map(|v| Vec3::from(v.pos));
+        let first = it.next()?;
+        Some(it.fold((first, first), |(lo, hi), p| (lo.min(p), hi.max(p))))
+    }
+
+    pub fn triangle_count(&self) -> usize {
+        self.world.len() / 3
+    }
+}
+
 /// Most palette entries a scene may have (per-texture palettes included).
 pub const MAX_PALETTE: usize = 65536;
 
 // Keep the GPU vertex layout in step with this struct.
 const _: () = assert!(std::mem::size_of::<WorldVertex>() == 40);
-
-use glam::Vec3;
 
 /// How a surface is lit and coloured; the renderer picks a shader family from this.
 pub enum Shading {
@@ -31,8 +70,8 @@ pub enum Shading {
     /// renderer repeat vanilla's BSP walk for span starts and wall scales.
     DoomColormap {
         colormap: Vec<u8>,
-        segs: Vec<VanillaSeg>,
-        map: Option<Box<vanilla_doom::VanillaMap>>,
+        segs: Vec<doom::VanillaSeg>,
+        map: Option<Box<doom::vanilla::VanillaMap>>,
         /// Textures smooth frames draw in place of others, at the same map units: (a flat's
         /// 64x64 texture, its full-size picture).
         smooth_flats: Vec<[u32; 2]>,
@@ -75,59 +114,6 @@ pub struct ClearColor {
     pub index: u32,
 }
 
-/// A Doom seg as the vanilla wall renderer sees it (r_segs.c), in map units.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct VanillaSeg {
-    /// Start vertex, 16.16.
-    pub v1: [i32; 2],
-    /// Binary angle of the seg (0 = east), as in the SEGS lump shifted to 32 bits.
-    pub angle: u32,
-    /// Seg offset plus the sidedef's x offset: the texture column at v1, 16.16.
-    pub offset: i32,
-    /// The wall tiers the CPU draws column by column, as the builder textured them: the upper
-    /// tier (or a one-sided wall's middle), the lower tier, and a two-sided line's masked
-    /// middle.
-    pub tiers: [Option<VanillaTier>; 3],
-    /// Scroll slot of the wall (0 = none; see [`FrameState`]).
-    pub scroll: u16,
-    /// The wall's light slot when its sidedef has its own light (UDMF `light`); `None`: its
-    /// front sector's.
-    pub light_slot: Option<u32>,
-    /// UDMF `nofakecontrast`: no fake contrast on this wall.
-    pub no_contrast: bool,
-    /// Boom 260: the masked middle blends through this table of the map's
-    /// [`vanilla_doom::VanillaMap::tranmaps`].
-    pub translucent: Option<u32>,
-}
-
-/// One solid wall tier of a [`VanillaSeg`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VanillaTier {
-    /// Scene texture, before animation remapping.
-    pub texture: u32,
-    /// World height of the texture's row 0 (16.16): `dc_texturemid` plus the view height.
-    pub top: i32,
-    /// UDMF placement (identity for vanilla maps): the texture column is
-    /// `FixedMul(column, x_scale) + x_offset` with `column` vanilla's (sidedef offset
-    /// included), the row `FixedMul(height of row 0 - z, y_scale)`; 16.16.
-    pub x_offset: i32,
-    pub x_scale: i32,
-    pub y_scale: i32,
-}
-
-impl Default for VanillaTier {
-    fn default() -> Self {
-        VanillaTier { texture: 0, top: 0, x_offset: 0, x_scale: 1 << 16, y_scale: 1 << 16 }
-    }
-}
-
-impl VanillaTier {
-    /// Whether the tier is placed as vanilla places it (no UDMF offset or scale).
-    pub fn is_vanilla(&self) -> bool {
-        self.x_offset == 0 && self.x_scale == 1 << 16 && self.y_scale == 1 << 16
-    }
-}
-
 /// What kind of surface a world triangle is; selects the light formula in the shader.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,25 +151,6 @@ pub mod vertex_flags {
             | if masked { MASKED } else { 0 }
             | ((contrast as u8 as u32) << CONTRAST_SHIFT)
             | ((scroll_slot as u32) << SCROLL_SHIFT)
-    }
-}
-
-/// What Doom's world vertices hold in [`WorldVertex::shade`] (read by `shaders/doom.wgsl`).
-pub mod doom_shade {
-    /// Byte 1's bits: byte 0 is the surface's own alpha (else Boom 260's 2/3); additive.
-    pub const OWN_ALPHA: u8 = 1;
-    pub const ADDITIVE: u8 = 2;
-
-    /// A translucent middle drawn at `alpha` (0..255), added to what is behind when
-    /// `additive` (ZDoom's line alpha and render style).
-    pub fn line_style(alpha: u8, additive: bool) -> [u8; 4] {
-        [alpha, OWN_ALPHA | if additive { ADDITIVE } else { 0 }, 0, 0]
-    }
-
-    /// Bytes 2 and 3: the surface's sector colour, the number of its (light, fade) pair in
-    /// [`super::vanilla_doom::VanillaMap::colors`] plus one (0: none).
-    pub fn sector_color(number: u16) -> [u8; 2] {
-        number.to_le_bytes()
     }
 }
 
@@ -225,7 +192,7 @@ pub struct Sprite {
     /// Source identifier shown in `info` (e.g. thing type).
     pub label: String,
     /// Doom: its sector's colour pair in smooth mode (as world vertices' shade bytes 2 and 3
-    /// give theirs, `doom_shade::sector_color`); 0 for none.
+    /// give theirs, `doom::shade::sector_color`); 0 for none.
     pub tint: u16,
 }
 
@@ -267,42 +234,4 @@ pub struct LevelFacts {
     pub textures_used: Vec<String>,
     /// Free-form extra lines (warnings, notes).
     pub notes: Vec<String>,
-}
-
-pub struct Scene {
-    /// Level name as the format calls it (e.g. "MAP01").
-    pub name: String,
-    /// The game the level is from: its name, units, screen, tic rate.
-    pub game: Game,
-    pub axes: Axes,
-    /// Palette entries; textures add their `palette` base to texel indices (up to 65536).
-    pub palette: Vec<[u8; 3]>,
-    pub shading: Shading,
-    pub clear: ClearColor,
-    /// Near clip distance in viewer units.
-    pub near: f32,
-    pub textures: Vec<Texture>,
-    /// Triangle list (three vertices a triangle), opaque and masked surfaces.
-    pub world: Vec<WorldVertex>,
-    /// Source names of the world triangles (export).
-    pub parts: Parts,
-    pub sprites: Vec<Sprite>,
-    pub sky: Option<Sky>,
-    pub markers: Vec<Marker>,
-    pub spawn: CameraPose,
-    pub animator: Box<dyn Animator>,
-    pub facts: LevelFacts,
-}
-
-impl Scene {
-    /// Viewer-space bounding box of the world geometry.
-    pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
-        let mut it = self.world.iter().map(|v| Vec3::from(v.pos));
-        let first = it.next()?;
-        Some(it.fold((first, first), |(lo, hi), p| (lo.min(p), hi.max(p))))
-    }
-
-    pub fn triangle_count(&self) -> usize {
-        self.world.len() / 3
-    }
 }

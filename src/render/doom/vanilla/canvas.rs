@@ -18,8 +18,8 @@ use super::wall_setup::{ColumnTables, COLUMN_WORDS, SEG_INDEX_WORDS};
 use super::{VanillaView, WalkResult};
 use crate::render::canvas_bands::{self, Bands};
 use crate::render::packing::MetaLayout;
-use crate::scene::vanilla_doom::{FlatXform, VSky, VanillaMap, WalkSeg};
-use crate::scene::{VanillaSeg, VanillaTier};
+use crate::scene::doom::vanilla::{FlatXform, VSky, VanillaMap, WalkSeg};
+use crate::scene::doom::{VanillaSeg, VanillaTier};
 
 /// Rows of one colormap (light levels 0..31, then the invulnerability and all-black maps);
 /// the lit palette holds COLORMAP's, then those of the map's Boom colormaps.

@@ -7,8 +7,8 @@
 use super::canvas::{Canvas, CanvasFrame, CanvasScene, CanvasState, CanvasViewer};
 use super::wall_setup::{ColumnTables, WallSetup};
 use super::{VanillaView, WalkResult};
-use crate::scene::vanilla_doom::VanillaMap;
-use crate::scene::VanillaSeg;
+use crate::scene::doom::vanilla::VanillaMap;
+use crate::scene::doom::VanillaSeg;
 
 pub struct VanillaFrame {
     map: Box<VanillaMap>,

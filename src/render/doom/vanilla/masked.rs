@@ -9,7 +9,7 @@ use super::canvas::{
     CanvasScene, LitRow,
 };
 use super::tables::{fixed_div, fixed_mul, FRACUNIT};
-use crate::scene::vanilla_doom::MemoryColumn;
+use crate::scene::doom::vanilla::MemoryColumn;
 
 /// Which masked middle columns are drawn (vanilla sets `maskedtexturecol[x]` to MAXSHORT).
 pub(super) struct MaskedDone {
@@ -249,7 +249,7 @@ pub(super) fn memory_posts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::vanilla_doom::{ColumnAt, TextureMemory};
+    use crate::scene::doom::vanilla::{ColumnAt, TextureMemory};
     use std::sync::Arc;
 
     /// The rows a one-pixel-wide band of 100 rows gets from R_DrawMaskedColumn over the

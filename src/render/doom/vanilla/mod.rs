@@ -7,7 +7,7 @@
 //! vanilla on the CPU, split as the C source is:
 //!
 //! - `walk` (r_bsp.c), `segs` (r_segs.c) and `planes` (r_plane.c): the geometry pass, one
-//!   [`WalkResult`] a frame from a [`VanillaMap`](crate::scene::vanilla_doom::VanillaMap) and
+//!   [`WalkResult`] a frame from a [`VanillaMap`](crate::scene::doom::vanilla::VanillaMap) and
 //!   a [`VanillaView`] (`view`: the camera and the projection tables, made from [`tables`]);
 //!   `vissprites` (r_things.c R_AddSprites, R_ProjectSprite): the things the walk reaches;
 //! - `wall_setup`: what R_StoreWallRange and R_RenderSegLoop set up per seg and per column for

@@ -7,7 +7,7 @@
 use super::result::NO_PLANE;
 use super::view::VANILLA_MAXVISPLANES;
 use super::walk::Walker;
-use crate::scene::vanilla_doom::FlatXform;
+use crate::scene::doom::vanilla::FlatXform;
 
 /// An unmarked visplane column (vanilla: `top[x] == 0xff`).
 const UNMARKED: u16 = u16::MAX;

@@ -8,7 +8,7 @@
 
 use super::tables::{fixed_div, fixed_mul, point_to_dist, ANG90, FRACBITS, FRACUNIT};
 use super::walk::{LitSector, Walker};
-use crate::scene::vanilla_doom::WalkSeg;
+use crate::scene::doom::vanilla::WalkSeg;
 
 /// Wall edges are stepped in 4.12 fixed point.
 const HEIGHTBITS: u32 = 12;
@@ -17,7 +17,7 @@ const HEIGHTUNIT: i32 = 1 << HEIGHTBITS;
 /// One drawn wall range: a `drawseg_t` as `R_StoreWallRange` fills it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawSeg {
-    /// Index into [`VanillaMap::segs`](crate::scene::vanilla_doom::VanillaMap::segs).
+    /// Index into [`VanillaMap::segs`](crate::scene::doom::vanilla::VanillaMap::segs).
     pub seg: u32,
     /// First and last screen column, inclusive.
     pub x1: i32,

@@ -9,7 +9,7 @@ use super::masked::{memory_posts, MaskedDone, PostPlace};
 use super::segs::{SIL_BOTTOM, SIL_TOP};
 use super::tables::fixed_mul;
 use super::vissprites::{SpriteLight, VisSprite};
-use crate::scene::vanilla_doom::point_on_side;
+use crate::scene::doom::vanilla::point_on_side;
 
 /// R_DrawFuzzColumn's offsets: the row below (+1) or above (-1) each fuzz pixel copies from
 /// (vanilla's `fuzzoffset`, in rows rather than bytes).

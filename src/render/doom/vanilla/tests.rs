@@ -4,7 +4,7 @@
 
 use super::tables::{ANG180, ANG270, ANG90};
 use super::*;
-use crate::scene::vanilla_doom::{
+use crate::scene::doom::vanilla::{
     VanillaMap, WalkNode, WalkSector, WalkSeg, WalkSubsector, VANILLA_NF_SUBSECTOR,
 };
 
@@ -241,7 +241,7 @@ fn hostile_maps_do_not_panic() {
 /// when `flip`) standing at (224, 0) on the east half's raised floor and at (64, 32) in the
 /// west half.
 fn split_room_with_things(flip: bool) -> VanillaMap {
-    use crate::scene::vanilla_doom::{SpritePatch, VSpriteFrame, VThing};
+    use crate::scene::doom::vanilla::{SpritePatch, VSpriteFrame, VThing};
     let mut map = split_room();
     let things = &mut map.things;
     things.patches.push(SpritePatch {
@@ -307,7 +307,7 @@ fn flipped_frames_step_back_from_the_last_column() {
 
 #[test]
 fn a_sectors_things_are_listed_last_spawned_first() {
-    use crate::scene::vanilla_doom::{VThing, VanillaThings};
+    use crate::scene::doom::vanilla::{VThing, VanillaThings};
     let in_sector = |sector| VThing { sector, ..Default::default() };
     let mut things = VanillaThings {
         things: vec![in_sector(0), in_sector(1), in_sector(0), in_sector(7), in_sector(0)],

@@ -24,7 +24,7 @@ pub enum SpriteLight {
 /// One projected thing (`vissprite_t`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VisSprite {
-    /// Index into [`VanillaThings::things`](crate::scene::vanilla_doom::VanillaThings).
+    /// Index into [`VanillaThings::things`](crate::scene::doom::vanilla::VanillaThings).
     pub thing: u32,
     /// Screen columns, clipped to the screen.
     pub x1: i32,
@@ -41,7 +41,7 @@ pub struct VisSprite {
     pub xiscale: i32,
     /// The patch's top above the eye (`gzt - viewz`).
     pub texturemid: i32,
-    /// Index into [`VanillaThings::patches`](crate::scene::vanilla_doom::VanillaThings).
+    /// Index into [`VanillaThings::patches`](crate::scene::doom::vanilla::VanillaThings).
     pub patch: u32,
     pub light: SpriteLight,
 }

@@ -20,7 +20,7 @@ use super::segs::{DrawSeg, MaskedRange, SpriteClip, WallColumn};
 use super::tables::{point_to_angle, ANG180};
 use super::view::VanillaView;
 use super::vissprites::{sort_vissprites, VisSprite};
-use crate::scene::vanilla_doom::{FlatXform, VanillaMap, WalkNode, VANILLA_NF_SUBSECTOR};
+use crate::scene::doom::vanilla::{FlatXform, VanillaMap, WalkNode, VANILLA_NF_SUBSECTOR};
 
 /// Walks `map` for the viewer in `view` with the sector light levels `light` (indexed by each
 /// sector's light slot) and returns the wall ranges and flat spans vanilla would draw.
@@ -42,7 +42,7 @@ pub fn walk_scrolled(
     w.finish()
 }
 
-/// A sector's facts as the walk reads them: a [`crate::scene::vanilla_doom::WalkSector`] with
+/// A sector's facts as the walk reads them: a [`crate::scene::doom::vanilla::WalkSector`] with
 /// its light level looked up in this frame's light slots.
 #[derive(Clone, Copy, Default)]
 pub(super) struct LitSector {
@@ -634,5 +634,5 @@ fn viewer_sector(map: &VanillaMap, view: &VanillaView) -> Option<u32> {
 
 /// R_PointOnSide for a node of the walk's map.
 fn point_on_side(x: i32, y: i32, node: &WalkNode) -> usize {
-    crate::scene::vanilla_doom::point_on_side(x, y, node.x, node.y, node.dx, node.dy)
+    crate::scene::doom::vanilla::point_on_side(x, y, node.x, node.y, node.dx, node.dy)
 }

@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use crate::render::doom::smooth_textures::Run;
-use crate::scene::vanilla_doom::VanillaMap;
+use crate::scene::doom::vanilla::VanillaMap;
 use crate::scene::{vertex_flags, SurfaceKind, WorldVertex};
 
 /// A triangle that belongs to no subsector (no seg or subsector number): always drawn.
@@ -103,7 +103,7 @@ impl WalkCull {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::vanilla_doom::{WalkSeg, WalkSubsector};
+    use crate::scene::doom::vanilla::{WalkSeg, WalkSubsector};
 
     fn tri(kind: SurfaceKind, surface: u32) -> [WorldVertex; 3] {
         let v = WorldVertex {

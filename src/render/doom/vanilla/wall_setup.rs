@@ -9,7 +9,7 @@ use super::tables::{
     ANGLETOFINESHIFT,
 };
 use super::WalkResult;
-use crate::scene::VanillaSeg;
+use crate::scene::doom::VanillaSeg;
 
 /// Words per seg in the column index: first column, column count, first entry.
 pub const SEG_INDEX_WORDS: usize = 3;

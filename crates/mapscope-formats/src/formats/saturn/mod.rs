@@ -2,7 +2,7 @@
 //! planes, quads, tile sets, vertices, entities), the texture list and the segments after it,
 //! walked to end of file; the scene build with subtractive rgb555 vertex light.
 //!
-//! Entry points: [`LevFile::parse`], [`build_scene`], and [`writer`] for test files.
+//! Entry points: [`LevFile::parse`], [`build_scene`], and `writer` for test files (with the `writers` feature).
 
 pub mod build;
 pub mod colour;

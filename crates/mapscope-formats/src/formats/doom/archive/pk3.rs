@@ -14,7 +14,7 @@
 //!
 //! Members are taken in path order compared case-insensitively, as GZDoom sorts them, so of
 //! two members with the same lump name the later path wins. The package becomes one WAD
-//! assembled from its members (see [`Wad::assembled`]).
+//! assembled from its members (see `Wad::assembled`).
 //!
 //! Bounded: at most [`MAX_ENTRIES`] members, each inflated to at most
 //! [`zip_member::MAX_MEMBER`] bytes and all the members read to at most [`MAX_PACKAGE_BYTES`];

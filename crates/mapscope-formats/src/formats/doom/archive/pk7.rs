@@ -5,7 +5,7 @@
 //!
 //! Bounded like PK3s: the start header must place the archive's header inside the file and
 //! that header is at most [`MAX_HEADER`] bytes; at most [`super::pk3::MAX_ENTRIES`] members;
-//! each member read to at most [`zip_member::MAX_MEMBER`] bytes whatever its header claims,
+//! each member read to at most [`crate::formats::zip_member::MAX_MEMBER`] bytes whatever its header claims,
 //! and all of them to at most [`super::pk3::MAX_PACKAGE_BYTES`]. Only folders holding a member
 //! mapscope reads are decoded, each up to its last such member (a solid folder is one
 //! stream), and what that decodes is at most [`MAX_DECODED`] bytes; LZMA2 is decoded on one

@@ -9,11 +9,11 @@ use glam::Vec3;
 
 use super::Builder;
 use crate::formats::doom::specials::sector_colors::{SectorColor, SectorColors};
-use crate::scene::{doom_shade, vertex_flags, Sprite, SurfaceKind};
+use crate::scene::{doom::shade, vertex_flags, Sprite, SurfaceKind};
 
 /// ZDoom's sector colours for smooth mode: the table of distinct (light, fade) pairs, and each
 /// world vertex of a coloured sector (by its light slot) given its pair's number plus one in
-/// shade bytes 2 and 3 (`scene::doom_shade::sector_color`), with a note.
+/// shade bytes 2 and 3 (`scene::doom::shade::sector_color`), with a note.
 pub(super) fn sector_color_table(
     colors: &SectorColors,
     b: &mut Builder,
@@ -57,7 +57,7 @@ pub(super) fn sector_color_table(
             _ => white.walls,
         };
         let Some(n) = pair_number([c.tint(own), c.fade]) else { continue };
-        let [lo, hi] = doom_shade::sector_color(n);
+        let [lo, hi] = shade::sector_color(n);
         for v in &mut b.world[3 * i..3 * i + 3] {
             v.shade[2] = lo;
             v.shade[3] = hi;

@@ -22,7 +22,7 @@ use crate::formats::doom::nodes::bsp::SubsectorPolygons;
 use crate::formats::doom::nodes::BspSeg;
 use crate::formats::doom::specials::floors_3d::{floor_flags, Floor3d, FloorKind};
 use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
-use crate::scene::{doom_shade, vertex_flags, SurfaceKind, WorldVertex};
+use crate::scene::{doom::shade, vertex_flags, SurfaceKind, WorldVertex};
 
 /// One face plane of a slab: the control sector's plane `which` at `level` (its slope, if
 /// any), drawn with flat `flat` placed by `placement`.
@@ -121,7 +121,7 @@ impl Builder<'_> {
         let mut shade = [0; 4];
         if floor.alpha < 255 || floor.additive() {
             flags |= vertex_flags::TRANSLUCENT;
-            shade = doom_shade::line_style(floor.alpha, floor.additive());
+            shade = shade::line_style(floor.alpha, floor.additive());
         }
         (flags, shade)
     }

@@ -21,7 +21,7 @@ use crate::formats::doom::nodes::bsp::point_in_subsector;
 use crate::formats::doom::specials::animation::AnimatedThing;
 use crate::formats::doom::specials::lights::PRandom;
 use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
-use crate::scene::vanilla_doom::VThing;
+use crate::scene::doom::vanilla::VThing;
 use crate::scene::{thing_frame_word, Marker, Sprite, SpriteView};
 
 /// What the things step made, for the steps after it and the scene.

@@ -17,7 +17,7 @@ use crate::formats::doom::map::vanilla_map::vanilla_map_with_textures;
 use crate::formats::doom::map::MapData;
 use crate::formats::doom::specials::boom_build::SkySurface;
 use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
-use crate::scene::vanilla_doom::{FlatXform, VanillaMap};
+use crate::scene::doom::vanilla::{FlatXform, VanillaMap};
 use crate::scene::Sprite;
 
 impl Builder<'_> {

@@ -14,7 +14,10 @@ use crate::formats::doom::map::{line_flags, MapData, Sector};
 use crate::formats::doom::nodes::BspSeg;
 use crate::formats::doom::specials::polyobjects::Polyobject;
 use crate::formats::doom::specials::slopes::{CEILING, FLOOR};
-use crate::scene::{doom_shade, vertex_flags, SurfaceKind, VanillaSeg, VanillaTier, WorldVertex};
+use crate::scene::{
+    doom::{shade, VanillaSeg, VanillaTier},
+    vertex_flags, SurfaceKind, WorldVertex,
+};
 
 impl Builder<'_> {
     /// Draws every seg (`shown`: the sectors as the walls show them, Boom 242's heights as
@@ -242,7 +245,7 @@ impl Builder<'_> {
             // ZDoom's alpha and render style, for the GPU's blending (`doom.wgsl`).
             if let Some(style) = style.filter(|s| s.blends()) {
                 for v in &mut self.world[first..] {
-                    v.shade = doom_shade::line_style(style.alpha, style.additive);
+                    v.shade = shade::line_style(style.alpha, style.additive);
                 }
             }
             tiers[2] = tier(tex, anchor, &p);

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::sprites::{SpriteFrame, SpritePicture};
 use crate::formats::doom::archive::wad::WadStack;
-use crate::scene::vanilla_doom::{SpritePatch, VSpriteFrame, VThing, VanillaThings};
+use crate::scene::doom::vanilla::{SpritePatch, VSpriteFrame, VThing, VanillaThings};
 use crate::scene::{Texels, Texture};
 
 /// Sprite lump bytes kept at most; past this, patches are encoded from their pictures.

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::textures::{DefSource, PatchRef, TextureDirectory};
 use crate::formats::doom::archive::wad::{LumpNum, WadStack};
-use crate::scene::vanilla_doom::{ColumnAt, TextureMemory};
+use crate::scene::doom::vanilla::{ColumnAt, TextureMemory};
 
 /// Where one texture column's bytes start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,7 +305,7 @@ mod tests {
         // The last column runs off the lump's end: the documented fixed value.
         let rows = m.column(0, 3).unwrap().rows();
         assert_eq!(rows[64..66], [texel_a(3, 63), 0xFF]);
-        assert!(rows[66..].iter().all(|&b| b == crate::scene::vanilla_doom::OUTSIDE_BLOCK));
+        assert!(rows[66..].iter().all(|&b| b == crate::scene::doom::vanilla::OUTSIDE_BLOCK));
     }
 
     #[test]

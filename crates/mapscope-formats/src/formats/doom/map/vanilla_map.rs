@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::scene::vanilla_doom::{
+use crate::scene::doom::vanilla::{
     VanillaMap, WalkNode, WalkSector, WalkSeg, WalkSubsector, VANILLA_NF_SUBSECTOR,
 };
 

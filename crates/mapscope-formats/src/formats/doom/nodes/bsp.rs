@@ -208,7 +208,7 @@ fn fixed_point(x: i32, y: i32) -> DVec2 {
 
 /// `R_PointOnSide` for a map node: 0 = front (right), 1 = back (left).
 pub fn point_on_side(x: i32, y: i32, node: &BspNode) -> usize {
-    crate::scene::vanilla_doom::point_on_side(x, y, node.x, node.y, node.dx, node.dy)
+    crate::scene::doom::vanilla::point_on_side(x, y, node.x, node.y, node.dx, node.dy)
 }
 
 /// The subsector containing map point (x, y), walking the tree as `R_PointInSubsector` does.

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::scene::vanilla_doom::VSky;
+use crate::scene::doom::vanilla::VSky;
 use crate::scene::vertex_flags::{SKY_TRANSFERRED, SKY_TRANSFERRED_FLIPPED};
 
 use super::boom_views::{colormap_rows, default_tranmap, BoomViews, Part, Tranmap, TRANMAP_SIZE};

@@ -37,7 +37,7 @@ pub struct WalkSubsector {
 }
 
 /// A seg as the walk reads it (`seg_t`), in 16.16 fixed point, with what the wall walk needs
-/// of its linedef and sidedef (the GPU's per-seg wall data is [`crate::scene::VanillaSeg`]).
+/// of its linedef and sidedef (the GPU's per-seg wall data is [`super::VanillaSeg`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WalkSeg {
     /// Start and end vertex, 16.16.
@@ -183,10 +183,10 @@ pub struct VanillaMap {
     /// Skies transferred by MBF's 271/272 lines (see [`WalkSector::sky`]).
     pub skies: Vec<VSky>,
     /// Boom's translucency tables (65536 bytes: `table[dest << 8 | src]`), which
-    /// [`crate::scene::VanillaSeg::translucent`] indexes.
+    /// [`super::VanillaSeg::translucent`] indexes.
     pub tranmaps: Vec<Vec<u8>>,
     /// ZDoom's sector colours as (light, fade) 0xRRGGBB pairs, which smooth mode alone draws
-    /// (numbered from 1 in [`crate::scene::doom_shade::sector_color`]).
+    /// (numbered from 1 in [`super::shade::sector_color`]).
     pub colors: Vec<[u32; 2]>,
 }
 
@@ -243,9 +243,9 @@ pub struct VanillaThings {
     pub sector_things: Vec<u32>,
     pub frames: Vec<VSpriteFrame>,
     /// Each of [`Self::frames`] as the GPU draws sprites (the scene's textures, one view or
-    /// eight by rotation as in [`super::Sprite::views`]), so that sprites drawn by the GPU
+    /// eight by rotation as in [`crate::scene::Sprite::views`]), so that sprites drawn by the GPU
     /// show the frame an animated thing has reached, not only its spawn frame.
-    pub frame_views: Vec<Vec<super::SpriteView>>,
+    pub frame_views: Vec<Vec<crate::scene::SpriteView>>,
     pub patches: Vec<SpritePatch>,
     pub blocks: Vec<std::sync::Arc<[u8]>>,
 }
