@@ -1,5 +1,5 @@
 //! The viewer's input: window and device events, mouse capture, the movement keys that fly
-//! the camera and the key bindings (the README's key table).
+//! the camera and the key bindings (docs/viewer.md's key table).
 
 use std::time::Instant;
 
