@@ -458,13 +458,12 @@ impl SoftShader for DoomShader {
             return;
         }
         let (lit, _) = self.lanes(t, p);
-        for ((c, lit), wins) in colors.iter_mut().zip(lit).zip(p.wins) {
-            *c = if wins { lit } else { *c };
-        }
+        keep_winners(colors, &lit, &p.wins);
     }
 
     /// A masked surface's or sprite's texels fetched once for their opacity and their colour
-    /// (the sky is never masked).
+    /// (a sky surface's lanes are all opaque, as `opaque` says, and shaded as `shade` shades
+    /// them).
     #[inline(always)]
     fn shade_masked(
         &self,
@@ -481,9 +480,15 @@ impl SoftShader for DoomShader {
         }
         let (lit, opaque) = self.lanes(t, p);
         depth_test(p, z, depths, &opaque);
-        for ((c, lit), wins) in colors.iter_mut().zip(lit).zip(p.wins) {
-            *c = if wins { lit } else { *c };
-        }
+        keep_winners(colors, &lit, &p.wins);
+    }
+}
+
+/// `lit` into the lanes of `colors` whose pixel the triangle `wins`, without a branch a lane.
+#[inline(always)]
+fn keep_winners(colors: &mut [u32; GROUP], lit: &[u32; GROUP], wins: &[bool; GROUP]) {
+    for ((c, &lit), &wins) in colors.iter_mut().zip(lit).zip(wins) {
+        *c = if wins { lit } else { *c };
     }
 }
 
