@@ -12,7 +12,7 @@ use std::path::Path;
 
 use mapscope::formats::marathon::map::{MapObject, Point};
 use mapscope::formats::marathon::writer::{self, LevelChunks, Room, RoomPolygon, SideSpec};
-use mapscope::formats::marathon::{build, level_names, Level, ShapesFile, Wad};
+use mapscope::formats::marathon::{build, level_names, station, Level, ShapesFile, Wad};
 use mapscope::render::{Gpu, SceneRenderer, ViewSettings};
 use mapscope::scene::{CameraPose, Scene};
 
@@ -116,6 +116,9 @@ fn main() {
     harness::write_level(&a, "Grid.sceA", &grid);
     harness::write_level(&a, "Shapes.shpA", &shapes_bytes);
     scenes.extend(parse_and_build("grid (writer)", &grid, &shapes, a.runs));
+    let (station, _) = station::station_wad();
+    harness::write_level(&a, "Station.sceA", &station);
+    scenes.extend(parse_and_build("station (writer)", &station, &shapes, a.runs));
 
     let gpu = Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)");
     println!();
@@ -126,8 +129,11 @@ fn main() {
     );
     println!("{:<28} {:>9} {:>9} {:>9} {:>7}", "level", "median ms", "mean ms", "p95 ms", "fps");
     let first = scenes.remove(0);
-    let last = scenes.pop().expect("grid scene");
-    for (label, mut scene) in [("Probe Octagon", first), ("grid (1600 polygons)", last)] {
+    let station = scenes.pop().expect("station scene");
+    let grid = scenes.pop().expect("grid scene");
+    for (label, mut scene) in
+        [("Probe Octagon", first), ("grid (1600 polygons)", grid), ("station", station)]
+    {
         let s = frame_time(&gpu, &mut scene, a.frames);
         println!(
             "{label:<28} {:>9.2} {:>9.2} {:>9.2} {:>7.1}",

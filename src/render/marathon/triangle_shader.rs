@@ -199,7 +199,12 @@ impl SoftShader for MarathonShader {
         colors: &mut [u32; GROUP],
         _keys: &mut [u8; GROUP],
     ) {
-        if t.landscape || t.transfer != 0 || t.sprite || !self.shapes {
+        let plain = !t.landscape && t.transfer == 0 && !t.sprite;
+        if plain && !self.shapes {
+            self.shade_flat_colours(t, p, colors);
+            return;
+        }
+        if !plain {
             for (j, c) in colors.iter_mut().enumerate() {
                 if p.wins[j] {
                     *c = self.shade_pixel(t, p, j);
@@ -207,17 +212,13 @@ impl SoftShader for MarathonShader {
             }
             return;
         }
-        // Lane by lane: texel coordinates and shading table (32-bit lanes: four a vector).
-        let (mut tx, mut ty, mut table) = ([0i32; GROUP], [0i32; GROUP], [0u32; GROUP]);
+        // Lane by lane: shading table (32-bit lanes: four a vector).
+        let mut table = [0u32; GROUP];
         let entries = self.entries as u32;
-        let (w, h) = (t.texture.width() as f32 / WORLD_ONE, t.texture.height() as f32 / WORLD_ONE);
         for j in 0..GROUP {
-            tx[j] = floor_i32((p.u[j] + t.scroll[0]) * w);
-            ty[j] = floor_i32((p.v[j] + t.scroll[1]) * h);
             table[j] = table_index(t.light, p.dist[j]) * entries;
         }
-        // Every lane's texel (positions worked out in vector lanes), then the winners' colours.
-        let texels = self.textures.texels(&t.texture, &tx, &ty);
+        let texels = self.plain_texels(t, p);
         let last = self.entries as u32 - 1;
         let mut at = [0u32; GROUP];
         for j in 0..GROUP {
@@ -232,6 +233,47 @@ impl SoftShader for MarathonShader {
 }
 
 impl MarathonShader {
+    /// Every lane's texel of a surface with one texture per world unit, its positions worked
+    /// out in vector lanes.
+    #[inline(always)]
+    fn plain_texels(&self, t: &MarathonTriangle, p: &Pixels) -> [u32; GROUP] {
+        let (mut tx, mut ty) = ([0i32; GROUP], [0i32; GROUP]);
+        let (w, h) = (t.texture.width() as f32 / WORLD_ONE, t.texture.height() as f32 / WORLD_ONE);
+        for j in 0..GROUP {
+            tx[j] = floor_i32((p.u[j] + t.scroll[0]) * w);
+            ty[j] = floor_i32((p.v[j] + t.scroll[1]) * h);
+        }
+        self.textures.texels(&t.texture, &tx, &ty)
+    }
+
+    /// `shade_pixel`'s flat colours for a whole group of a plain surface, the light's scale
+    /// and the channels in vector lanes (the same operations in the same order, so the same
+    /// bytes).
+    #[inline(always)]
+    fn shade_flat_colours(&self, t: &MarathonTriangle, p: &Pixels, colors: &mut [u32; GROUP]) {
+        let texels = self.plain_texels(t, p);
+        let last = self.palette.last().copied().unwrap_or(0);
+        let mut rgb = [0u32; GROUP];
+        for j in 0..GROUP {
+            let index = (texels[j] & 255) + t.texture.palette;
+            rgb[j] = self.palette.get(index as usize).copied().unwrap_or(last);
+        }
+        let mut out = [0u32; GROUP];
+        for j in 0..GROUP {
+            let scale = light_scale(t.light, p.dist[j]);
+            let channel = |k: u32| {
+                let f = ((rgb[j] >> (8 * k)) & 255) as f32 / 255.0 * scale;
+                ((f * 255.0 + 0.5) as u32).min(255) << (8 * k)
+            };
+            out[j] = to_target(channel(0) | channel(1) | channel(2), self.bgra);
+        }
+        for (j, c) in colors.iter_mut().enumerate() {
+            if p.wins[j] {
+                *c = out[j];
+            }
+        }
+    }
+
     /// Lane `j` of `p`, every rule of shaders/marathon.wgsl `shade`: landscapes, sprites,
     /// static, and flat colours without a Shapes file.
     fn shade_pixel(&self, t: &MarathonTriangle, p: &Pixels, j: usize) -> u32 {
@@ -273,6 +315,7 @@ fn table_index(ambient: i32, depth: f32) -> u32 {
 
 /// Flat colours' light (shaders/marathon.wgsl `m_light_scale`): the table rule unquantised,
 /// the headlight included.
+#[inline(always)]
 fn light_scale(ambient: i32, depth: f32) -> f32 {
     let a = ambient as f32 / FULL_LIGHT as f32;
     let h = (0.5 - depth / 8192.0).clamp(0.0, 1.0);

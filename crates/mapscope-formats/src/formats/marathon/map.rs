@@ -42,7 +42,7 @@ pub fn records<'a, T>(
     Ok(out)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Point {
     pub x: i16,
     pub y: i16,

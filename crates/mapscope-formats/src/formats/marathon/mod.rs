@@ -14,6 +14,8 @@ pub mod map;
 pub mod panels;
 pub mod platforms;
 pub mod shapes;
+#[cfg(any(test, feature = "writers"))]
+pub mod station;
 pub mod summary;
 pub mod textures;
 pub mod wad;
