@@ -200,11 +200,11 @@ impl SoftShader for MarathonShader {
         _keys: &mut [u8; GROUP],
     ) {
         let plain = !t.landscape && t.transfer == 0 && !t.sprite;
-        if plain && !self.shapes {
-            self.shade_flat_colours(t, p, colors);
-            return;
-        }
-        if !plain {
+        if !plain || !self.shapes {
+            if plain {
+                self.shade_flat_colours(t, p, colors);
+                return;
+            }
             for (j, c) in colors.iter_mut().enumerate() {
                 if p.wins[j] {
                     *c = self.shade_pixel(t, p, j);
@@ -212,13 +212,17 @@ impl SoftShader for MarathonShader {
             }
             return;
         }
-        // Lane by lane: shading table (32-bit lanes: four a vector).
-        let mut table = [0u32; GROUP];
+        // Lane by lane: texel coordinates and shading table (32-bit lanes: four a vector).
+        let (mut tx, mut ty, mut table) = ([0i32; GROUP], [0i32; GROUP], [0u32; GROUP]);
         let entries = self.entries as u32;
+        let (w, h) = (t.texture.width() as f32 / WORLD_ONE, t.texture.height() as f32 / WORLD_ONE);
         for j in 0..GROUP {
+            tx[j] = floor_i32((p.u[j] + t.scroll[0]) * w);
+            ty[j] = floor_i32((p.v[j] + t.scroll[1]) * h);
             table[j] = table_index(t.light, p.dist[j]) * entries;
         }
-        let texels = self.plain_texels(t, p);
+        // Every lane's texel (positions worked out in vector lanes), then the winners' colours.
+        let texels = self.textures.texels(&t.texture, &tx, &ty);
         let last = self.entries as u32 - 1;
         let mut at = [0u32; GROUP];
         for j in 0..GROUP {

@@ -142,13 +142,13 @@ fn layout() -> (Vec<RoomPolygon>, Vec<MapObject>) {
             }
             // Corridors east and south, two polygons each, along one cell row or column.
             let lane = (mix(i, j, 4) % CELLS as u32) as i16;
-            if i + 1 < ROOMS.0 && mix(i, j, 5) % 4 != 0 {
+            if i + 1 < ROOMS.0 && !mix(i, j, 5).is_multiple_of(4) {
                 for k in 0..2 {
                     let x = ox + ROOM + k * GAP / 2;
                     polygons.push(polygon(square(x, oy + lane * CELL, GAP / 2, CELL), 0, 1536));
                 }
             }
-            if j + 1 < ROOMS.1 && mix(i, j, 6) % 4 != 0 {
+            if j + 1 < ROOMS.1 && !mix(i, j, 6).is_multiple_of(4) {
                 for k in 0..2 {
                     let y = oy + ROOM + k * GAP / 2;
                     polygons.push(polygon(square(ox + lane * CELL, y, CELL, GAP / 2), 0, 1536));
