@@ -14,9 +14,10 @@ use std::ops::Range;
 
 use glam::{Mat4, Vec3, Vec4};
 
+use super::cell_visibility::CellVisibility;
 use super::occlusion::{BoxExtent, OcclusionMap, MAX_CORNERS};
 use super::world_batches::Group;
-use crate::scene::WorldVertex;
+use crate::scene::{WorldVertex, NO_CELL};
 
 /// Triangles per chunk: small enough to fit the view closely, large enough that the boxes
 /// cost nothing next to the vertices they stand for.
@@ -29,6 +30,26 @@ struct Chunk {
     /// The chunk's triangles as convex polygons, one for each side they face (see
     /// [`outlines`]), for the occlusion map; empty where they are not.
     outlines: Box<[Box<[Vec3]>]>,
+    /// The level cell all its triangles belong to ([`NO_CELL`]: none, or no cells).
+    cell: u32,
+}
+
+/// What a frame's culling kept and dropped, in triangles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CullCounts {
+    /// In the view frustum.
+    pub in_view: usize,
+    /// Of those, in cells the camera cannot see into.
+    pub out_of_sight: usize,
+    /// Of the rest, shown hidden by the occlusion map (`None`: the map was not used).
+    pub occluded: Option<usize>,
+}
+
+impl CullCounts {
+    /// In the view and not dropped.
+    pub fn drawn(&self) -> usize {
+        self.in_view - self.out_of_sight - self.occluded.unwrap_or(0)
+    }
 }
 
 /// The chunks of each group of a vertex buffer, and the ranges of this frame's view.
@@ -59,9 +80,16 @@ const OCCLUDER_BUDGET: usize = 8192;
 
 impl FrustumCull {
     /// `vertices` is the buffer the groups' ranges index; `occluders` says whether its
-    /// triangles hide what lies behind them (solid ones do, masked ones have holes).
-    pub fn new(vertices: &[WorldVertex], groups: &[Group], occluders: bool) -> FrustumCull {
-        let mut chunks: Vec<Vec<Chunk>> = groups.iter().map(|g| chunk_group(vertices, g)).collect();
+    /// triangles hide what lies behind them (solid ones do, masked ones have holes); with
+    /// `cells`, a chunk holds one cell's triangles.
+    pub fn new(
+        vertices: &[WorldVertex],
+        groups: &[Group],
+        occluders: bool,
+        cells: Option<&CellVisibility>,
+    ) -> FrustumCull {
+        let mut chunks: Vec<Vec<Chunk>> =
+            groups.iter().map(|g| chunk_group(vertices, g, cells)).collect();
         // Until the first update every triangle is drawn.
         let visible = groups.iter().map(|g| vec![g.vertices.clone()]).collect();
         let occluders: Option<Vec<Vec3>> =
@@ -86,14 +114,16 @@ impl FrustumCull {
     /// it shows hidden are dropped too, nearest first, and this buffer's occluders that are
     /// drawn are recorded on it for the chunks behind them (and for later buffers).
     ///
-    /// Returns the triangles in the frustum and, when the map was used, those of them it
-    /// showed hidden.
+    /// `visible` (per cell, from [`CellVisibility::update`]) drops the chunks of cells the
+    /// camera cannot see into.
     pub fn update(
         &mut self,
         view_proj: Mat4,
         occlusion: Option<&mut OcclusionMap>,
-    ) -> (usize, Option<usize>) {
+        visible: Option<&[bool]>,
+    ) -> CullCounts {
         let mut hidden = None;
+        let mut out_of_sight = 0;
         // Inside: -w <= x <= w, -w <= y <= w, and in front of the eye (w >= 0).
         let (r0, r1, r3) = (view_proj.row(0), view_proj.row(1), view_proj.row(3));
         let planes = [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r3];
@@ -101,6 +131,11 @@ impl FrustumCull {
         for (g, chunks) in self.chunks.iter().enumerate() {
             for (i, c) in chunks.iter().enumerate() {
                 if planes.iter().all(|&p| reaches(p, c)) {
+                    let seen = |v: &[bool]| v.get(c.cell as usize).copied().unwrap_or(true);
+                    if !visible.is_none_or(seen) {
+                        out_of_sight += c.vertices.len() / 3;
+                        continue;
+                    }
                     let extent = occlusion.as_ref().and_then(|m| m.box_extent(c.min, c.max));
                     self.candidates.push((g, i, extent));
                 }
@@ -165,7 +200,11 @@ impl FrustumCull {
             }
             drawn += c.vertices.len() / 3;
         }
-        (drawn + hidden.unwrap_or(0), hidden)
+        CullCounts {
+            in_view: drawn + out_of_sight + hidden.unwrap_or(0),
+            out_of_sight,
+            occluded: hidden,
+        }
     }
 
     /// The vertex ranges of group `group` to draw this frame.
@@ -178,7 +217,11 @@ impl FrustumCull {
 /// triangle apart from the chunk so far (farther from its box than either is large) starts a
 /// new one: neighbours in scene order are usually neighbours in space, but a chunk that
 /// joined the end of one room to the start of another far away would be seen from both.
-fn chunk_group(vertices: &[WorldVertex], group: &Group) -> Vec<Chunk> {
+fn chunk_group(
+    vertices: &[WorldVertex],
+    group: &Group,
+    cells: Option<&CellVisibility>,
+) -> Vec<Chunk> {
     let mut chunks: Vec<Chunk> = Vec::new();
     let corners = vertices.get(group.vertices.start as usize..group.vertices.end as usize);
     for (t, tri) in corners.unwrap_or(&[]).chunks_exact(3).enumerate() {
@@ -186,7 +229,8 @@ fn chunk_group(vertices: &[WorldVertex], group: &Group) -> Vec<Chunk> {
         let points = tri.iter().map(|v| Vec3::from(v.pos));
         let (lo, hi) =
             points.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(p), hi.max(p)));
-        if let Some(c) = chunks.last_mut() {
+        let cell = cells.map_or(NO_CELL, |cells| cells.cell_of(tri[0].surface));
+        if let Some(c) = chunks.last_mut().filter(|c| c.cell == cell) {
             let full = c.vertices.len() as u32 >= CHUNK_TRIANGLES * 3;
             let gap = (c.min - hi).max(lo - c.max).max(Vec3::ZERO).length();
             let apart = gap > (c.max - c.min).length().max((hi - lo).length());
@@ -198,7 +242,7 @@ fn chunk_group(vertices: &[WorldVertex], group: &Group) -> Vec<Chunk> {
             }
         }
         let outlines = Box::default();
-        chunks.push(Chunk { vertices: at..at + 3, min: lo, max: hi, outlines });
+        chunks.push(Chunk { vertices: at..at + 3, min: lo, max: hi, outlines, cell });
     }
     chunks
 }
@@ -330,17 +374,17 @@ mod tests {
         }
         let n = vertices.len() as u32;
         let groups = [Group { surface: 1, contrast: true, vertices: 0..n }];
-        let mut cull = FrustumCull::new(&vertices, &groups, false);
+        let mut cull = FrustumCull::new(&vertices, &groups, false, None);
         assert_eq!(cull.ranges(0), std::slice::from_ref(&(0..n)), "all before the first update");
         let quarter_turn = std::f64::consts::FRAC_PI_2;
         let camera = CameraPose { pos: DVec3::ZERO, yaw: quarter_turn, pitch: 0.0 };
         let proj = Mat4::perspective_rh(90f32.to_radians(), 16.0 / 9.0, 0.1, 1000.0);
-        cull.update(proj * camera.view_matrix(), None);
+        cull.update(proj * camera.view_matrix(), None, None);
         let chunk = CHUNK_TRIANGLES * 3;
         assert_eq!(cull.ranges(0), &[0..3 * chunk, 5 * chunk..6 * chunk]);
         // Turned round, only the chunk behind is in view.
         let back = CameraPose { yaw: -quarter_turn, ..camera };
-        cull.update(proj * back.view_matrix(), None);
+        cull.update(proj * back.view_matrix(), None, None);
         assert_eq!(cull.ranges(0), std::slice::from_ref(&(3 * chunk..4 * chunk)));
     }
 
@@ -425,7 +469,7 @@ mod tests {
         }
         let n = vertices.len() as u32;
         let groups = [Group { surface: 1, contrast: true, vertices: 0..n }];
-        let cull = FrustumCull::new(&vertices, &groups, true);
+        let cull = FrustumCull::new(&vertices, &groups, true, None);
         assert!(cull.chunks[0].iter().all(|c| c.outlines.len() == 2), "every chunk a rectangle");
         let camera = CameraPose { pos: DVec3::ZERO, yaw: std::f64::consts::FRAC_PI_2, pitch: 0.0 };
         let proj = super::super::frame::projection(1280, 720, 640.0, false).matrix();

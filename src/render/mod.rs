@@ -4,6 +4,7 @@
 mod canvas_bands;
 mod canvas_markers;
 mod carma2;
+mod cell_visibility;
 pub mod doom;
 mod family;
 mod frame;

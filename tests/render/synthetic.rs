@@ -108,6 +108,7 @@ fn scene(shading: Shading) -> Scene {
         }],
         sky: None,
         markers: vec![],
+        cells: None,
         spawn: CameraPose { pos: DVec3::new(0.0, 41.0, 0.0), yaw: 0.0, pitch: 0.0 },
         animator: Box::new(StaticAnimator {
             state: FrameState {

@@ -34,12 +34,18 @@ impl SceneRenderer {
                 map = Some(m);
             }
             *pause = pause.saturating_sub(1);
-            let (in_view, hidden) = self.solid_cull.update(view_proj, map.as_deref_mut());
-            self.masked_cull.update(view_proj, map);
-            self.last_occlusion = (in_view, hidden.unwrap_or(0));
+            let eye = camera.pos.as_vec3();
+            let visible = match &mut self.cells {
+                Some(cells) if self.occlusion_on => cells.update(view_proj, eye),
+                _ => None,
+            };
+            let counts = self.solid_cull.update(view_proj, map.as_deref_mut(), visible);
+            self.masked_cull.update(view_proj, map, visible);
+            self.last_occlusion = (counts.in_view, counts.in_view - counts.drawn());
             // The map costs a few milliseconds where large triangles cross it; where it hides
             // little (open terrain) the next frames go without it.
-            if hidden.is_some_and(|hidden| hidden * 8 < in_view) {
+            let in_sight = counts.in_view - counts.out_of_sight;
+            if counts.occluded.is_some_and(|hidden| hidden * 8 < in_sight) {
                 self.occlusion_pause = OCCLUSION_PAUSE_FRAMES;
             }
             cpu.mark("frustum culling");

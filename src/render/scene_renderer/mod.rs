@@ -12,6 +12,7 @@ use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use super::canvas_markers::{draw_markers, MarkerCanvas};
+use super::cell_visibility::CellVisibility;
 use super::family::{
     family_frames, FamilyFrames, FamilyInputs, FrameInput, FramePlan, SceneStage, SolidWorld,
 };
@@ -97,6 +98,8 @@ pub struct SceneRenderer {
     /// frame's view can see.
     solid_cull: FrustumCull,
     masked_cull: FrustumCull,
+    /// The level's cells, where the scene has them: which the camera can see into.
+    cells: Option<CellVisibility>,
     /// What the solid triangles drawn this frame hide, kept between frames for its memory.
     occlusion: Option<OcclusionMap>,
     /// Frames to go without the occlusion map after one where it hid little.
@@ -233,14 +236,15 @@ impl SceneRenderer {
         self.timer = if on { PassTimer::new(&gpu.device, &gpu.queue, 16) } else { None };
     }
 
-    /// Lets frames drop what the occlusion map shows hidden (the default), or not: the
-    /// picture is the same either way, only the time differs.
+    /// Lets frames drop what the occlusion map shows hidden and the cells the camera cannot
+    /// see into (the default), or not: the picture is the same either way, only the time
+    /// differs.
     pub fn set_occlusion(&mut self, on: bool) {
         self.occlusion_on = on;
     }
 
-    /// Solid triangles in the last frame's frustum, and how many of them the occlusion map
-    /// showed hidden and were not drawn.
+    /// Solid triangles in the last frame's frustum, and how many of them were not drawn as
+    /// hidden (by the occlusion map, or in cells out of sight).
     pub fn last_occlusion(&self) -> (usize, usize) {
         self.last_occlusion
     }

@@ -31,6 +31,7 @@ impl SceneRenderer {
         let state = storage("frame state", &state_words);
 
         let batches = batch_world(&scene.world, true);
+        let cells = scene.cells.as_ref().map(CellVisibility::new);
         let world = &batches.vertices;
         let solid_indexed = index_vertices(&batches.solid_reversed);
         let solid_reversed = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -133,8 +134,19 @@ impl SceneRenderer {
             pipelines,
             solid_reversed,
             solid_indices,
-            solid_cull: FrustumCull::new(&batches.solid_reversed, &batches.solid, true),
-            masked_cull: FrustumCull::new(&batches.vertices, &batches.masked, false),
+            solid_cull: FrustumCull::new(
+                &batches.solid_reversed,
+                &batches.solid,
+                true,
+                cells.as_ref(),
+            ),
+            masked_cull: FrustumCull::new(
+                &batches.vertices,
+                &batches.masked,
+                false,
+                cells.as_ref(),
+            ),
+            cells,
             occlusion: None,
             occlusion_pause: 0,
             occlusion_on: true,

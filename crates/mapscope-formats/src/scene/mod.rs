@@ -6,6 +6,7 @@
 mod animation;
 mod axes;
 mod camera;
+mod cells;
 pub mod doom;
 mod game;
 mod texture;
@@ -13,6 +14,7 @@ mod texture;
 pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
 pub use axes::Axes;
 pub use camera::{CameraPose, NativePose, MAX_PITCH_DEG};
+pub use cells::{Cell, CellEdge, CellMap, NO_CELL};
 pub use game::{Game, GameScreen, HudPicture, LightScale};
 pub use texture::{Texels, Texture};
 
@@ -39,6 +41,9 @@ pub struct Scene {
     pub sprites: Vec<Sprite>,
     pub sky: Option<Sky>,
     pub markers: Vec<Marker>,
+    /// The level's cells, where the format has them, so only what the camera can see into is
+    /// drawn.
+    pub cells: Option<CellMap>,
     pub spawn: CameraPose,
     pub animator: Box<dyn Animator>,
     pub facts: LevelFacts,

@@ -158,6 +158,7 @@ pub fn build_scene(
         sprites: Vec::new(),
         sky: None,
         markers,
+        cells: None,
         spawn,
         animator: Box::new(StaticAnimator { state: FrameState::default() }),
         facts,

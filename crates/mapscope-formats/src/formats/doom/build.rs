@@ -143,6 +143,7 @@ pub fn build_level_scene(
         sprites: things.sprites,
         sky: b.skies.first().map(|s| Sky { texture: s.texture }),
         markers: things.markers,
+        cells: None,
         spawn,
         animator: Box::new(animator),
         facts,

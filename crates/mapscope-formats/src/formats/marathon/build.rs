@@ -8,14 +8,17 @@
 //! or down (ceilings, liquid underside), so back-face culling shows each surface from the
 //! side the engine draws it.
 
+use std::collections::HashMap;
+
 use glam::{DVec3, Vec3};
 
 use super::animator::{MarathonAnimator, ScrollKind};
+use super::cells::{cell_map, Cover};
 use super::definitions::{self, transfer, Descriptor};
 use super::level::Level;
 use super::lights::LightSim;
 use super::map::{object_kind, Point, OBJECT_HANGS_FROM_CEILING};
-use super::panels::{side_panels, SideHeights};
+use super::panels::{side_panels, Panel, SideHeights};
 use super::shapes::ShapesFile;
 use super::summary::LevelSummary;
 use super::textures::TextureSet;
@@ -39,12 +42,14 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
         anim: MarathonAnimator::new(level),
         world: Vec::new(),
         part_of_triangle: Vec::new(),
+        cover: Cover::default(),
     };
     for p in 0..level.polygons.len() {
         b.polygon_surfaces(p);
     }
+    let joints = b.panel_joints();
     for s in 0..level.sides.len() {
-        b.side_walls(s);
+        b.side_walls(s, &joints);
     }
     let (sprites, markers) = b.objects();
     let spawn = spawn(level);
@@ -53,6 +58,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
     facts.notes.extend(notes.iter().cloned());
     facts.notes.extend(level.notes.iter().cloned());
     facts.notes.extend(b.textures.notes.iter().cloned());
+    let cells = cell_map(level, &b.cover);
     let Builder { textures, mut anim, world, part_of_triangle, .. } = b;
     anim.set_texture_count(textures.textures.len());
     let tables = textures.tables();
@@ -73,6 +79,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
         sprites,
         sky: None,
         markers,
+        cells: Some(cells),
         spawn,
         animator: Box::new(anim),
         facts,
@@ -87,6 +94,17 @@ struct Builder<'l, 's> {
     anim: MarathonAnimator,
     world: Vec<WorldVertex>,
     part_of_triangle: Vec<u32>,
+    /// What hides what is behind it, for the cells.
+    cover: Cover,
+}
+
+/// Where a side stands and what it draws (see [`Builder::side_geometry`]).
+struct SideGeometry {
+    polygon: usize,
+    line: usize,
+    a: Point,
+    b: Point,
+    panels: Vec<Panel>,
 }
 
 /// What one surface is drawn with.
@@ -177,6 +195,7 @@ impl Builder<'_, '_> {
                 0,
                 true,
             );
+            let mut see_through = look.flags & vertex_flags::MASKED != 0;
             self.plane(p, &ring, floor, poly.floor_origin, look, true);
             let look = self.look(
                 Descriptor(poly.ceiling_texture),
@@ -185,7 +204,11 @@ impl Builder<'_, '_> {
                 0,
                 true,
             );
+            see_through |= look.flags & vertex_flags::MASKED != 0;
             self.plane(p, &ring, ceiling, poly.ceiling_origin, look, false);
+            if see_through {
+                self.cover.see_through.push(p);
+            }
         }
         if let Some(m) = level.polygon_media(p) {
             let height = level.media_height(m, &self.lights_at_start);
@@ -199,19 +222,17 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn side_walls(&mut self, s: usize) {
+    /// Where side `s` stands and the panels it draws: its polygon and line, its ends as seen
+    /// from the polygon (left, right) and the panels' heights.
+    fn side_geometry(&self, s: usize) -> Option<SideGeometry> {
         let level = self.level;
-        let Some((p, l)) = level.side_owners[s] else { return };
+        let (p, l) = level.side_owners[s]?;
         // Sides of polygons that are not drawn are not drawn either.
         if !level.polygon_ok[p] {
-            return;
+            return None;
         }
         let line = &level.lines[l];
-        let (Some(e0), Some(e1)) =
-            (level.endpoint(line.endpoints[0]), level.endpoint(line.endpoints[1]))
-        else {
-            return;
-        };
+        let (e0, e1) = (level.endpoint(line.endpoints[0])?, level.endpoint(line.endpoints[1])?);
         let forward = line.clockwise_polygon as usize == p;
         let (a, b) = if forward { (e0, e1) } else { (e1, e0) };
         let other = if forward { line.counterclockwise_polygon } else { line.clockwise_polygon };
@@ -221,11 +242,41 @@ impl Builder<'_, '_> {
                 Some(o) => (floor.max(level.floor[o]), ceiling.min(level.ceiling[o])),
                 None => (floor, ceiling),
             };
-        let side = &level.sides[s];
         let h = SideHeights { floor, ceiling, adjacent_floor, adjacent_ceiling };
+        Some(SideGeometry { polygon: p, line: l, a, b, panels: side_panels(&level.sides[s], h) })
+    }
+
+    /// The heights at which panels end at each endpoint position, so that a panel's edge is
+    /// cut where a neighbour's ends (see [`Builder::side_walls`]).
+    fn panel_joints(&self) -> HashMap<(i16, i16), Vec<i16>> {
+        let mut joints: HashMap<(i16, i16), Vec<i16>> = HashMap::new();
+        for s in 0..self.level.sides.len() {
+            let Some(g) = self.side_geometry(s) else { continue };
+            for q in [g.a, g.b] {
+                let heights = joints.entry((q.x, q.y)).or_default();
+                heights.extend(g.panels.iter().flat_map(|panel| [panel.bottom, panel.top]));
+            }
+        }
+        for heights in joints.values_mut() {
+            heights.sort_unstable();
+            heights.dedup();
+        }
+        joints
+    }
+
+    /// Side `s`'s panels. A panel's vertical edges get a corner at every height where another
+    /// panel at that endpoint ends: two panels beside each other whose edges share only part
+    /// of a line would otherwise leave pixels on that line to neither (a T-junction), and the
+    /// view would show through the crack.
+    fn side_walls(&mut self, s: usize, joints: &HashMap<(i16, i16), Vec<i16>>) {
+        let level = self.level;
+        let Some(SideGeometry { polygon: p, line: l, a, b, panels }) = self.side_geometry(s) else {
+            return;
+        };
+        let side = &level.sides[s];
         let centre = polygon_centre(level, p);
         let length = ((b.x as f64 - a.x as f64).hypot(b.y as f64 - a.y as f64)) as f32;
-        for panel in side_panels(side, h) {
+        for panel in panels {
             let t = panel.texture(side);
             let slot = panel.slot as usize;
             let look = self.look(
@@ -235,21 +286,41 @@ impl Builder<'_, '_> {
                 side.ambient_delta,
                 false,
             );
+            if look.flags & vertex_flags::MASKED == 0 {
+                self.cover.panels.entry((p, l)).or_default().push((panel.bottom, panel.top));
+            }
             let corner = |q: &Point, s_along: f32, z: i16| {
                 let u = s_along + t.x0 as f32;
                 let v = (panel.top as f32 + t.y0 as f32) - z as f32;
                 (viewer(q.x as f64, q.y as f64, z as f64), [u, v])
             };
-            let (a0, b0) = (corner(&a, 0.0, panel.bottom), corner(&b, length, panel.bottom));
-            let (b1, a1) = (corner(&b, length, panel.top), corner(&a, 0.0, panel.top));
+            let edge = |q: &Point| {
+                let inner = joints.get(&(q.x, q.y)).map_or(&[][..], |h| &h[..]);
+                let inner = inner.iter().copied().filter(|&z| z > panel.bottom && z < panel.top);
+                std::iter::once(panel.bottom).chain(inner).chain([panel.top]).collect::<Vec<_>>()
+            };
+            let (left, right) = (edge(&a), edge(&b));
             let mid = Vec3::from(viewer(
                 (a.x as f64 + b.x as f64) / 2.0,
                 (a.y as f64 + b.y as f64) / 2.0,
                 panel.bottom as f64,
             ));
             let inward = Vec3::new(centre[0], mid.y, centre[2]) - mid;
-            self.push_triangle(p, [a0, b0, b1], look, inward);
-            self.push_triangle(p, [a0, b1, a1], look, inward);
+            // Up both edges at once, each triangle taking the lower next corner (an uncut
+            // panel is the two triangles a0 b0 b1 and a0 b1 a1).
+            let (mut i, mut j) = (0, 0);
+            while i + 1 < left.len() || j + 1 < right.len() {
+                let (ai, bj) = (corner(&a, 0.0, left[i]), corner(&b, length, right[j]));
+                let up_right =
+                    j + 1 < right.len() && (i + 1 == left.len() || right[j + 1] <= left[i + 1]);
+                if up_right {
+                    self.push_triangle(p, [ai, bj, corner(&b, length, right[j + 1])], look, inward);
+                    j += 1;
+                } else {
+                    self.push_triangle(p, [ai, bj, corner(&a, 0.0, left[i + 1])], look, inward);
+                    i += 1;
+                }
+            }
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub mod animator;
 pub mod build;
+pub mod cells;
 pub mod container;
 pub mod definitions;
 pub mod level;

@@ -94,7 +94,10 @@ fn layout() -> (Vec<RoomPolygon>, Vec<MapObject>) {
     for j in 0..ROOMS.1 {
         for i in 0..ROOMS.0 {
             let kind = room_kind(i, j);
-            let (ox, oy) = (origin.0 + i * PITCH, origin.1 + j * PITCH);
+            // In i32: a room's offset from the first passes the i16 range before the origin
+            // brings it back.
+            let at = |o: i16, k: i16| (o as i32 + k as i32 * PITCH as i32) as i16;
+            let (ox, oy) = (at(origin.0, i), at(origin.1, j));
             for b in 0..CELLS {
                 for a in 0..CELLS {
                     let middle = (1..=2).contains(&a) && (1..=2).contains(&b);

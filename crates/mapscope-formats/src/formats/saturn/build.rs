@@ -130,6 +130,7 @@ pub fn build_scene(file: &LevFile, map_name: &str) -> Scene {
         sprites: Vec::new(),
         sky: Some(Sky { texture: sky_base as u32 }),
         markers,
+        cells: None,
         spawn,
         animator: Box::new(animator),
         facts,

@@ -90,6 +90,7 @@ pub fn build_scene(level: &SaucerLevel) -> Scene {
         sprites,
         sky: None,
         markers,
+        cells: None,
         spawn,
         animator: Box::new(animator),
         facts,
