@@ -6,7 +6,7 @@
 use crate::support;
 
 use mapscope::formats::saturn::{build_scene, LevFile};
-use mapscope::render::{Gpu, SceneRenderer, ViewSettings};
+use mapscope::render::{Gpu, RenderMode, SceneRenderer, ViewSettings};
 use mapscope::scene::CameraPose;
 
 #[test]
@@ -45,8 +45,8 @@ fn closed_rooms_look_the_same_with_and_without_the_occlusion_map() {
 }
 
 /// Marathon's cells keep the picture: the writer-built station (rooms cut into many polygons,
-/// corridors, pillars, outdoor rooms, a pool, a tall shaft), with its Shapes file and
-/// without, drawn from inside rooms and corridors, from outside the level and on the line
+/// corridors, pillars, outdoor rooms, a pool, a tall shaft), faithful and smooth with its
+/// Shapes file and faithful without, drawn from inside rooms and corridors, from outside the level and on the line
 /// between two polygons, is byte-identical with cell visibility and without it, while the
 /// cells leave most of the triangles in view undrawn.
 #[test]
@@ -60,8 +60,8 @@ fn marathon_cells_keep_the_picture_and_drop_what_is_out_of_sight() {
     let shapes_bytes = std::fs::read(support::fixture("marathon/Shapes.shpA")).expect("Shapes");
     let shapes = ShapesFile::parse("Shapes.shpA", &shapes_bytes).expect("shapes");
     let gpu = Gpu::headless().expect("a Vulkan or GL adapter (install mesa-vulkan-drivers)");
-    let view = ViewSettings { width: 320, height: 180, ..Default::default() };
-    let check = |scene: &Scene, cameras: &[CameraPose]| {
+    let check = |scene: &Scene, cameras: &[CameraPose], mode: RenderMode| {
+        let view = ViewSettings { width: 320, height: 180, mode, ..Default::default() };
         let mut culled = SceneRenderer::new(&gpu, scene).expect("upload");
         let mut plain = SceneRenderer::new(&gpu, scene).expect("upload");
         plain.set_occlusion(false);
@@ -98,8 +98,9 @@ fn marathon_cells_keep_the_picture_and_drop_what_is_out_of_sight() {
     // Outside the level, a little beyond a wall, and high above it.
     cameras.push(CameraPose { pos: glam::DVec3::new(-31240.0, 800.0, 0.0), yaw: 0.1, ..spawn });
     cameras.push(CameraPose { pos: glam::DVec3::new(0.0, 20000.0, 0.0), yaw: 0.5, pitch: -1.0 });
-    let (in_view, hidden) = check(&with_shapes, &cameras);
+    let (in_view, hidden) = check(&with_shapes, &cameras, RenderMode::Faithful);
     assert!(hidden * 2 > in_view, "the cells hid {hidden} of {in_view} triangles in view");
+    check(&with_shapes, &cameras[..12], RenderMode::Smooth);
     let flat = build::build_scene(&level, None, &[]);
-    check(&flat, &cameras[..12]);
+    check(&flat, &cameras[..12], RenderMode::Faithful);
 }
