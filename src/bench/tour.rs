@@ -8,7 +8,9 @@
 //!   height above the thing's origin. Things are the scene's sprites, and where it has
 //!   fewer than that its markers too: the objects a format records without a picture to
 //!   draw (Marathon's objects without their Shapes, Saturn Quake's entities, Carmageddon 2's
-//!   actors, Doom's player starts).
+//!   lights and cameras, Doom's player starts), and where it still has fewer, the objects it
+//!   draws as world triangles (Carmageddon 2's model actors: the middle of each one's box at
+//!   its lowest point).
 //! - The camera moves along the polyline through the waypoints at constant speed, one
 //!   frame's worth of the whole length per frame, level (pitch 0, or the pitch `bench
 //!   --pitch` gives, as a player looking up or down with the mouse), looking along the
@@ -39,6 +41,9 @@ impl Tour {
         let mut things: Vec<DVec3> = scene.sprites.iter().map(|s| s.pos.as_dvec3()).collect();
         if things.len() < MAX_WAYPOINTS - 1 {
             things.extend(scene.markers.iter().map(|m| m.pos.as_dvec3()));
+        }
+        if things.len() < MAX_WAYPOINTS - 1 && scene.parts.placed_objects {
+            things.extend(object_feet(scene));
         }
         let mut left: Vec<DVec3> = things.into_iter().map(|p| p + DVec3::Y * eye).collect();
         while waypoints.len() < MAX_WAYPOINTS && !left.is_empty() {
@@ -97,6 +102,24 @@ impl Tour {
         }
         CameraPose { pitch: self.pitch, ..self.spin_from }
     }
+}
+
+/// Where each placed object of `scene` stands: the middle of its triangles' box across, its
+/// lowest point in height, as a thing's origin is its feet.
+fn object_feet(scene: &Scene) -> Vec<DVec3> {
+    let mut boxes = vec![(DVec3::INFINITY, DVec3::NEG_INFINITY); scene.parts.names.len()];
+    for (t, &part) in scene.world.chunks_exact(3).zip(&scene.parts.of_triangle) {
+        let Some((lo, hi)) = boxes.get_mut(part as usize) else { continue };
+        for v in t {
+            let p = DVec3::from(v.pos.map(f64::from));
+            (*lo, *hi) = (lo.min(p), hi.max(p));
+        }
+    }
+    boxes
+        .into_iter()
+        .filter(|(lo, hi)| lo.x <= hi.x)
+        .map(|(lo, hi)| DVec3::new((lo.x + hi.x) / 2.0, lo.y, (lo.z + hi.z) / 2.0))
+        .collect()
 }
 
 /// Height of `pos` above the highest upward-facing floor triangle under it, 0 if none.

@@ -230,9 +230,12 @@ fn render_draws_with_the_gpus_passes_when_asked_and_they_agree_with_the_canvas()
 #[test]
 fn the_tour_visits_the_objects_levels_record_without_sprites() {
     // Saturn Quake's entities and Marathon's objects without their Shapes are markers, not
-    // sprites: the tour walks to them too instead of turning at the spawn or skipping them.
+    // sprites, and Carmageddon 2's model actors are world triangles: the tour walks to them
+    // too instead of turning at the spawn or skipping them.
     // (level, waypoints at least: the spawn and each object at another spot)
-    for (level, least) in [("saturn/test_room.lev", 4), ("marathon/M1Map.scen", 3)] {
+    let levels =
+        [("saturn/test_room.lev", 4), ("marathon/M1Map.scen", 3), ("carma2/TRACK.TWT", 16)];
+    for (level, least) in levels {
         let path = support::fixture(level);
         let args = [path.to_str().unwrap(), "--size", "160x100", "--frames", "4", "--json"];
         let v: Value = serde_json::from_str(bench(&args).trim()).expect("one JSON object");

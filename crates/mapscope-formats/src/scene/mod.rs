@@ -226,6 +226,9 @@ pub struct Parts {
     pub names: Vec<String>,
     /// Per world triangle, an index into `names`; empty: the whole world is one part.
     pub of_triangle: Vec<u32>,
+    /// Each part is an object placed in the level (Carmageddon 2's model actors), not a piece
+    /// of its architecture: `bench`'s tour visits them as it visits things.
+    pub placed_objects: bool,
 }
 
 /// Facts about the level for `info`, in the format's own terms.

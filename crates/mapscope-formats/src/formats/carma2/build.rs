@@ -115,7 +115,12 @@ pub fn build_scene(
         }
     };
     let surfaces = Surfaces::new(lib, palette.as_ref());
-    let mut b = Builder { lib, surfaces, world: Vec::new(), parts: Parts::default() };
+    let mut b = Builder {
+        lib,
+        surfaces,
+        world: Vec::new(),
+        parts: Parts { placed_objects: true, ..Parts::default() },
+    };
     for inst in &instances {
         b.add_instance(inst, &mut report);
     }

@@ -75,6 +75,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
         parts: Parts {
             names: (0..level.polygons.len()).map(|p| format!("polygon {p}")).collect(),
             of_triangle: part_of_triangle,
+            placed_objects: false,
         },
         sprites,
         sky: None,

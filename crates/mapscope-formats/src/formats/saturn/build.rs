@@ -58,8 +58,11 @@ pub fn build_scene(file: &LevFile, map_name: &str) -> Scene {
         .collect();
 
     let mut world = Vec::with_capacity(geometry.faces.len() * 12);
-    let mut parts =
-        Parts { names: Vec::new(), of_triangle: Vec::with_capacity(geometry.faces.len() * 4) };
+    let mut parts = Parts {
+        names: Vec::new(),
+        of_triangle: Vec::with_capacity(geometry.faces.len() * 4),
+        placed_objects: false,
+    };
     parts.names = (0..file.level.planes.len()).map(|i| format!("plane {i}")).collect();
     let junctions = edge_points(&geometry.faces);
     for (face, junctions) in geometry.faces.iter().zip(&junctions) {

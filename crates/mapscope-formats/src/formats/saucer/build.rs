@@ -51,8 +51,11 @@ pub fn build_scene(level: &SaucerLevel) -> Scene {
             of_triangle.extend(std::iter::repeat_n(part, (world.len() - before) / 3));
         }
     }
-    let parts =
-        Parts { names: Origin::ALL.iter().map(|o| o.name().to_string()).collect(), of_triangle };
+    let parts = Parts {
+        names: Origin::ALL.iter().map(|o| o.name().to_string()).collect(),
+        of_triangle,
+        placed_objects: false,
+    };
 
     let sprites = billboards(level);
     let markers = markers(level);

@@ -102,6 +102,7 @@ impl Builder<'_> {
                 .chunks_exact(3)
                 .map(|t| self.lights.sector_of(t[0].light))
                 .collect(),
+            placed_objects: false,
         }
     }
 }
