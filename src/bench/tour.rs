@@ -2,7 +2,8 @@
 //! format, and walked the way a player looks around a level.
 //!
 //! - Eye height: the spawn camera's height above the floor beneath it (the highest upward
-//!   facing world triangle under the spawn; none found: 0).
+//!   facing world triangle under the spawn; none found: a standing person's, 1.6 m in the
+//!   game's units).
 //! - Waypoints: the spawn, then up to [`MAX_WAYPOINTS`] - 1 things, each the nearest not
 //!   yet visited to the previous waypoint (ties: the first in the scene), raised to eye
 //!   height above the thing's origin. Things are the scene's sprites, and where it has
@@ -148,8 +149,14 @@ fn eye_height(scene: &Scene, pos: DVec3) -> f64 {
             best = Some(y);
         }
     }
-    best.map(|y| pos.y - y).unwrap_or(0.0)
+    // A camera over no floor (Carmageddon 2's, which looks at the whole track from outside
+    // it) says nothing of a player's eye: the tour takes a standing person's, where at 0 it
+    // would skim along the ground with every triangle edge-on.
+    best.map_or(STANDING_EYE_METRES * scene.game.units_per_metre(), |y| pos.y - y)
 }
+
+/// A standing person's eye height, for a tour whose spawn is over no floor.
+const STANDING_EYE_METRES: f64 = 1.6;
 
 #[cfg(test)]
 mod tests {
