@@ -3,7 +3,8 @@
 //! row in view, so the per-pixel fragment lists are exercised).
 //!
 //! `cargo bench --bench saucer` (release). Options after `--`: `--runs N` (parse/build
-//! repeats, default 10), `--frames N` (default 60).
+//! repeats, default 10), `--frames N` (default 60), `--write DIR` (also save the largest level
+//! the format holds, writer-built, as DIR/LEVELS/BIG.wad and DIR/maps/BIG.map).
 
 #[path = "harness/mod.rs"]
 mod harness;
@@ -12,14 +13,21 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use glam::DVec3;
-use mapscope::formats::saucer::{build_scene, Pak, SaucerLevel};
+use mapscope::formats::saucer::{build_scene, large, Pak, SaucerLevel};
 use mapscope::render::{Gpu, SceneRenderer, ViewSettings};
 use mapscope::scene::CameraPose;
 
 use harness::{median, ms, Args};
 
 fn main() {
-    let Args { runs, frames, .. } = Args::parse((10, 60), None);
+    let args = Args::parse((10, 60), None);
+    let (runs, frames) = (args.runs, args.frames);
+    // The largest level the format holds, for `mapscope bench` (as LEVELS/ and maps/).
+    let (big_wad, big_map) = large::large_level();
+    harness::write_level(&args, "LEVELS/BIG.wad", &big_wad);
+    harness::write_level(&args, "maps/BIG.map", &big_map);
+    let big = SaucerLevel::load("BIG", "BIG.wad", &big_wad, "BIG.map", &big_map).expect("BIG");
+    println!("writer-built BIG: {} triangles", build_scene(&big).triangle_count());
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/saucer/Saucerdata.pak");
     let bytes = std::fs::read(&path).expect("the shared Saucerman fixtures");

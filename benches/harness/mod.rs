@@ -121,6 +121,9 @@ pub fn write_level(args: &Args, name: &str, bytes: &[u8]) {
     if let Some(dir) = args.path("--write") {
         std::fs::create_dir_all(&dir).expect("creating the --write folder");
         let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("creating the --write folder");
+        }
         std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         println!("wrote {}", path.display());
     }

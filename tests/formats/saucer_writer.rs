@@ -396,6 +396,17 @@ fn single_files_find_their_partner_and_the_player_spawns() {
         assert_eq!(v["counts"]["block instances"], 13);
         assert_eq!(v["counts"]["billboards"], 1);
     }
+    // Named relative to the folder mapscope runs in: the game folder, or the maps folder.
+    for (cwd, file) in [(dir.path().to_path_buf(), "maps/OWN.map"), (dir.join("maps"), "OWN.map")] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mapscope"))
+            .args(["info", "--json", file])
+            .current_dir(&cwd)
+            .env("RUST_LOG", "warn")
+            .output()
+            .expect("running mapscope");
+        let v: serde_json::Value = serde_json::from_str(&success(&out, "info")).expect("json");
+        assert_eq!(v["maps"], serde_json::json!(["OWN"]), "{file} in {}", cwd.display());
+    }
     // No entity is a player here, so the spawn is above the map centre.
     let s = scene();
     let p = s.axes.to_native_f64(s.spawn.pos);

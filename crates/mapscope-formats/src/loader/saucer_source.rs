@@ -146,7 +146,10 @@ impl FolderSource {
             .file_stem()
             .and_then(|s| s.to_str())
             .context("level file name is not valid text")?;
-        let dir = path.parent().unwrap_or(Path::new("."));
+        // Made absolute, so that the folder above `maps` is found for `maps/x.map` or `x.map`
+        // given from inside it too.
+        let full = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let dir = full.parent().unwrap_or(Path::new("."));
         let root = dir.parent().unwrap_or(Path::new("."));
         let (partner_dir, ext) = if is_map { ("levels", "wad") } else { ("maps", "map") };
         let partner = find_child(root, |p| file_name_is(p, partner_dir))
@@ -154,8 +157,7 @@ impl FolderSource {
             .with_context(|| {
                 format!("{}: no partner {partner_dir}/{base}.{ext} next to it (a level needs both files)", path.display())
             })?;
-        let (wad, map) =
-            if is_map { (partner, path.to_path_buf()) } else { (path.to_path_buf(), partner) };
+        let (wad, map) = if is_map { (partner, full.clone()) } else { (full.clone(), partner) };
         let rel = |p: &Path| p.strip_prefix(root).unwrap_or(p).to_string_lossy().into_owned();
         let level = LevelFiles { name: base.to_string(), wad: rel(&wad), map: rel(&map) };
         Ok(FolderSource { root: root.to_path_buf(), levels: vec![level] })

@@ -8,6 +8,8 @@
 pub mod animation;
 pub mod build;
 pub mod geometry;
+#[cfg(any(test, feature = "writers"))]
+pub mod large;
 pub mod level;
 pub mod lut;
 pub mod map;
