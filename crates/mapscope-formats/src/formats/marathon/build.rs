@@ -47,9 +47,12 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
     for p in 0..level.polygons.len() {
         b.polygon_surfaces(p);
     }
-    let joints = b.panel_joints();
+    let (joints, panels) = b.panel_joints();
+    // Cuts add triangles: at most as many again as the uncut panels have, whatever a file
+    // stacks at one endpoint.
+    let mut extra_triangles = 2 * panels;
     for s in 0..level.sides.len() {
-        b.side_walls(s, &joints);
+        b.side_walls(s, &joints, &mut extra_triangles);
     }
     let (sprites, markers) = b.objects();
     let spawn = spawn(level);
@@ -97,6 +100,14 @@ struct Builder<'l, 's> {
     part_of_triangle: Vec<u32>,
     /// What hides what is behind it, for the cells.
     cover: Cover,
+}
+
+/// Heights at one endpoint past which its panels are not cut (see `Builder::side_walls`).
+const MAX_JOINT_HEIGHTS: usize = 16;
+
+/// An uncut panel edge: its bottom and top.
+fn edge_ends(panel: &Panel) -> Vec<i16> {
+    vec![panel.bottom, panel.top]
 }
 
 /// Where a side stands and what it draws (see [`Builder::side_geometry`]).
@@ -249,10 +260,13 @@ impl Builder<'_, '_> {
 
     /// The heights at which panels end at each endpoint position, so that a panel's edge is
     /// cut where a neighbour's ends (see [`Builder::side_walls`]).
-    fn panel_joints(&self) -> HashMap<(i16, i16), Vec<i16>> {
+    /// Also returns the number of panels.
+    fn panel_joints(&self) -> (HashMap<(i16, i16), Vec<i16>>, usize) {
         let mut joints: HashMap<(i16, i16), Vec<i16>> = HashMap::new();
+        let mut panels = 0;
         for s in 0..self.level.sides.len() {
             let Some(g) = self.side_geometry(s) else { continue };
+            panels += g.panels.len();
             for q in [g.a, g.b] {
                 let heights = joints.entry((q.x, q.y)).or_default();
                 heights.extend(g.panels.iter().flat_map(|panel| [panel.bottom, panel.top]));
@@ -261,15 +275,24 @@ impl Builder<'_, '_> {
         for heights in joints.values_mut() {
             heights.sort_unstable();
             heights.dedup();
+            // Real endpoints hold a few heights; one that holds more is left uncut.
+            if heights.len() > MAX_JOINT_HEIGHTS {
+                heights.clear();
+            }
         }
-        joints
+        (joints, panels)
     }
 
     /// Side `s`'s panels. A panel's vertical edges get a corner at every height where another
     /// panel at that endpoint ends: two panels beside each other whose edges share only part
     /// of a line would otherwise leave pixels on that line to neither (a T-junction), and the
     /// view would show through the crack.
-    fn side_walls(&mut self, s: usize, joints: &HashMap<(i16, i16), Vec<i16>>) {
+    fn side_walls(
+        &mut self,
+        s: usize,
+        joints: &HashMap<(i16, i16), Vec<i16>>,
+        extra_triangles: &mut usize,
+    ) {
         let level = self.level;
         let Some(SideGeometry { polygon: p, line: l, a, b, panels }) = self.side_geometry(s) else {
             return;
@@ -300,7 +323,12 @@ impl Builder<'_, '_> {
                 let inner = inner.iter().copied().filter(|&z| z > panel.bottom && z < panel.top);
                 std::iter::once(panel.bottom).chain(inner).chain([panel.top]).collect::<Vec<_>>()
             };
-            let (left, right) = (edge(&a), edge(&b));
+            let (mut left, mut right) = (edge(&a), edge(&b));
+            let extra = left.len() + right.len() - 4;
+            match extra_triangles.checked_sub(extra) {
+                Some(rest) => *extra_triangles = rest,
+                None => (left, right) = (edge_ends(&panel), edge_ends(&panel)),
+            }
             let mid = Vec3::from(viewer(
                 (a.x as f64 + b.x as f64) / 2.0,
                 (a.y as f64 + b.y as f64) / 2.0,
