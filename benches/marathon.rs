@@ -51,18 +51,8 @@ fn grid_wad() -> Vec<u8> {
     let r = Room::build(&rooms);
     let player =
         MapObject { kind: 3, index: 0, facing: 64, polygon: 0, x: -9984, y: -9984, z: 0, flags: 0 };
-    let level = LevelChunks {
-        name: "Grid".into(),
-        chunks: vec![
-            (*b"PNTS", writer::pnts(&r.endpoints)),
-            (*b"LINS", writer::lins(&r.lines)),
-            (*b"SIDS", writer::sids(&r.sides)),
-            (*b"POLY", writer::poly(&r.polygons)),
-            (*b"LITE", writer::lite(&[writer::constant_light(1.0), writer::constant_light(0.6)])),
-            (*b"OBJS", writer::objs(&[player])),
-            (*b"Minf", writer::minf("Grid", 0)),
-        ],
-    };
+    let lights = [writer::constant_light(1.0), writer::constant_light(0.6)];
+    let level = LevelChunks::of_room("Grid", &r, &lights, &[player]);
     writer::wad(4, 1, "Grid", &[level])
 }
 

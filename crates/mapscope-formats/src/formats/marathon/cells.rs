@@ -192,18 +192,7 @@ mod tests {
         let r = Room::build(&rooms);
         let player =
             MapObject { kind: 3, index: 0, facing: 0, polygon: 0, x: 512, y: 512, z: 0, flags: 0 };
-        let level = LevelChunks {
-            name: "Pair".into(),
-            chunks: vec![
-                (*b"PNTS", writer::pnts(&r.endpoints)),
-                (*b"LINS", writer::lins(&r.lines)),
-                (*b"SIDS", writer::sids(&r.sides)),
-                (*b"POLY", writer::poly(&r.polygons)),
-                (*b"LITE", writer::lite(&[writer::constant_light(1.0)])),
-                (*b"OBJS", writer::objs(&[player])),
-                (*b"Minf", writer::minf("Pair", 0)),
-            ],
-        };
+        let level = LevelChunks::of_room("Pair", &r, &[writer::constant_light(1.0)], &[player]);
         writer::wad(4, 1, "Pair", &[level])
     }
 

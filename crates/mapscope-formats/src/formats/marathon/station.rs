@@ -246,18 +246,9 @@ pub fn station_wad() -> (Vec<u8>, usize) {
         transfer_mode: 0,
     };
     let lights = [1.0, 0.6, 0.8].map(writer::constant_light);
-    let level = LevelChunks {
-        name: "Station".into(),
-        chunks: vec![
-            (*b"PNTS", writer::pnts(&room.endpoints)),
-            (*b"LINS", writer::lins(&room.lines)),
-            (*b"SIDS", writer::sids(&room.sides)),
-            (*b"POLY", writer::poly(&room.polygons)),
-            (*b"LITE", writer::lite(&lights)),
-            (*b"OBJS", writer::objs(&objects)),
-            (*b"medi", writer::medi(&[goo])),
-            (*b"Minf", writer::minf("Station", 0)),
-        ],
-    };
+    let mut level = LevelChunks::of_room("Station", &room, &lights, &objects);
+    // The pool's liquid, before Minf.
+    let minf = level.chunks.len() - 1;
+    level.chunks.insert(minf, (*b"medi", writer::medi(&[goo])));
     (writer::wad(4, 1, "Station", &[level]), room.polygons.len())
 }

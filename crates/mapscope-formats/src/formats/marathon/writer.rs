@@ -23,6 +23,25 @@ pub struct LevelChunks {
     pub chunks: Vec<([u8; 4], Vec<u8>)>,
 }
 
+impl LevelChunks {
+    /// A Marathon 2 level of `room`'s polygons lit by `lights`, holding `objects` (the player
+    /// start among them): its points, lines, sides, polygons, lights, objects and `Minf`.
+    pub fn of_room(name: &str, room: &Room, lights: &[StaticLight], objects: &[MapObject]) -> Self {
+        LevelChunks {
+            name: name.into(),
+            chunks: vec![
+                (*b"PNTS", pnts(&room.endpoints)),
+                (*b"LINS", lins(&room.lines)),
+                (*b"SIDS", sids(&room.sides)),
+                (*b"POLY", poly(&room.polygons)),
+                (*b"LITE", lite(lights)),
+                (*b"OBJS", objs(objects)),
+                (*b"Minf", minf(name, 0)),
+            ],
+        }
+    }
+}
+
 /// A wad with `version` (0..4) and `data_version`; levels become directory entries.
 pub fn wad(version: u16, data_version: u16, name: &str, levels: &[LevelChunks]) -> Vec<u8> {
     let (chunk_header, entry_base, app_data) = match version {
