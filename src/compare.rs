@@ -24,13 +24,10 @@ use std::path::{Path, PathBuf};
 use image::{ImageFormat, ImageReader, Rgba, RgbaImage};
 use serde_json::json;
 
+use crate::limits::compare::{MAX_PNG_ALLOC, MAX_PNG_DIMENSION};
+
 /// Default tolerance: largest channel difference (0..255) that still counts as "close".
 pub const DEFAULT_TOLERANCE: u8 = 8;
-/// Largest width or height [`load_png`] accepts: an 8192 x 8192 RGBA8 result is exactly
-/// [`crate::formats::MAX_ALLOC`] (the conversion to RGBA8 allocates after the decoder).
-pub const MAX_PNG_DIMENSION: u32 = 8192;
-/// Largest allocation (bytes) the PNG decoder may make: the parsers' cap, 256 MiB.
-pub const MAX_PNG_ALLOC: u64 = crate::formats::MAX_ALLOC as u64;
 
 const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 

@@ -2,10 +2,10 @@
 //!
 //! Dependencies run one way: `formats` (bytes → game structures, and each game's scene
 //! builder) → `scene` (neutral level description) → `render` (wgpu) → `app` (window, camera)
-//! and `cli`. `formats`, `scene` and `loader` are the `mapscope-formats` crate, which builds
-//! without the GPU or the window; they are re-exported here under the same names.
+//! and `cli`. `formats`, `scene`, `loader` and `limits` are the `mapscope-formats` crate,
+//! which builds without the GPU or the window; they are re-exported here under the same names.
 
-pub use mapscope_formats::{formats, loader, scene};
+pub use mapscope_formats::{formats, limits, loader, scene};
 
 pub mod align;
 pub mod app;

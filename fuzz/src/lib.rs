@@ -6,8 +6,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 
 /// Largest single allocation a target may make: the parsers' own cap
-/// (`mapscope_formats::formats::MAX_ALLOC`, 256 MiB).
-pub const ALLOC_LIMIT: usize = mapscope_formats::formats::MAX_ALLOC;
+/// (`mapscope_formats::limits::MAX_ALLOC`, 256 MiB).
+pub const ALLOC_LIMIT: usize = mapscope_formats::limits::MAX_ALLOC;
 
 /// The system allocator, aborting (a crash libFuzzer records) on any request over
 /// [`ALLOC_LIMIT`].

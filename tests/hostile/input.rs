@@ -604,8 +604,8 @@ fn zip_with(members: &[(&str, &[u8])]) -> Vec<u8> {
 
 #[test]
 fn saucer_zip_bomb_members_are_refused() {
-    use mapscope::formats::saucer::pak::MAX_MEMBER;
     use mapscope::formats::saucer::Pak;
+    use mapscope::limits::MAX_MEMBER;
     // Found while fuzzing saucer_pak: a 300 KB package inflating a 300 MB member took 308 MB
     // of memory (members were capped only at MAX_ALLOC, and `read_to_end` may double its
     // buffer past that). Members are now capped at MAX_MEMBER, the buffer never grows past it.

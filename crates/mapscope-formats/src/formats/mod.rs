@@ -18,7 +18,3 @@ mod writer_identity_tests;
 pub use byte_writer::{ByteWriter, Endian, Slot};
 pub use error::{ErrorKind, FormatError, Result};
 pub use reader::Reader;
-
-/// Largest single allocation any parser makes from counts found in a file (256 MiB).
-/// Every count is also checked against the bytes that exist before allocating.
-pub const MAX_ALLOC: usize = 256 << 20;

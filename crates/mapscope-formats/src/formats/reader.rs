@@ -3,7 +3,8 @@
 //! counts claimed by the file are checked against the bytes that remain before anything is
 //! allocated for them (`MAX_ALLOC` caps any single allocation).
 
-use super::{FormatError, Result, MAX_ALLOC};
+use super::{FormatError, Result};
+use crate::limits::MAX_ALLOC;
 
 /// A bounds-checked cursor over a byte slice. Every read names the structure it belongs to so
 /// errors say what was being read and where.

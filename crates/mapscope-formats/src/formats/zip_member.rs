@@ -4,11 +4,7 @@
 
 use std::io::Read;
 
-/// Largest member inflated (64 MiB; level files and textures are a few MB). Keeps a zip bomb
-/// from growing a buffer anywhere near [`crate::formats::MAX_ALLOC`].
-pub const MAX_MEMBER: usize = 64 << 20;
-/// Deflate's best ratio is about 1032:1; a declared size beyond that is not believed.
-const MAX_DEFLATE_RATIO: u64 = 1032;
+use crate::limits::{MAX_DEFLATE_RATIO, MAX_MEMBER};
 
 /// Capacity to reserve for a member: its declared size, but never more than its compressed
 /// bytes can inflate to, nor the member cap.

@@ -150,10 +150,6 @@ pub fn read_node(r: &mut Reader, fixed_partition: bool, wide_children: bool) -> 
     Ok(BspNode { x: p[0], y: p[1], dx: p[2], dy: p[3], bbox, children })
 }
 
-/// Longest decompressed ZDoom node stream accepted (64 MiB): the largest community maps need a
-/// few MiB, so anything past this is a hostile or corrupt stream, not a map.
-pub const MAX_INFLATED_NODES: usize = 64 << 20;
-
 /// The binary angle of the direction (`dx`, `dy`): 0 = east, 0x4000_0000 = north, as
 /// `R_PointToAngle2` gives it (computed exactly rather than through the engine's tables, which
 /// agree to within a few units of the 16-bit angles vanilla stores).

@@ -10,9 +10,7 @@
 use crate::formats::{FormatError, Result};
 
 use super::archive::wad::Lump;
-
-/// Largest text lump accepted (the largest TEXTURES of big mods are a few hundred KiB).
-pub const MAX_SCRIPT: usize = 16 << 20;
+use crate::limits::doom::MAX_SCRIPT;
 
 /// Characters that are tokens of their own.
 const PUNCTUATION: &[u8] = b"{}(),;=:";

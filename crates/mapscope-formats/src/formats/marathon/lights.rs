@@ -2,6 +2,7 @@
 //! the engine's light state machine (six lighting functions, one tick at a time).
 
 use crate::formats::{Reader, Result};
+use crate::limits::marathon::MAX_SKIPS;
 
 pub const LIGHT_SIZE: usize = 100;
 pub const OLD_LIGHT_SIZE: usize = 32;
@@ -283,7 +284,6 @@ impl LightRun {
     /// `lightsource.cpp`); a cycle of nothing but such states would loop for ever there, and
     /// here stays in its state for a tick at a time after `MAX_SKIPS` of them.
     fn rephase(&mut self, rng: &mut Random) {
-        const MAX_SKIPS: u32 = 64;
         let stateless = self.def.flags & LIGHT_STATELESS != 0;
         let mut skips = 0;
         while self.phase >= self.period {

@@ -4,7 +4,8 @@
 //! collection definition.
 
 use super::mac_roman;
-use crate::formats::{Reader, Result, MAX_ALLOC};
+use crate::formats::{Reader, Result};
+use crate::limits::MAX_ALLOC;
 
 pub const COLLECTION_COUNT: usize = 32;
 const COLLECTION_HEADER_SIZE: usize = 32;

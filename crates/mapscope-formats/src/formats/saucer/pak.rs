@@ -11,6 +11,7 @@ use zip::ZipArchive;
 
 use crate::formats::zip_member::{read_bounded, size_hint as member_size_hint};
 use crate::formats::{FormatError, Result};
+use crate::limits::saucer::MAX_WALKED;
 
 /// A level in a game folder: the WAD in `LEVELS/` and the map in `maps/` with the same base
 /// name.
@@ -112,11 +113,6 @@ fn find_name(names: &[String], name: &str) -> Option<usize> {
         .position(|n| n == name)
         .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(name)))
 }
-
-/// Largest member inflated (shared with every zip format).
-pub use crate::formats::zip_member::MAX_MEMBER;
-/// Most bytes the local-header walk keeps over all members (128 MiB).
-pub const MAX_WALKED: usize = 2 * MAX_MEMBER;
 
 /// Reads members one local header after another until the central directory, the end of the
 /// data or a broken entry; returns what was complete and a note on why the walk stopped.

@@ -16,10 +16,10 @@
 //! two members with the same lump name the later path wins. The package becomes one WAD
 //! assembled from its members (see `Wad::assembled`).
 //!
-//! Bounded: at most [`MAX_ENTRIES`] members, each inflated to at most
-//! [`zip_member::MAX_MEMBER`] bytes and all the members read to at most [`MAX_PACKAGE_BYTES`];
-//! encrypted members and compression methods other than store and deflate are errors naming
-//! the member.
+//! Bounded: at most [`MAX_PACKAGE_ENTRIES`] members, each inflated to at most
+//! [`MAX_MEMBER`](crate::limits::MAX_MEMBER) bytes and all the members read to at most
+//! [`MAX_PACKAGE_BYTES`]; encrypted members and compression methods other than store and
+//! deflate are errors naming the member.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufReader, Read, Seek};
@@ -28,14 +28,10 @@ use std::path::Path;
 use zip::ZipArchive;
 
 use crate::formats::zip_member::{self, read_bounded};
-use crate::formats::{FormatError, Result, MAX_ALLOC};
+use crate::formats::{FormatError, Result};
+use crate::limits::doom::{MAX_PACKAGE_BYTES, MAX_PACKAGE_ENTRIES};
 
 use super::wad::{is_map_marker, map_extent, LumpInfo, Origin, Wad};
-
-/// Most members a package may list (large mods hold a few tens of thousands).
-pub const MAX_ENTRIES: usize = 1 << 20;
-/// Most bytes read from one package, all members together.
-pub const MAX_PACKAGE_BYTES: usize = MAX_ALLOC;
 
 /// Whether `head` starts like a zip: a local file header, or the end record of an empty zip.
 pub fn is_zip(head: &[u8]) -> bool {
@@ -198,12 +194,12 @@ pub fn read_package<R: Read + Seek>(name: &str, reader: R) -> Result<Vec<Wad>> {
     let mut archive = ZipArchive::new(reader).map_err(|e| {
         FormatError::new(name, "zip central directory", 0, format!("not a readable zip: {e}"))
     })?;
-    if archive.len() > MAX_ENTRIES {
+    if archive.len() > MAX_PACKAGE_ENTRIES {
         return Err(FormatError::new(
             name,
             "zip central directory",
             archive.central_directory_start(),
-            format!("{} members, more than the {MAX_ENTRIES} accepted", archive.len()),
+            format!("{} members, more than the {MAX_PACKAGE_ENTRIES} accepted", archive.len()),
         ));
     }
     let names: Vec<(usize, String)> = (0..archive.len())

@@ -4,11 +4,11 @@
 //! and found it within bounds (dictionaries, counts, coder chains).
 //!
 //! Bounded like PK3s: the start header must place the archive's header inside the file and
-//! that header is at most [`MAX_HEADER`] bytes; at most [`super::pk3::MAX_ENTRIES`] members;
-//! each member read to at most [`crate::formats::zip_member::MAX_MEMBER`] bytes whatever its header claims,
-//! and all of them to at most [`super::pk3::MAX_PACKAGE_BYTES`]. Only folders holding a member
+//! that header is at most [`MAX_PK7_HEADER`] bytes; at most [`MAX_PACKAGE_ENTRIES`] members;
+//! each member read to at most [`MAX_MEMBER`] bytes whatever its header claims,
+//! and all of them to at most [`MAX_PACKAGE_BYTES`]. Only folders holding a member
 //! mapscope reads are decoded, each up to its last such member (a solid folder is one
-//! stream), and what that decodes is at most [`MAX_DECODED`] bytes; LZMA2 is decoded on one
+//! stream), and what that decodes is at most [`MAX_PK7_DECODED`] bytes; LZMA2 is decoded on one
 //! thread, so one dictionary is reserved at a time.
 
 use std::collections::HashMap;
@@ -17,18 +17,18 @@ use std::path::Path;
 
 use sevenz_rust2::{Archive, BlockDecoder, Password};
 
-use crate::formats::zip_member::MAX_MEMBER;
 use crate::formats::{FormatError, Result};
+use crate::limits::doom::{
+    MAX_PACKAGE_BYTES, MAX_PACKAGE_ENTRIES, MAX_PK7_DECODED, MAX_PK7_HEADER,
+};
+use crate::limits::MAX_MEMBER;
 
-use super::pk3::{assemble_package, wanted_members, MAX_ENTRIES, MAX_PACKAGE_BYTES};
-pub use super::pk7_header::MAX_HEADER;
+use super::pk3::{assemble_package, wanted_members};
 use super::pk7_header::{check_archive, START_HEADER};
 use super::wad::Wad;
 
 /// The 7z signature.
 const SIGNATURE: &[u8] = b"7z\xBC\xAF\x27\x1C";
-/// Most bytes decoded to reach the members read, those skipped in solid folders included.
-pub const MAX_DECODED: u64 = 4 * MAX_PACKAGE_BYTES as u64;
 
 /// Whether `head` starts like a 7z archive.
 pub fn is_7z(head: &[u8]) -> bool {
@@ -68,13 +68,13 @@ pub fn read_package<R: Read + Seek>(name: &str, mut reader: R) -> Result<Vec<Wad
     };
     let (offset, size) = (u64_at(12), u64_at(20));
     let end = START_HEADER.checked_add(offset).and_then(|e| e.checked_add(size));
-    if end.is_none_or(|e| e > len) || size > MAX_HEADER {
+    if end.is_none_or(|e| e > len) || size > MAX_PK7_HEADER {
         return Err(error(
             12,
             "7z start header",
             format!(
                 "header of {size} bytes at {offset} past the start header lies outside the \
-                 {len}-byte file or passes {MAX_HEADER} bytes"
+                 {len}-byte file or passes {MAX_PK7_HEADER} bytes"
             ),
         ));
     }
@@ -83,11 +83,11 @@ pub fn read_package<R: Read + Seek>(name: &str, mut reader: R) -> Result<Vec<Wad
     let archive = Archive::read(&mut reader, &password)
         .map_err(|e| error(0, "7z header", format!("not a readable 7z archive: {e}")))?;
     let entries = &archive.files;
-    if entries.len() > MAX_ENTRIES {
+    if entries.len() > MAX_PACKAGE_ENTRIES {
         return Err(error(
             0,
             "7z header",
-            format!("{} members, more than the {MAX_ENTRIES} accepted", entries.len()),
+            format!("{} members, more than the {MAX_PACKAGE_ENTRIES} accepted", entries.len()),
         ));
     }
     let names: Vec<(usize, String)> = entries
@@ -146,7 +146,7 @@ pub fn read_package<R: Read + Seek>(name: &str, mut reader: R) -> Result<Vec<Wad
 }
 
 /// The folders to decode, each with how many wanted members it holds: those holding one,
-/// refused when reaching their last wanted member decodes more than [`MAX_DECODED`] bytes.
+/// refused when reaching their last wanted member decodes more than [`MAX_PK7_DECODED`] bytes.
 /// A folder's members are the files the crate walks for it: its sub-stream count of them
 /// from its first.
 fn decode_plan<R: Read + Seek>(
@@ -169,10 +169,10 @@ fn decode_plan<R: Read + Seek>(
         }
         if wanted_here > 0 {
             work = work.saturating_add(reach);
-            if work > MAX_DECODED {
+            if work > MAX_PK7_DECODED {
                 return Err(format!(
                     "reaching the members read means decoding {work} bytes or more, past the \
-                     {MAX_DECODED} accepted"
+                     {MAX_PK7_DECODED} accepted"
                 ));
             }
             plan.push((block, wanted_here));
@@ -256,8 +256,8 @@ mod tests {
 
     #[test]
     fn dictionaries_past_the_cap_are_refused_before_decoding() {
-        use crate::formats::doom::archive::pk7_header::DICTIONARY_FLOOR;
         use crate::formats::doom::archive::pk7_writer::{seven_zip, SevenZipLayout};
+        use crate::limits::doom::PK7_DICTIONARY_FLOOR;
         let members: [(&str, &[u8]); 1] = [("maps/MAP01.wad", b"PWAD")];
         // LZMA2 code 40 declares 4 GiB - 1; 28 is 64 MiB, the floor; 29 is 96 MiB, more than
         // twice the 4 bytes it unpacks.
@@ -273,7 +273,7 @@ mod tests {
             assert!(e.offset > 0, "{e}");
         }
         let ok = seven_zip(&members, &SevenZipLayout::lzma2_dictionary(28));
-        assert_eq!(1u64 << 26, DICTIONARY_FLOOR);
+        assert_eq!(1u64 << 26, PK7_DICTIONARY_FLOOR);
         // It passes the header check (then fails as a package: a bare "PWAD" is no WAD).
         assert!(!message(ok).message.contains("dictionary"));
         // The header's own folder declaring 4 GiB.

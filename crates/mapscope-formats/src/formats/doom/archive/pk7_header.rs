@@ -7,39 +7,29 @@
 //! 7-Zip documents (`DOC/7zFormat.txt` in the LZMA SDK), in the order the crate reads them,
 //! and any archive the crate could not read within bounds is refused with the structure and
 //! offset at fault:
-//! - an LZMA or LZMA2 dictionary above [`DICTIONARY_FLOOR`] and twice what its coder unpacks,
-//!   or above [`MAX_DICTIONARY`];
+//! - an LZMA or LZMA2 dictionary above [`PK7_DICTIONARY_FLOOR`] and twice what its coder unpacks,
+//!   or above [`MAX_PK7_DICTIONARY`];
 //! - a count larger than the bytes left could hold, or above the package's member cap;
 //! - folders other than a chain of one-in, one-out coders (BCJ2 and the like), or more than
-//!   [`MAX_FOLDER_CODERS`] coders;
+//!   [`MAX_PK7_FOLDER_CODERS`] coders;
 //! - tables that disagree (a pack stream per folder, a file with data per sub-stream, a name
 //!   per file), properties whose declared size is not what they hold.
 //!
 //! A compressed ("encoded") header is itself a folder's LZMA or LZMA2 stream: its coders are
-//! checked the same way, its unpacked size capped at [`MAX_HEADER`], and it is decoded here
+//! checked the same way, its unpacked size capped at [`MAX_PK7_HEADER`], and it is decoded here
 //! (with its dictionary cut to that size) to check the header it holds.
 
 use std::io::{Read, Seek, SeekFrom};
 
 use crate::formats::{FormatError, Result};
 
-use super::pk3::{MAX_ENTRIES, MAX_PACKAGE_BYTES};
+use crate::limits::doom::{
+    MAX_PACKAGE_ENTRIES, MAX_PK7_DICTIONARY, MAX_PK7_FOLDER_CODERS, MAX_PK7_HEADER,
+    PK7_DICTIONARY_FLOOR,
+};
 
 /// Size of the start header (signature, version, CRC, next header offset, size and CRC).
 pub const START_HEADER: u64 = 32;
-/// Most bytes the archive's header (its member list) may take, stored or decoded.
-pub const MAX_HEADER: u64 = 64 << 20;
-/// Largest LZMA or LZMA2 dictionary accepted: the decoder reserves it whole (and zero-fills
-/// it), and a dictionary only ever has to hold what was unpacked before, which a package may
-/// not keep past [`MAX_PACKAGE_BYTES`].
-pub const MAX_DICTIONARY: u64 = MAX_PACKAGE_BYTES as u64;
-/// A dictionary up to this size is accepted whatever its coder unpacks: the largest preset of
-/// 7-Zip (ultra) and xz (-9). Past it, the dictionary may be at most twice what its coder
-/// unpacks (7-Zip cuts a dictionary to the next size up from the data's; the sizes LZMA2 can
-/// declare step by 1.5 and 2), up to [`MAX_DICTIONARY`].
-pub const DICTIONARY_FLOOR: u64 = 64 << 20;
-/// Most coders in one folder (7-Zip writes one to three: a filter, a compressor, a cipher).
-pub const MAX_FOLDER_CODERS: usize = 4;
 
 const METHOD_COPY: &[u8] = &[0x00];
 const METHOD_LZMA: &[u8] = &[0x03, 0x01, 0x01];
@@ -74,7 +64,7 @@ mod id {
 }
 
 /// Checks the header of the 7z archive in `reader` (`len` bytes; `start` is its start header,
-/// already found to place the header inside the file and within [`MAX_HEADER`]).
+/// already found to place the header inside the file and within [`MAX_PK7_HEADER`]).
 pub fn check_archive<R: Read + Seek>(
     name: &str,
     reader: &mut R,
@@ -130,12 +120,14 @@ fn read_at<R: Read + Seek>(
     what: &str,
 ) -> Result<Vec<u8>> {
     let inside = at.checked_add(size).is_some_and(|end| end <= len);
-    if !inside || size > MAX_HEADER {
+    if !inside || size > MAX_PK7_HEADER {
         return Err(FormatError::new(
             name,
             what,
             at,
-            format!("{size} bytes at {at} lie outside the {len}-byte file or pass {MAX_HEADER}"),
+            format!(
+                "{size} bytes at {at} lie outside the {len}-byte file or pass {MAX_PK7_HEADER}"
+            ),
         ));
     }
     let mut out = vec![0u8; size as usize];
@@ -346,7 +338,7 @@ fn streams_info(b: &mut Bytes) -> Result<StreamsInfo> {
     let mut nid = b.byte("streams property")?;
     if nid == id::PACK_INFO {
         out.pack_pos = b.number("pack position")?;
-        let n = b.count("pack streams", 1, MAX_ENTRIES as u64)?;
+        let n = b.count("pack streams", 1, MAX_PACKAGE_ENTRIES as u64)?;
         b.expect(id::SIZE, "pack sizes")?;
         for _ in 0..n {
             out.pack_sizes.push(b.number("pack size")?);
@@ -387,7 +379,7 @@ fn streams_info(b: &mut Bytes) -> Result<StreamsInfo> {
 fn unpack_info(b: &mut Bytes) -> Result<Vec<Folder>> {
     b.expect(id::FOLDER, "folders")?;
     // A folder takes at least two bytes: its coder count and a coder's flags.
-    let n = b.count("folders", 2, MAX_ENTRIES as u64)?;
+    let n = b.count("folders", 2, MAX_PACKAGE_ENTRIES as u64)?;
     if b.byte("folders external")? != 0 {
         return Err(b.fail_before("folders stored elsewhere (external): not read".into()));
     }
@@ -424,7 +416,7 @@ fn unpack_info(b: &mut Bytes) -> Result<Vec<Folder>> {
 
 /// One folder's coders and bind pairs: a chain of one-in, one-out coders.
 fn folder(b: &mut Bytes, f: usize) -> Result<Folder> {
-    let n = b.count("coders", 1, MAX_FOLDER_CODERS as u64)? as usize;
+    let n = b.count("coders", 1, MAX_PK7_FOLDER_CODERS as u64)? as usize;
     if n == 0 {
         return Err(b.fail_before(format!("folder {f} has no coder")));
     }
@@ -486,7 +478,7 @@ fn folder(b: &mut Bytes, f: usize) -> Result<Folder> {
 }
 
 /// The dictionary an LZMA or LZMA2 coder unpacking `unpacked` bytes declares, refused past
-/// what [`DICTIONARY_FLOOR`] and [`MAX_DICTIONARY`] allow.
+/// what [`PK7_DICTIONARY_FLOOR`] and [`MAX_PK7_DICTIONARY`] allow.
 fn check_dictionary(b: &Bytes, coder: &Coder, unpacked: u64, f: usize, c: usize) -> Result<()> {
     let fail = |msg: String| FormatError::new(b.file, b.what, coder.at, msg);
     let (kind, size) = if coder.method == METHOD_LZMA {
@@ -514,7 +506,7 @@ fn check_dictionary(b: &Bytes, coder: &Coder, unpacked: u64, f: usize, c: usize)
     } else {
         return Ok(());
     };
-    let allowed = unpacked.saturating_mul(2).clamp(DICTIONARY_FLOOR, MAX_DICTIONARY);
+    let allowed = unpacked.saturating_mul(2).clamp(PK7_DICTIONARY_FLOOR, MAX_PK7_DICTIONARY);
     if size > allowed {
         return Err(fail(format!(
             "folder {f} coder {c}: {kind} dictionary of {size} bytes for {unpacked} unpacked, \
@@ -531,10 +523,10 @@ fn sub_streams_info(b: &mut Bytes, folders: &mut [Folder]) -> Result<()> {
         for folder in folders.iter_mut() {
             folder.sub_streams = b.number("sub-stream count")?;
             total = total.saturating_add(folder.sub_streams);
-            if total > MAX_ENTRIES as u64 {
-                return Err(
-                    b.fail_before(format!("sub-streams past the {MAX_ENTRIES} members accepted"))
-                );
+            if total > MAX_PACKAGE_ENTRIES as u64 {
+                return Err(b.fail_before(format!(
+                    "sub-streams past the {MAX_PACKAGE_ENTRIES} members accepted"
+                )));
             }
         }
         nid = b.byte("sub-streams property")?;
@@ -572,7 +564,7 @@ fn sub_streams_info(b: &mut Bytes, folders: &mut [Folder]) -> Result<()> {
 /// The files: a name each, and as many with data as the folders hold.
 fn files_info(b: &mut Bytes, streams: &StreamsInfo) -> Result<()> {
     // Each file needs at least a name's two-byte terminator.
-    let n = b.count("files", 2, MAX_ENTRIES as u64)?;
+    let n = b.count("files", 2, MAX_PACKAGE_ENTRIES as u64)?;
     let mut empty_streams: Option<u64> = None;
     let mut names = false;
     loop {
@@ -649,7 +641,7 @@ fn files_info(b: &mut Bytes, streams: &StreamsInfo) -> Result<()> {
     Ok(())
 }
 
-/// Decodes an encoded header's first folder (stored, LZMA or LZMA2), at most [`MAX_HEADER`]
+/// Decodes an encoded header's first folder (stored, LZMA or LZMA2), at most [`MAX_PK7_HEADER`]
 /// bytes out of each coder.
 fn decode_header<R: Read + Seek>(
     name: &str,
@@ -669,8 +661,8 @@ fn decode_header<R: Read + Seek>(
     for &c in &folder.order {
         let coder = &folder.coders[c];
         let out_len = folder.unpack_sizes.get(c).copied().unwrap_or(0);
-        if out_len > MAX_HEADER {
-            return Err(fail(format!("unpacks to {out_len} bytes, more than {MAX_HEADER}")));
+        if out_len > MAX_PK7_HEADER {
+            return Err(fail(format!("unpacks to {out_len} bytes, more than {MAX_PK7_HEADER}")));
         }
         // The dictionary never has to hold more than the whole output.
         let window = out_len.max(4096) as u32;

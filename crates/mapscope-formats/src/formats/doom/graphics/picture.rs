@@ -7,10 +7,7 @@ use crate::formats::Result;
 use super::palette_match::PaletteMatcher;
 use super::png_lump::{decode_png, is_png, read_header};
 use crate::formats::doom::archive::wad::Lump;
-
-/// Largest picture accepted (texels). Vanilla pictures are at most a few hundred texels on a
-/// side; this keeps a hostile header from requesting gigabytes.
-pub const MAX_PICTURE_TEXELS: usize = 4096 * 4096;
+use crate::limits::doom::MAX_PICTURE_TEXELS;
 
 /// A decoded picture, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -14,13 +14,11 @@ use std::io::Cursor;
 use crate::formats::{FormatError, Result};
 
 use super::palette_match::{PaletteMatcher, ALPHA_OPAQUE};
-use super::picture::{Picture, MAX_PICTURE_TEXELS};
+use super::picture::Picture;
 use crate::formats::doom::archive::wad::Lump;
+use crate::limits::doom::{MAX_PICTURE_TEXELS, MAX_PNG_SIDE};
 
 pub const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
-
-/// Longest side accepted (a picture's width and height are 16-bit numbers).
-pub const MAX_SIDE: u32 = 32767;
 
 /// Whether a lump holds a PNG.
 pub fn is_png(data: &[u8]) -> bool {
@@ -71,7 +69,10 @@ pub fn read_header(lump: &Lump<'_>) -> Result<PngHeader> {
                     ));
                 }
                 let texels = width as u64 * height as u64;
-                if width > MAX_SIDE || height > MAX_SIDE || texels > MAX_PICTURE_TEXELS as u64 {
+                if width > MAX_PNG_SIDE
+                    || height > MAX_PNG_SIDE
+                    || texels > MAX_PICTURE_TEXELS as u64
+                {
                     return Err(r.error_at(
                         at,
                         format!("{} is {width}x{height}, larger than accepted", lump.name),

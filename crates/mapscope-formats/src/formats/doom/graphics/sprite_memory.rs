@@ -10,11 +10,9 @@ use std::sync::Arc;
 
 use super::sprites::{SpriteFrame, SpritePicture};
 use crate::formats::doom::archive::wad::WadStack;
+use crate::limits::doom::MAX_SPRITE_BYTES;
 use crate::scene::doom::vanilla::{SpritePatch, VSpriteFrame, VThing, VanillaThings};
 use crate::scene::{Texels, Texture};
-
-/// Sprite lump bytes kept at most; past this, patches are encoded from their pictures.
-const MAX_SPRITE_BYTES: usize = 64 << 20;
 
 /// Collects the things and the patches they draw from while the level builder spawns them.
 #[derive(Default)]

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use super::textures::{DefSource, PatchRef, TextureDirectory};
 use crate::formats::doom::archive::wad::{LumpNum, WadStack};
+use crate::limits::doom::MAX_TEXTURE_MEMORY_BYTES;
 use crate::scene::doom::vanilla::{ColumnAt, TextureMemory};
 
 /// Where one texture column's bytes start.
@@ -178,11 +179,6 @@ fn draw_column_in_cache(lump: &[u8], mut ofs: usize, originy: i32, cache: &mut [
     }
 }
 
-/// Most bytes the canvas's texture memory holds (patch lumps and composites, each once).
-/// Vanilla's own limits (64 KiB composites, lumps in a WAD) keep real levels far below it;
-/// past it a texture's columns are drawn from its composed texels, with a note.
-const MAX_MEMORY_BYTES: usize = 64 << 20;
-
 /// The texture memory of a scene: for each `(texture number, scene texture)` of `walls`,
 /// vanilla's column layout (scene textures not named, or without a vanilla layout, get
 /// none). `texture_count` is the number of scene textures.
@@ -212,11 +208,11 @@ pub fn scene_texture_memory(
         let lump_data = |l: LumpNum| stack.lump_at(l).map_or(&[][..], |l| l.data);
         let adds =
             layout.composite.len() + new_lumps.iter().map(|&l| lump_data(l).len()).sum::<usize>();
-        if bytes + adds > MAX_MEMORY_BYTES {
+        if bytes + adds > MAX_TEXTURE_MEMORY_BYTES {
             if !std::mem::replace(&mut noted, true) {
                 notes.push(format!(
-                    "wall textures' vanilla column memory passes {MAX_MEMORY_BYTES} bytes; the \
-                     rest wrap at their height in faithful mode (no tutti-frutti)"
+                    "wall textures' vanilla column memory passes {MAX_TEXTURE_MEMORY_BYTES} \
+                     bytes; the rest wrap at their height in faithful mode (no tutti-frutti)"
                 ));
             }
             continue;

@@ -32,9 +32,6 @@ mod tests;
 
 pub use compositing::{placeholder, PatchCache, PatchKey};
 
-/// Longest side of a defined texture (sizes are 16-bit numbers).
-const MAX_SIDE: i64 = 32767;
-
 /// What a placement draws.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PatchRef {

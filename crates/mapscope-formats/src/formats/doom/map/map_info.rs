@@ -17,9 +17,7 @@
 
 use crate::formats::doom::archive::wad::{Lump, WadStack};
 use crate::formats::doom::script_tokens::{Scanner, Token};
-
-/// How deep `include` may nest (a lump including itself stops here).
-const MAX_INCLUDE_DEPTH: usize = 8;
+use crate::limits::doom::MAX_MAPINFO_INCLUDE_DEPTH;
 
 /// Map properties read here.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -118,7 +116,7 @@ impl Parser<'_> {
                 self.defaults = skies;
             } else if t.is_word("include") {
                 let (path, at) = s.expect_text("the lump to include")?;
-                if depth >= MAX_INCLUDE_DEPTH {
+                if depth >= MAX_MAPINFO_INCLUDE_DEPTH {
                     return Err(s.error_on(&at, "includes nest too deep"));
                 }
                 let num = self.stack.lump_num_by_path(&path).or_else(|| self.stack.lump_num(&path));

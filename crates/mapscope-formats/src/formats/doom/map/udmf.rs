@@ -14,13 +14,7 @@
 //! error names the byte offset (relative to the file when a base is given) and line.
 
 use crate::formats::{FormatError, Result};
-
-/// Largest TEXTMAP accepted (the largest community maps are a few MiB).
-pub const MAX_INPUT: usize = 64 << 20;
-/// Most blocks (vertices, lines, sides, sectors, things together).
-pub const MAX_BLOCKS: usize = 4_000_000;
-/// Most assignments in the whole document.
-pub const MAX_ASSIGNMENTS: usize = 32_000_000;
+use crate::limits::doom::{MAX_UDMF_ASSIGNMENTS, MAX_UDMF_BLOCKS, MAX_UDMF_INPUT};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum UdmfValue {
@@ -307,12 +301,12 @@ pub fn namespace_of(file: &str, data: &[u8], base: u64) -> Result<Option<String>
 }
 
 fn parse_until(file: &str, data: &[u8], base: u64, globals_only: bool) -> Result<UdmfDocument> {
-    if data.len() > MAX_INPUT {
+    if data.len() > MAX_UDMF_INPUT {
         return Err(FormatError::new(
             file,
             "TEXTMAP",
             base,
-            format!("{} bytes is more than the {MAX_INPUT} accepted", data.len()),
+            format!("{} bytes is more than the {MAX_UDMF_INPUT} accepted", data.len()),
         ));
     }
     let mut lx = Lexer { data, pos: 0, line: 1, file, base };
@@ -358,7 +352,7 @@ fn parse_until(file: &str, data: &[u8], base: u64, globals_only: bool) -> Result
                         };
                         expect(&mut lx, Token::Semicolon, "';'")?;
                         assignments += 1;
-                        if assignments > MAX_ASSIGNMENTS {
+                        if assignments > MAX_UDMF_ASSIGNMENTS {
                             return Err(lx.error_at(at, line, "too many assignments"));
                         }
                         match open.as_mut() {
@@ -370,7 +364,7 @@ fn parse_until(file: &str, data: &[u8], base: u64, globals_only: bool) -> Result
                         if globals_only {
                             return Ok(doc);
                         }
-                        if doc.blocks.len() >= MAX_BLOCKS {
+                        if doc.blocks.len() >= MAX_UDMF_BLOCKS {
                             return Err(lx.error_at(at, line, "too many blocks"));
                         }
                         open = Some(UdmfBlock {
@@ -490,7 +484,7 @@ mod tests {
 
     #[test]
     fn oversized_input_is_refused() {
-        let big = vec![b' '; MAX_INPUT + 1];
+        let big = vec![b' '; MAX_UDMF_INPUT + 1];
         let e = parse("t.wad", &big, 0).unwrap_err();
         assert!(e.message.contains("accepted"), "{e}");
     }

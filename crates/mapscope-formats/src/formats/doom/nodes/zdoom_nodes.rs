@@ -10,12 +10,10 @@
 
 use std::io::Read;
 
-use super::{
-    read_node, BspSubsector, NodeContext, NodeFault, NodeFormat, NodeSet, NodeVertex,
-    MAX_INFLATED_NODES,
-};
+use super::{read_node, BspSubsector, NodeContext, NodeFault, NodeFormat, NodeSet, NodeVertex};
 use crate::formats::doom::archive::wad::Lump;
 use crate::formats::{FormatError, Reader, Result};
+use crate::limits::doom::MAX_INFLATED_NODES;
 
 /// The node format a lump's magic names, if it is one of ZDoom's.
 pub fn zdoom_format(data: &[u8]) -> Option<NodeFormat> {

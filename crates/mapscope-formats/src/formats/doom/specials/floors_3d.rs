@@ -27,6 +27,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::formats::doom::map::{MapData, MapFormat};
+use crate::limits::doom::MAX_SLAB_SECTORS;
 
 /// Hexen/ZDoom `Sector_Set3dFloor`.
 pub const SECTOR_SET_3D_FLOOR: u16 = 160;
@@ -89,9 +90,6 @@ impl Floor3d {
         self.alpha > 0
     }
 }
-
-/// Sectors the map's slabs may reach in all (a slab counted once per sector it is built in).
-const MAX_SLAB_SECTORS: usize = 1 << 16;
 
 /// The map's 3D floors (those of alpha 0 too, which only cast light), with notes on what is
 /// read and what is not drawn.

@@ -10,12 +10,10 @@ use crate::formats::doom::archive::wad::{LumpNum, WadStack};
 use crate::formats::doom::graphics::flats::{fit_flat, flat_picture, FlatTexture};
 use crate::formats::doom::graphics::palette_match::PaletteMatcher;
 use crate::formats::doom::graphics::picture::Picture;
+use crate::limits::doom::{MAX_CACHED_TEXELS, MAX_TEXTURE_NESTING};
 use crate::scene::{Texels, Texture};
 
 use super::{DefSource, PatchRef, TextureDef, TextureDirectory};
-
-/// Deepest chain of textures used as patches of textures (GZDoom allows it; a cycle stops).
-const MAX_NESTING: usize = 4;
 
 impl TextureDirectory {
     /// Composes sprite definition `i`, placed by its offsets.
@@ -251,11 +249,6 @@ pub enum PatchKey {
     Texture(usize),
 }
 
-/// Most texels the patch cache keeps (32 MiB of texels and masks). A PNG of a few KiB can
-/// claim 16M texels, so a package could otherwise make the cache hold gigabytes; past this,
-/// pictures are decoded for each use and dropped.
-const MAX_CACHED_TEXELS: usize = 1 << 24;
-
 /// Decoded patches, each decoded once while the cache has room, and the palette matcher PNG
 /// pictures go through.
 #[derive(Default)]
@@ -307,9 +300,9 @@ impl PatchCache {
             }
             PatchKey::Texture(t) => {
                 let def = dir.defs.get(t)?;
-                if depth >= MAX_NESTING {
+                if depth >= MAX_TEXTURE_NESTING {
                     notes.push(format!(
-                        "texture {} used as a patch more than {MAX_NESTING} levels deep",
+                        "texture {} used as a patch more than {MAX_TEXTURE_NESTING} levels deep",
                         def.name
                     ));
                     None

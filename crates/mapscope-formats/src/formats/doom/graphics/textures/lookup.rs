@@ -10,11 +10,12 @@ use crate::formats::doom::archive::wad::{LumpNum, Namespace, WadStack};
 use crate::formats::doom::graphics::picture::Picture;
 use crate::formats::doom::graphics::textures_lump::{DefinitionKind, TextureDefinition};
 use crate::formats::Result;
+use crate::limits::doom::MAX_TEXTURE_SIDE;
 
 use super::parsing::{parse_pnames, parse_texture_lump, read_textures};
 use super::{
     shortened, DefSource, PatchKey, PatchRef, SpriteDef, TextureDef, TextureDirectory,
-    TextureRules, TextureScale, MAX_SIDE,
+    TextureRules, TextureScale,
 };
 
 impl TextureDirectory {
@@ -130,9 +131,9 @@ impl TextureDirectory {
         let mut replaced = 0;
         for (file, num) in stack.hires_pictures() {
             let Some(lump) = stack.lump_at(num) else { continue };
-            let Some((w, h)) = Picture::size_of(&lump)
-                .filter(|&(w, h)| w > 0 && h > 0 && w as i64 <= MAX_SIDE && h as i64 <= MAX_SIDE)
-            else {
+            let Some((w, h)) = Picture::size_of(&lump).filter(|&(w, h)| {
+                w > 0 && h > 0 && w as i64 <= MAX_TEXTURE_SIDE && h as i64 <= MAX_TEXTURE_SIDE
+            }) else {
                 self.notes.push(format!(
                     "{}: hires picture {} is not a picture of an accepted size; not used",
                     lump.file, lump.name
@@ -318,13 +319,15 @@ impl TextureDirectory {
     fn install_picture(&mut self, stack: &WadStack, num: LumpNum, file: usize) {
         let Some(lump) = stack.lump_at(num) else { return };
         let def = match Picture::size_of(&lump) {
-            Some((w, h)) if w as i64 <= MAX_SIDE && h as i64 <= MAX_SIDE => TextureDef::picture(
-                lump.name.to_string(),
-                (w as u16, h as u16),
-                num,
-                file,
-                TextureScale::default(),
-            ),
+            Some((w, h)) if w as i64 <= MAX_TEXTURE_SIDE && h as i64 <= MAX_TEXTURE_SIDE => {
+                TextureDef::picture(
+                    lump.name.to_string(),
+                    (w as u16, h as u16),
+                    num,
+                    file,
+                    TextureScale::default(),
+                )
+            }
             _ => TextureDef::broken(
                 lump.name,
                 file,

@@ -4,19 +4,15 @@
 //! on which engine's rules then pick among the lumps.
 
 use crate::formats::doom::archive::wad::{Lump, WadStack};
-use crate::formats::doom::graphics::picture::MAX_PICTURE_TEXELS;
 use crate::formats::doom::graphics::textures_lump::{
     parse_textures_lump, TextureDefinition, TexturesItem,
 };
 use crate::formats::{FormatError, Result};
+use crate::limits::doom::{MAX_PICTURE_TEXELS, MAX_TEXTURES_INCLUDE_DEPTH, MAX_TEXTURE_SIDE};
 
 use super::{
     shortened, DefSource, PatchPlacement, PatchRef, TextureDef, TextureDirectory, TextureScale,
-    MAX_SIDE,
 };
-
-/// Deepest `#include` chain in TEXTURES lumps.
-const MAX_INCLUDES: usize = 8;
 
 impl TextureDirectory {
     /// A TEXTURES definition of file `file` as the texture it composes.
@@ -41,8 +37,8 @@ impl TextureDirectory {
                 first_defined: false,
                 scale: TextureScale::default(),
             }
-        } else if d.width > MAX_SIDE
-            || d.height > MAX_SIDE
+        } else if d.width > MAX_TEXTURE_SIDE
+            || d.height > MAX_TEXTURE_SIDE
             || d.width * d.height > MAX_PICTURE_TEXELS as i64
         {
             let why = format!("size {}x{} is larger than accepted", d.width, d.height);
@@ -105,12 +101,15 @@ pub(super) fn read_textures(
                         format!("#include \"{name}\": no such lump"),
                     ));
                 };
-                if depth >= MAX_INCLUDES {
+                if depth >= MAX_TEXTURES_INCLUDE_DEPTH {
                     return Err(FormatError::new(
                         lump.file,
                         "TEXTURES",
                         offset,
-                        format!("#include \"{name}\": more than {MAX_INCLUDES} levels deep"),
+                        format!(
+                            "#include \"{name}\": more than {MAX_TEXTURES_INCLUDE_DEPTH} levels \
+                             deep"
+                        ),
                     ));
                 }
                 read_textures(stack, &included, depth + 1, out, notes)?;
