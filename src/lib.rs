@@ -7,7 +7,6 @@
 
 pub use mapscope_formats::{formats, limits, loader, scene};
 
-pub mod align;
 pub mod app;
 pub mod bench;
 pub mod cli;
@@ -17,5 +16,4 @@ pub mod demo_level;
 pub mod export;
 pub mod output;
 pub mod render;
-pub mod screenshot;
 pub mod shot;

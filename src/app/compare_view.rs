@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use image::RgbaImage;
 
-use super::reference::{self, Blend, Placement, RefMode};
+use super::reference::{self, Blend, RefMode};
+use crate::compare::placement::{buffer_aspect, compare_live, place_reference, Placement};
 use crate::compare::{self, CompareReport};
 use crate::scene::{GameScreen, HudPicture};
 
@@ -100,7 +101,7 @@ impl ReferenceView {
     /// width at the same field of view, centred on its own middle row.
     pub fn placement(&self, frame: (u32, u32), game: Option<&GameScreen>) -> Placement {
         let (w, h) = self.size();
-        let mut p = Placement::new((w, h), frame, reference::buffer_aspect(w, h, game));
+        let mut p = Placement::new((w, h), frame, buffer_aspect(w, h, game));
         if let Some(share) = self.hud_view_share(game) {
             p.reference.1 = self.view_rows(game);
             p.offset_y = (frame.1 as f64 - h as f64 * share * p.scale_y) / 2.0;
@@ -118,7 +119,7 @@ impl ReferenceView {
     /// is the game's): then the viewer switches to the game's resolution when it loads.
     pub fn matches_game(&self, game: &GameScreen) -> bool {
         let (w, h) = self.size();
-        let (bw, bh) = reference::buffer_aspect(w, h, Some(game));
+        let (bw, bh) = buffer_aspect(w, h, Some(game));
         bw as u64 * game.height as u64 == bh as u64 * game.width as u64
     }
 
@@ -145,7 +146,7 @@ impl ReferenceView {
         if due {
             let start = Instant::now();
             let view = self.view_image(game);
-            let result = reference::compare_live(view, frame, &placement, tolerance);
+            let result = compare_live(view, frame, &placement, tolerance);
             self.report = Some(result.map_err(|e| e.to_string()));
             self.compare_ms = start.elapsed().as_secs_f64() * 1000.0;
             self.last_compare = Some(Instant::now());
@@ -154,7 +155,7 @@ impl ReferenceView {
             self.placed = None;
         }
         if self.placed.is_none() {
-            let placed = reference::place_reference(self.view_image(game), &placement);
+            let placed = place_reference(self.view_image(game), &placement);
             self.placed = Some((placement, placed));
         }
         match &self.placed {
@@ -212,7 +213,7 @@ fn bar_correlation(image: &RgbaImage, game: &GameScreen, bar: &HudPicture) -> f6
     if bar.height != game.height.saturating_sub(view) as usize || bar.width > game.width as usize {
         return 0.0;
     }
-    let Ok(buffer) = crate::screenshot::fit_to_frame(image, (game.width, game.height)) else {
+    let Ok(buffer) = compare::screenshot::fit_to_frame(image, (game.width, game.height)) else {
         return 0.0;
     };
     let brightness = |c: [u8; 3]| 0.299 * c[0] as f64 + 0.587 * c[1] as f64 + 0.114 * c[2] as f64;
@@ -272,11 +273,8 @@ mod tests {
                 image::Rgba([y as u8, x as u8, 200, 255])
             });
             let placement = v.placement(size, None);
-            let want = reference::compose(
-                &frame,
-                &reference::place_reference(&reference, &placement),
-                &v.blend,
-            );
+            let want =
+                reference::compose(&frame, &place_reference(&reference, &placement), &v.blend);
             assert_eq!(v.process(&frame, None), want, "{size:?}");
             assert!(v.report.is_some(), "the first frame is compared");
         }

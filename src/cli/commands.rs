@@ -120,7 +120,7 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
 
 /// `compare --align`: re-renders A's level around A's camera against the reference B.
 fn compare_align(a: CompareArgs) -> Result<ExitCode> {
-    use crate::align::{align, AlignOptions, NativeCamera};
+    use crate::compare::align::{align, AlignOptions, NativeCamera};
     let meta = ShotMeta::read(&a.a).with_context(|| {
         format!("{}: --align needs a mapscope render or shot (its camera metadata)", a.a.display())
     })?;
@@ -330,13 +330,13 @@ fn reference_at(
     path: &std::path::Path,
     frame: (u32, u32),
     a: &CompareArgs,
-) -> Result<crate::screenshot::Fitted> {
+) -> Result<compare::screenshot::Fitted> {
     let shot = compare::load_picture(path)?;
-    let mut fitted = crate::screenshot::fit_to_frame(&shot, frame)
+    let mut fitted = compare::screenshot::fit_to_frame(&shot, frame)
         .with_context(|| path.display().to_string())?;
     if compare::is_jpeg(path) {
         if let Some(palette) = faithful_palette(a) {
-            let n = crate::screenshot::snap_to_palette(&mut fitted.image, &palette, JPEG_SNAP);
+            let n = compare::screenshot::snap_to_palette(&mut fitted.image, &palette, JPEG_SNAP);
             fitted.how += &format!(", JPEG: {n} pixels snapped to the level's palette");
         }
     }

@@ -5,7 +5,7 @@
 
 use anyhow::Result;
 
-use crate::compare::{compare_images, CompareOptions, CompareReport};
+use super::{compare_images, CompareOptions, CompareReport};
 use crate::render::{Gpu, SceneRenderer, ViewSettings};
 use crate::scene::{CameraPose, Scene};
 

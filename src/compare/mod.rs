@@ -15,6 +15,16 @@
 //! - `psnr_db`: `10·log10(255² / MSE)` with the MSE over RGB channels; infinite when the
 //!   compared pixels are identical;
 //! - `max_channel_error`: the largest single channel difference.
+//!
+//! Everything that sets a render beside a screenshot of the game lives under this module,
+//! because each part feeds or reads these figures: [`screenshot`] takes a screenshot as
+//! people keep it back to the game's frame buffer, [`placement`] lays a reference on a frame
+//! of another size (the viewer's reference view and its live figures), and [`align`] searches
+//! for the camera whose render matches a screenshot best (`compare --align`).
+
+pub mod align;
+pub mod placement;
+pub mod screenshot;
 
 use std::fmt;
 use std::fs::File;
