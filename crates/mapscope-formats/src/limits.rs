@@ -114,6 +114,12 @@ pub mod marathon {
     /// the engine skips such states (`lightsource.cpp`), and a cycle of nothing but them
     /// would loop for ever there.
     pub const MAX_SKIPS: u32 = 64;
+
+    /// Panel end heights at one endpoint past which the panels there are not cut at each
+    /// other's ends (the cuts that keep beside-each-other panels crack-free): real endpoints
+    /// hold a few, and each height cuts every panel ending there, so a file stacking sides
+    /// at one endpoint would otherwise grow the walls with the square of their number.
+    pub const MAX_JOINT_HEIGHTS: usize = 16;
 }
 
 /// PNG files `mapscope compare` (and `compare --align`) reads: reference screenshots and

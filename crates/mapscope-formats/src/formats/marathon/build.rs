@@ -22,6 +22,7 @@ use super::panels::{side_panels, Panel, SideHeights};
 use super::shapes::ShapesFile;
 use super::summary::LevelSummary;
 use super::textures::TextureSet;
+use crate::limits::marathon::MAX_JOINT_HEIGHTS;
 use crate::scene::{
     vertex_flags, Axes, CameraPose, ClearColor, Game, LevelFacts, Marker, Parts, Scene, Shading,
     ShadingFamily, Sprite, SpriteView, SurfaceKind, WorldVertex,
@@ -101,9 +102,6 @@ struct Builder<'l, 's> {
     /// What hides what is behind it, for the cells.
     cover: Cover,
 }
-
-/// Heights at one endpoint past which its panels are not cut (see `Builder::side_walls`).
-const MAX_JOINT_HEIGHTS: usize = 16;
 
 /// An uncut panel edge: its bottom and top.
 fn edge_ends(panel: &Panel) -> Vec<i16> {
