@@ -27,7 +27,9 @@ impl Builder<'_> {
         // others); Hexen-style specials are not drawn.
         let scroll_lines = self.boom.scrolling_lines;
         let things_animated = things.animated.len() as u64;
-        let facts = LevelFacts {
+        // Before the notes move into the facts, or it would be left behind with the builder.
+        self.notes.extend(self.scrolls.note());
+        LevelFacts {
             details: vec![
                 ("map format".into(), map.format.to_string()),
                 ("node format".into(), node_format_name(map.bsp.format)),
@@ -50,14 +52,7 @@ impl Builder<'_> {
             ],
             textures_used: textures_used(map),
             notes: std::mem::take(&mut self.notes),
-        };
-        if self.scrolls.full {
-            self.notes.push(format!(
-                "more than {} different scroll speeds: the rest do not scroll",
-                u16::MAX - 1
-            ));
         }
-        facts
     }
 }
 

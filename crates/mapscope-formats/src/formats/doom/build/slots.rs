@@ -37,6 +37,13 @@ impl ScrollSlots {
         self.index.insert(v, s);
         s
     }
+
+    /// What `info` says when some velocity found no slot.
+    pub(super) fn note(&self) -> Option<String> {
+        self.full.then(|| {
+            format!("more than {} different scroll speeds: the rest do not scroll", u16::MAX - 1)
+        })
+    }
 }
 
 /// Light slots: one per sector (its number), then one per distinct (sector, UDMF rule) a
@@ -104,5 +111,25 @@ impl Builder<'_> {
                 .collect(),
             placed_objects: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scroll_slots_run_out_after_65535_speeds_and_say_so() {
+        let mut slots = ScrollSlots::default();
+        assert_eq!(slots.slot(None), 0);
+        assert_eq!(slots.slot(Some([0, 0])), 0);
+        for i in 1..=u16::MAX as i64 {
+            assert_eq!(slots.slot(Some([i, 0])), i as u16);
+        }
+        assert_eq!(slots.note(), None);
+        // A speed seen before keeps its slot; a new one gets none.
+        assert_eq!(slots.slot(Some([7, 0])), 7);
+        assert_eq!(slots.slot(Some([-1, 0])), 0);
+        assert!(slots.note().is_some_and(|n| n.contains("65534 different scroll speeds")));
     }
 }
