@@ -11,13 +11,17 @@
 //! 2, whose faithful frames' solid world a triangle rasteriser on the CPU draws (`soft`); the
 //! others draw with the generic passes alone ([`GenericFrames`]).
 
-use super::doom::DoomFrames;
+use super::doom::{DoomFrames, DoomPacking};
+use super::lit_tables::FamilyTables;
+use super::marathon::MarathonPacking;
 use super::packing::{PackedScene, StateLayout};
 use super::profiler::CpuSteps;
+use super::saturn::SaturnPacking;
+use super::saucer::SaucerPacking;
 use super::soft::{CanvasDraws, SoftFrames, SoftView};
 use super::world_pipelines::{PipelineKey, WorldPipelines};
 use super::{CanvasPolicy, Gpu, ViewSettings};
-use crate::scene::{CameraPose, Scene, Shading, WorldVertex};
+use crate::scene::{CameraPose, Scene, Shading, ShadingFamily, SpriteView, WorldVertex};
 
 /// The stages of the opaque scene, in drawing order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,6 +192,74 @@ pub(super) struct FamilyInputs<'a> {
 }
 
 /// The frame machinery of `inputs.scene`'s family.
+/// What a shading family adds when its scene is packed into the buffers the shaders and the
+/// canvases read (`packing.rs`): its tables, what it joins with the palette, how its indexed
+/// texels are stored, and what Doom's smooth frames and things need. Each family's is in its
+/// folder (`doom/packing.rs`, `saucer/packing.rs`, ...).
+pub(super) trait FamilyPacking {
+    /// The family's tables, as the scene metadata holds them after the palette.
+    fn tables_words(&self) -> Vec<u32>;
+
+    /// Its constants and the tables it joins with `palette` (packed RGB), to be placed at
+    /// `joined_at` words, its own tables lying at `tables_at`.
+    fn tables(&self, _palette: &[u32], _tables_at: u32, _joined_at: u32) -> FamilyTables {
+        FamilyTables::default()
+    }
+
+    /// Indexed texels are stored as their palette colours in 5-bit channels, not as indices.
+    fn texels_as_rgb555(&self) -> bool {
+        false
+    }
+
+    /// Textures smooth frames draw in place of others, at the same map units: (fitted, full).
+    fn smooth_twins(&self) -> &[[u32; 2]] {
+        &[]
+    }
+
+    /// Per frame of the things' animations, its views (the state's thing words pick them).
+    fn sprite_frame_views(&self) -> &[Vec<SpriteView>] {
+        &[]
+    }
+}
+
+/// A family with tables of its own and nothing else to add (Carmageddon 2), or none (unlit).
+struct PlainPacking<'a> {
+    tables: &'a [u32],
+}
+
+impl FamilyPacking for PlainPacking<'_> {
+    fn tables_words(&self) -> Vec<u32> {
+        self.tables.to_vec()
+    }
+}
+
+/// Palette indices as they are, for unlit scenes.
+static IDENTITY: [u32; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as u32;
+        i += 1;
+    }
+    t
+};
+
+/// The packing of the family that shades `shading`.
+pub(super) fn family_packing(shading: &Shading) -> Box<dyn FamilyPacking + '_> {
+    match shading {
+        Shading::DoomColormap { colormap, map, smooth_flats, .. } => {
+            Box::new(DoomPacking { colormap, map: map.as_deref(), smooth_flats })
+        }
+        Shading::Unlit => Box::new(PlainPacking { tables: &IDENTITY }),
+        Shading::Family { family, tables } => match family {
+            ShadingFamily::Saucer => Box::new(SaucerPacking { tables }),
+            ShadingFamily::Marathon => Box::new(MarathonPacking { tables }),
+            ShadingFamily::Saturn => Box::new(SaturnPacking { tables }),
+            ShadingFamily::Carma2 => Box::new(PlainPacking { tables }),
+        },
+    }
+}
+
 pub(super) fn family_frames(gpu: &Gpu, inputs: FamilyInputs) -> Box<dyn FamilyFrames> {
     match &inputs.scene.shading {
         Shading::DoomColormap { .. } => Box::new(DoomFrames::new(gpu, inputs)),

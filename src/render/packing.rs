@@ -1,9 +1,7 @@
 //! Packs a `Scene` into the flat u32 arrays the shaders read (see shaders/common.wgsl).
 
-use super::lit_tables::family_tables;
-use crate::scene::{
-    FrameState, Scene, Shading, ShadingFamily, Sprite, SpriteView, Texels, MAX_PALETTE,
-};
+use super::family::family_packing;
+use crate::scene::{FrameState, Scene, Sprite, SpriteView, Texels, MAX_PALETTE};
 
 /// Word offsets of the parts of the scene metadata buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -12,7 +10,7 @@ pub struct MetaLayout {
     pub colormap: u32,
     pub texinfo: u32,
     pub texture_count: u32,
-    /// The shading family's constants (see `lit_tables`).
+    /// The shading family's constants (see `lit_tables` and `FamilyPacking::tables`).
     pub family: [u32; 8],
     /// Every texture's width and height are powers of two, so texel coordinates wrap by a
     /// mask instead of a division.
@@ -45,30 +43,25 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
         meta.push(r as u32 | (g as u32) << 8 | (b as u32) << 16 | 0xFF00_0000);
     }
     let colormap = meta.len() as u32;
-    match &scene.shading {
-        Shading::DoomColormap { colormap, .. } => meta.extend(colormap.iter().map(|&c| c as u32)),
-        Shading::Unlit => meta.extend(0..256u32),
-        Shading::Family { tables, .. } => meta.extend_from_slice(tables),
-    }
+    let packing = family_packing(&scene.shading);
+    meta.extend(packing.tables_words());
     if meta.len() == colormap as usize {
         meta.push(0);
     }
     let joined_at = meta.len() as u32;
-    let family = family_tables(&scene.shading, &meta[..entries], colormap, joined_at);
+    let family = packing.tables(&meta[..entries], colormap, joined_at);
     meta.extend(family.joined);
     let texinfo = meta.len() as u32;
 
     // Word 7 of a descriptor: the texture smooth frames draw in its place, plus one (0: itself).
     let mut smooth_twin = vec![0u32; scene.textures.len()];
-    if let Shading::DoomColormap { smooth_flats, .. } = &scene.shading {
-        for &[fitted, full] in smooth_flats {
-            if let Some(w) = smooth_twin.get_mut(fitted as usize) {
-                *w = full.saturating_add(1);
-            }
+    for &[fitted, full] in packing.smooth_twins() {
+        if let Some(w) = smooth_twin.get_mut(fitted as usize) {
+            *w = full.saturating_add(1);
         }
     }
     let mut texels = Vec::new();
-    let rgb555 = matches!(scene.shading, Shading::Family { family: ShadingFamily::Saturn, .. });
+    let rgb555 = packing.texels_as_rgb555();
     for (t, &twin) in scene.textures.iter().zip(&smooth_twin) {
         let offset = texels.len() as u32;
         let flags = match &t.texels {
@@ -115,10 +108,7 @@ pub fn pack_scene(scene: &Scene) -> PackedScene {
         texels.push(0);
     }
 
-    let frame_views = match &scene.shading {
-        Shading::DoomColormap { map: Some(map), .. } => &map.things.frame_views[..],
-        _ => &[],
-    };
+    let frame_views = packing.sprite_frame_views();
     let (sprites, sprite_views, sprite_frames) = pack_sprites(&scene.sprites, frame_views);
     PackedScene {
         layout: MetaLayout {

@@ -9,9 +9,11 @@
 //!   canvas as shaders/doom.wgsl shades them.
 
 mod frames;
+mod packing;
 mod smooth_textures;
 mod triangle_shader;
 pub mod vanilla;
 
 pub(super) use frames::DoomFrames;
+pub(super) use packing::DoomPacking;
 pub(super) use triangle_shader::DoomShader;

@@ -1,7 +1,7 @@
 //! Marathon's faithful shading on the CPU, pixel for pixel as shaders/marathon.wgsl shades it:
 //! a shape's 8-bit texel through the shading table the engine picks from the surface light
 //! and the headlight at the pixel's depth (tabulated with the colours by
-//! render/lit_tables.rs), landscapes by view direction at full brightness, and the static
+//! render/marathon/packing.rs), landscapes by view direction at full brightness, and the static
 //! transfer modes as noise.
 
 use crate::render::packing::PackedScene;

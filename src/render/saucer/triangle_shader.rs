@@ -1,7 +1,7 @@
 //! Attack of the Saucerman's faithful shading on the CPU, pixel for pixel as
 //! shaders/saucer.wgsl shades it: the texel's palette index through LUT1 (the tile's lighting
 //! part and the fog level of the pixel's depth), tabulated with the palette by
-//! render/lit_tables.rs. Each pixel also keeps its palette index, which translucent surfaces
+//! render/saucer/packing.rs. Each pixel also keeps its palette index, which translucent surfaces
 //! blend with through LUT2.
 
 use crate::render::packing::PackedScene;

@@ -154,7 +154,7 @@ impl CanvasScene {
             row.resize(count, 0xFF00_0000);
             row
         };
-        // The colormaps lie before their lit rows (Doom's family constant 0, lit_tables.rs), as
+        // The colormaps lie before their lit rows (Doom's family constant 0, doom/packing.rs), as
         // many words as rows.
         let rows = (layout.family[0].saturating_sub(layout.colormap) as usize / 256).max(LIT_ROWS);
         let lit =
