@@ -11,21 +11,36 @@ struct Frame {
     screen: vec4<f32>,
     // projection centre x, y (framebuffer px), yaw (radians), pitch (radians)
     center: vec4<f32>,
-    // palette, colormap, texture info, texture count (word offsets into `scene_meta`)
-    meta_offs: vec4<u32>,
-    // light, remap, scroll, light count (word offsets into `state`)
-    state_offs: vec4<u32>,
-    // FLAG_* bits, the CPU canvas's depths (word offset into `state`, one f32 a pixel; only
-    // with FLAG_CANVAS), sprite views (word offset into `sprites`), the CPU canvas's palette
-    // indices (word offset into `state`, four a word; 0 for none)
-    draw: vec4<u32>,
-    // clear palette index, fragments a pixel list holds, the things' frame words (word offset
-    // into `state`, one a sprite instance; 0xFFFFFFFF for none), Doom's sprite frame table
-    // (word offset into `sprites`: the frame count, then first | count << 24 a frame)
-    misc: vec4<u32>,
+    // Word offsets into `scene_meta`: the palette, the family's tables (Doom's COLORMAP), the
+    // texture descriptors; and the number of textures.
+    palette_at: u32,
+    tables_at: u32,
+    textures_at: u32,
+    texture_count: u32,
+    // Word offsets into `state`: the light slots, the texture remap, the scroll slots; and the
+    // number of light slots.
+    lights_at: u32,
+    remap_at: u32,
+    scrolls_at: u32,
+    light_count: u32,
+    // FLAG_* bits; the CPU canvas's depths (word offset into `state`, one f32 a pixel; only
+    // with FLAG_CANVAS); the sprite views (word offset into `sprites`); the CPU canvas's
+    // palette indices (word offset into `state`, four a word; 0 for none).
+    flags: u32,
+    canvas_depths_at: u32,
+    sprite_views_at: u32,
+    canvas_indices_at: u32,
+    // The palette index of the clear colour; the fragments a pixel's translucent list holds;
+    // the things' frame words (word offset into `state`, one a sprite instance; 0xFFFFFFFF for
+    // none); Doom's sprite frame table (word offset into `sprites`: the frame count, then
+    // first | count << 24 a frame).
+    clear_index: u32,
+    list_entries: u32,
+    thing_frames_at: u32,
+    sprite_frames_at: u32,
 }
 
-// The shading family's constants (render/lit_tables.rs): what every fragment of the family
+// The shading family's constants (its FamilyPacking, render/<game>/packing.rs): what every fragment of the family
 // would otherwise read from its tables. Pipeline overrides, set from the scene when its
 // pipelines are made, so that a branch on one folds away (Marathon without a Shapes file).
 override FAMILY_0: u32 = 0u;
@@ -86,7 +101,7 @@ struct TexInfo {
 const TEX_RGBA: u32 = 1u;
 
 fn tex_info(t: u32) -> TexInfo {
-    let b = frame.meta_offs.z + t * 8u;
+    let b = frame.textures_at + t * 8u;
     return TexInfo(scene_meta[b], scene_meta[b + 1u], scene_meta[b + 2u], scene_meta[b + 3u],
                    vec2<i32>(bitcast<i32>(scene_meta[b + 4u]), bitcast<i32>(scene_meta[b + 5u])),
                    scene_meta[b + 6u]);
@@ -94,20 +109,20 @@ fn tex_info(t: u32) -> TexInfo {
 
 fn palette_rgb(index: u32) -> vec3<f32> {
     // Palettes hold at least 256 entries; per-texture bases stay below the end.
-    let c = scene_meta[frame.meta_offs.x + min(index, frame.meta_offs.y - frame.meta_offs.x - 1u)];
+    let c = scene_meta[frame.palette_at + min(index, frame.tables_at - frame.palette_at - 1u)];
     return vec3<f32>(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u)) / 255.0;
 }
 
 fn remap_texture(t: u32) -> u32 {
-    return state[frame.state_offs.y + t];
+    return state[frame.remap_at + t];
 }
 
 fn light_value(slot: u32) -> u32 {
-    return state[frame.state_offs.x + min(slot, frame.state_offs.w - 1u)];
+    return state[frame.lights_at + min(slot, frame.light_count - 1u)];
 }
 
 fn scroll_offset(slot: u32) -> vec2<f32> {
-    let b = frame.state_offs.z + slot * 2u;
+    let b = frame.scrolls_at + slot * 2u;
     return vec2<f32>(bitcast<f32>(state[b]), bitcast<f32>(state[b + 1u]));
 }
 
@@ -237,7 +252,7 @@ struct Translucent {
 }
 
 fn has_flag(f: u32) -> bool {
-    return (frame.draw.x & f) != 0u;
+    return (frame.flags & f) != 0u;
 }
 
 // Pipeline specialisation. A software rasteriser runs every branch of a fragment shader for
@@ -287,5 +302,5 @@ fn hidden_by_canvas(clip: vec4<f32>) -> bool {
         return false;
     }
     let i = u32(clip.y) * u32(frame.screen.x) + u32(clip.x);
-    return clip.z <= bitcast<f32>(state[frame.draw.y + i]);
+    return clip.z <= bitcast<f32>(state[frame.canvas_depths_at + i]);
 }

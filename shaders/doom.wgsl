@@ -100,7 +100,7 @@ fn shade(s: SurfaceIn) -> vec4<f32> {
 // The texture smooth frames draw in place of `s`'s (word 7 of its descriptor, plus one): a
 // flat's full-size picture for its 64x64 texture, at the same map units.
 fn smooth_surface(s: SurfaceIn) -> SurfaceIn {
-    let twin = scene_meta[frame.meta_offs.z + s.tex * 8u + 7u];
+    let twin = scene_meta[frame.textures_at + s.tex * 8u + 7u];
     if twin == 0u {
         return s;
     }

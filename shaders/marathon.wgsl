@@ -3,7 +3,7 @@
 // from the surface light and the "headlight" that fades over the first 4 world units of view
 // depth; landscapes by view direction at full brightness; static transfer modes as noise.
 //
-// `tables` (at scene_meta[frame.meta_offs.y]): [header words, flags, palette entries, 0], then
+// `tables` (at scene_meta[frame.tables_at]): [header words, flags, palette entries, 0], then
 // per palette entry (r16 | g16 << 16) and (b16 | colour flags << 16 | (entries its colour
 // table defines - 1) << 24). Light slots hold 16.16
 // intensities. Wall and flat uv are in map units (1024 = one texture repeat); sprites in texels.
@@ -18,7 +18,7 @@ const M_XFER_HALF_STATIC: i32 = 8;
 const M_LANDSCAPE_REPEATS: f32 = 2.0;
 
 fn m_table(i: u32) -> u32 {
-    return scene_meta[frame.meta_offs.y + i];
+    return scene_meta[frame.tables_at + i];
 }
 
 // Entries the colour table behind palette entry `index` defines (its top byte + 1).

@@ -1,7 +1,7 @@
 // Saturn Quake: 4-bit texels through per-texture 16-colour rgb555 palettes (resolved when the
 // scene is packed: a texel holds its colour), lit by per-vertex
 // light indices whose signed (r, g, b) offsets are added in 5-bit space and clamped, as the
-// VDP1 Gouraud adder does. Tables (scene_meta at meta_offs.y): 18 words, offsets + 16 packed
+// VDP1 Gouraud adder does. Tables (scene_meta at frame.tables_at): 18 words, offsets + 16 packed
 // as r | g << 8 | b << 16. `s.surface`: corner k's light index at bits 5k..5k+5, bit 20 = u
 // mirrored, bit 21 = v mirrored. `s.shade.rgb`: the offsets + 16, interpolated per triangle.
 
@@ -13,7 +13,7 @@ const SAT_SKY_TEXELS_PER_TURN: f32 = 512.0;
 const SAT_TURN: f32 = 6.28318530718;
 
 fn sat_offset_word(index: u32) -> u32 {
-    return scene_meta[frame.meta_offs.y + min(index, 17u)];
+    return scene_meta[frame.tables_at + min(index, 17u)];
 }
 
 fn sat_offsets(w: u32) -> vec3<f32> {

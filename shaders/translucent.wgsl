@@ -6,7 +6,7 @@
 
 // Per pixel: fragment count (may exceed the capacity; extra fragments are dropped).
 @group(1) @binding(0) var<storage, read_write> frag_counts: array<atomic<u32>>;
-// Per pixel, `frame.misc.y` entries of 3 words: depth (f32 bits), index | mode << 16, rgba8.
+// Per pixel, `frame.list_entries` entries of 3 words: depth (f32 bits), index | mode << 16, rgba8.
 @group(1) @binding(1) var<storage, read_write> frag_entries: array<u32>;
 // The opaque pass's colour and keys (key.x = palette index + 1, 0 = nothing drawn).
 @group(1) @binding(2) var opaque_color: texture_2d<f32>;
@@ -31,10 +31,10 @@ fn pixel_index(frag: vec2<f32>) -> u32 {
 fn push_fragment(frag: vec2<f32>, depth: f32, t: Translucent) {
     let p = pixel_index(frag);
     let n = atomicAdd(&frag_counts[p], 1u);
-    if n >= frame.misc.y {
+    if n >= frame.list_entries {
         return;
     }
-    let e = (p * frame.misc.y + n) * 3u;
+    let e = (p * frame.list_entries + n) * 3u;
     frag_entries[e] = bitcast<u32>(depth);
     frag_entries[e + 1u] = (t.index & 0xFFFFu) | (min(t.mode, 0xFFFFu) << 16u);
     frag_entries[e + 2u] = pack_rgba8(t.color);
@@ -48,14 +48,14 @@ const MAX_LAYERS: u32 = 8u;
 fn fs_resolve(@builtin(position) clip: vec4<f32>) -> @location(0) vec4<f32> {
     let xy = vec2<i32>(clip.xy);
     let p = pixel_index(clip.xy);
-    let n = min(atomicLoad(&frag_counts[p]), min(frame.misc.y, MAX_LAYERS));
+    let n = min(atomicLoad(&frag_counts[p]), min(frame.list_entries, MAX_LAYERS));
     if n == 0u {
         discard;
     }
     var depth: array<f32, 8>;
     var order: array<u32, 8>;
     for (var i = 0u; i < n; i++) {
-        depth[i] = bitcast<f32>(frag_entries[(p * frame.misc.y + i) * 3u]);
+        depth[i] = bitcast<f32>(frag_entries[(p * frame.list_entries + i) * 3u]);
         order[i] = i;
     }
     // Insertion sort, farthest first; equal depths keep arrival order.
@@ -71,14 +71,14 @@ fn fs_resolve(@builtin(position) clip: vec4<f32>) -> @location(0) vec4<f32> {
     var color = textureLoad(opaque_color, xy, 0);
     var key = textureLoad(opaque_keys, xy, 0).x;
     // Where the GPU drew nothing opaque over a CPU canvas, the canvas's palette index.
-    if key == 0u && frame.draw.w != 0u && canvas_mode() {
-        if bitcast<f32>(state[frame.draw.y + p]) > 0.0 {
-            key = ((state[frame.draw.w + p / 4u] >> ((p & 3u) * 8u)) & 255u) + 1u;
+    if key == 0u && frame.canvas_indices_at != 0u && canvas_mode() {
+        if bitcast<f32>(state[frame.canvas_depths_at + p]) > 0.0 {
+            key = ((state[frame.canvas_indices_at + p / 4u] >> ((p & 3u) * 8u)) & 255u) + 1u;
         }
     }
-    var index = select(frame.misc.x, key - 1u, key != 0u);
+    var index = select(frame.clear_index, key - 1u, key != 0u);
     for (var i = 0u; i < n; i++) {
-        let e = (p * frame.misc.y + order[i]) * 3u;
+        let e = (p * frame.list_entries + order[i]) * 3u;
         let src = frag_entries[e + 1u] & 0xFFFFu;
         let mode = frag_entries[e + 1u] >> 16u;
         if mode == 0u {

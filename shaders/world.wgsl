@@ -118,9 +118,9 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
     var count = sprites[b + 7u] >> 24u;
     // An animated thing shows the frame the state gives it (as the CPU canvas draws it),
     // with that frame's full brightness; without a word, the spawn frame.
-    if frame.misc.z != 0xFFFFFFFFu {
-        let word = state[frame.misc.z + ii];
-        let table = frame.misc.w;
+    if frame.thing_frames_at != 0xFFFFFFFFu {
+        let word = state[frame.thing_frames_at + ii];
+        let table = frame.sprite_frames_at;
         let f = word & 0x7FFFFFFFu;
         if f < sprites[table] {
             let entry = sprites[table + 1u + f];
@@ -140,7 +140,7 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
         let r = floor((ang - facing + 9.0 * eighth * 0.5) / eighth);
         rot = u32(((i32(r) % 8) + 8) % 8);
     }
-    let view = sprites[frame.draw.z + first + min(rot, max(count, 1u) - 1u)];
+    let view = sprites[frame.sprite_views_at + first + min(rot, max(count, 1u) - 1u)];
     let tex = remap_texture(view & 0x7FFFFFFFu);
     let mirrored = (view >> 31u) != 0u;
     let info = tex_info(tex);

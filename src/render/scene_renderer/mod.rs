@@ -50,16 +50,29 @@ struct FrameUniform {
     cam_right: [f32; 4],
     screen: [f32; 4],
     center: [f32; 4],
-    meta_offs: [u32; 4],
-    state_offs: [u32; 4],
-    draw: [u32; 4],
-    misc: [u32; 4],
+    // As shaders/common.wgsl's `Frame`, which says what each holds.
+    palette_at: u32,
+    tables_at: u32,
+    textures_at: u32,
+    texture_count: u32,
+    lights_at: u32,
+    remap_at: u32,
+    scrolls_at: u32,
+    light_count: u32,
+    flags: u32,
+    canvas_depths_at: u32,
+    sprite_views_at: u32,
+    canvas_indices_at: u32,
+    clear_index: u32,
+    list_entries: u32,
+    thing_frames_at: u32,
+    sprite_frames_at: u32,
 }
 
 const FLAG_FAITHFUL: u32 = 1;
 const FLAG_CANVAS: u32 = 2;
 const FLAG_SKY: u32 = 4;
-/// `misc.z` when the sprites take no frames from the state (shaders/world.wgsl `vs_sprite`).
+/// `thing_frames_at` when the sprites take no frames from the state (shaders/world.wgsl `vs_sprite`).
 const NO_THING_FRAMES: u32 = u32::MAX;
 /// `KIND_SPRITE` in shaders/common.wgsl.
 const KIND_SPRITE: u32 = 3;
