@@ -15,12 +15,8 @@ use crate::scene::NativePose;
 pub struct ShotMeta {
     pub file: String,
     pub map: String,
-    /// Native camera position.
-    pub camera: [f64; 3],
-    /// Native facing, degrees.
-    pub angle: f64,
-    /// Degrees, positive looks up.
-    pub pitch: f64,
+    /// The camera, in the game's terms.
+    pub pose: NativePose,
     pub fov: f64,
     pub mode: String,
     pub tic: u32,
@@ -45,9 +41,7 @@ impl Default for ShotMeta {
         ShotMeta {
             file: String::new(),
             map: String::new(),
-            camera: [0.0; 3],
-            angle: 0.0,
-            pitch: 0.0,
+            pose: NativePose::default(),
             fov: 0.0,
             mode: String::new(),
             tic: 0,
@@ -82,9 +76,7 @@ impl ShotMeta {
         ShotMeta {
             file,
             map: map.to_string(),
-            camera: pose.position,
-            angle: pose.angle,
-            pitch: pose.pitch,
+            pose,
             fov: view.fov_deg,
             mode: format!("{:?}", view.mode).to_lowercase(),
             tic,
@@ -99,13 +91,13 @@ impl ShotMeta {
     }
 
     fn pairs(&self) -> Vec<(String, String)> {
-        let c = self.camera;
+        let c = self.pose.position;
         vec![
             ("file".into(), self.file.clone()),
             ("map".into(), self.map.clone()),
             ("camera".into(), format!("{},{},{}", c[0], c[1], c[2])),
-            ("angle".into(), format!("{}", self.angle)),
-            ("pitch".into(), format!("{}", self.pitch)),
+            ("angle".into(), format!("{}", self.pose.angle)),
+            ("pitch".into(), format!("{}", self.pose.pitch)),
             ("fov".into(), format!("{}", self.fov)),
             ("mode".into(), self.mode.clone()),
             ("tic".into(), format!("{}", self.tic)),
@@ -139,11 +131,11 @@ impl ShotMeta {
                     let parts: Vec<f64> =
                         v.split(',').filter_map(|p| p.trim().parse().ok()).collect();
                     if parts.len() == 3 {
-                        meta.camera = [parts[0], parts[1], parts[2]];
+                        meta.pose.position = [parts[0], parts[1], parts[2]];
                     }
                 }
-                "angle" => meta.angle = v.parse().unwrap_or(0.0),
-                "pitch" => meta.pitch = v.parse().unwrap_or(0.0),
+                "angle" => meta.pose.angle = v.parse().unwrap_or(0.0),
+                "pitch" => meta.pose.pitch = v.parse().unwrap_or(0.0),
                 "fov" => meta.fov = v.parse().unwrap_or(90.0),
                 "mode" => meta.mode = v.to_string(),
                 "tic" => meta.tic = v.parse().unwrap_or(0),
@@ -234,9 +226,7 @@ mod tests {
         let meta = ShotMeta {
             file: "freedoom1.wad".into(),
             map: "E1M1".into(),
-            camera: [-160.5, 304.0, 41.0],
-            angle: 90.0,
-            pitch: -10.0,
+            pose: NativePose { position: [-160.5, 304.0, 41.0], angle: 90.0, pitch: -10.0 },
             fov: 90.0,
             mode: "faithful".into(),
             tic: 100,

@@ -17,8 +17,8 @@ pub struct CameraArgs {
     #[arg(long)]
     pub map: Option<String>,
     /// Camera position X,Y,Z in native coordinates (default: the player start at eye height).
-    #[arg(long, allow_hyphen_values = true)]
-    pub camera: Option<String>,
+    #[arg(long, allow_hyphen_values = true, value_parser = |s: &str| parse_vec3(s, "--camera"))]
+    pub camera: Option<DVec3>,
     /// Facing in degrees (Doom: 0 = east, counter-clockwise).
     #[arg(long, allow_hyphen_values = true)]
     pub angle: Option<f64>,
@@ -26,8 +26,8 @@ pub struct CameraArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub pitch: Option<f64>,
     /// Look at X,Y,Z (overrides --angle/--pitch).
-    #[arg(long, allow_hyphen_values = true)]
-    pub look_at: Option<String>,
+    #[arg(long, allow_hyphen_values = true, value_parser = |s: &str| parse_vec3(s, "--look-at"))]
+    pub look_at: Option<DVec3>,
     /// Animation clock in game tics (Doom: 35 a second).
     #[arg(long, default_value_t = 0)]
     pub tic: u32,
@@ -135,12 +135,11 @@ pub fn parse_size(s: &str) -> Result<(u32, u32)> {
 impl CameraArgs {
     /// The camera these arguments ask for, parsed into native values.
     pub fn request(&self) -> Result<CameraRequest> {
-        let vec3 = |s: &Option<String>, what| s.as_deref().map(|s| parse_vec3(s, what)).transpose();
         Ok(CameraRequest {
-            position: vec3(&self.camera, "--camera")?,
+            position: self.camera,
             angle: self.angle,
             pitch: self.pitch,
-            look_at: vec3(&self.look_at, "--look-at")?,
+            look_at: self.look_at,
         })
     }
 

@@ -120,7 +120,8 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
 
 /// `compare --align`: re-renders A's level around A's camera against the reference B.
 fn compare_align(a: CompareArgs) -> Result<ExitCode> {
-    use crate::compare::align::{align, AlignOptions, NativeCamera};
+    use crate::compare::align::{align, AlignOptions};
+    use crate::scene::NativePose;
     let meta = ShotMeta::read(&a.a).with_context(|| {
         format!("{}: --align needs a mapscope render or shot (its camera metadata)", a.a.display())
     })?;
@@ -138,7 +139,7 @@ fn compare_align(a: CompareArgs) -> Result<ExitCode> {
         mode: meta.mode.parse().map_err(anyhow::Error::msg)?,
         ..Default::default()
     };
-    let start = NativeCamera { pos: meta.camera, angle: meta.angle, pitch: meta.pitch };
+    let start = meta.pose;
     let opts = AlignOptions::for_units(scene.game.units_per_metre());
     let gpu = Gpu::headless()?;
     let r = align(&gpu, &mut scene, &view, meta.tic, &reference, start, &opts)?;
@@ -152,9 +153,9 @@ fn compare_align(a: CompareArgs) -> Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(" "),
         crate::app::shell_quote(&meta.map),
-        b.pos[0],
-        b.pos[1],
-        b.pos[2],
+        b.position[0],
+        b.position[1],
+        b.position[2],
         b.angle,
         b.pitch,
         meta.fov,
@@ -164,13 +165,14 @@ fn compare_align(a: CompareArgs) -> Result<ExitCode> {
         meta.tic
     );
     if let Some(path) = &a.aligned_output {
-        let pose = b.pose(&scene);
+        let pose = b.to_viewer(scene.axes);
         let image = render::render_headless(&gpu, &mut scene, &pose, &view, meta.tic)?;
-        let shot = ShotMeta { camera: b.pos, angle: b.angle, pitch: b.pitch, ..meta.clone() };
+        let shot = ShotMeta { pose: b, ..meta.clone() };
         shot::save_png(path, &image, Some(&shot))?;
     }
     if a.json {
-        let cam = |c: &NativeCamera| json!({ "camera": c.pos, "angle": c.angle, "pitch": c.pitch });
+        let cam =
+            |c: &NativePose| json!({ "camera": c.position, "angle": c.angle, "pitch": c.pitch });
         outln!(
             "{}",
             serde_json::to_string_pretty(&json!({
@@ -186,7 +188,14 @@ fn compare_align(a: CompareArgs) -> Result<ExitCode> {
     } else {
         outln!("start: identical {:.2}%", 100.0 * r.start_report.identical_share);
         outln!("best ({} renders): {}", r.renders, r.best_report);
-        outln!("camera {},{},{} angle {} pitch {}", b.pos[0], b.pos[1], b.pos[2], b.angle, b.pitch);
+        outln!(
+            "camera {},{},{} angle {} pitch {}",
+            b.position[0],
+            b.position[1],
+            b.position[2],
+            b.angle,
+            b.pitch
+        );
         outln!("{command}");
     }
     let thresholds = compare::Thresholds {

@@ -33,10 +33,9 @@ pub fn apply(
         camera.map = Some(meta.map.clone());
     }
     if camera.look_at.is_none() {
-        let c = meta.camera;
-        camera.camera.get_or_insert_with(|| format!("{},{},{}", c[0], c[1], c[2]));
-        camera.angle.get_or_insert(meta.angle);
-        camera.pitch.get_or_insert(meta.pitch);
+        camera.camera.get_or_insert(meta.pose.position.into());
+        camera.angle.get_or_insert(meta.pose.angle);
+        camera.pitch.get_or_insert(meta.pose.pitch);
     }
     if camera.tic == 0 {
         camera.tic = meta.tic;

@@ -7,25 +7,7 @@ use anyhow::Result;
 
 use super::{compare_images, CompareOptions, CompareReport};
 use crate::render::{Gpu, SceneRenderer, ViewSettings};
-use crate::scene::{CameraPose, Scene};
-
-/// A camera in the format's native terms: position, facing and pitch in degrees.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NativeCamera {
-    pub pos: [f64; 3],
-    pub angle: f64,
-    pub pitch: f64,
-}
-
-impl NativeCamera {
-    pub fn pose(&self, scene: &Scene) -> CameraPose {
-        CameraPose {
-            pos: scene.axes.to_viewer_f64(self.pos.into()),
-            yaw: scene.axes.yaw_to_viewer(self.angle),
-            pitch: CameraPose::clamp_pitch_deg(self.pitch).to_radians(),
-        }
-    }
-}
+use crate::scene::{CameraPose, NativePose, Scene};
 
 #[derive(Clone, Copy, Debug)]
 pub struct AlignOptions {
@@ -54,9 +36,9 @@ impl AlignOptions {
 }
 
 pub struct AlignResult {
-    pub start: NativeCamera,
+    pub start: NativePose,
     pub start_report: CompareReport,
-    pub best: NativeCamera,
+    pub best: NativePose,
     pub best_report: CompareReport,
     pub renders: u32,
 }
@@ -113,7 +95,7 @@ pub fn align(
     view: &ViewSettings,
     tic: u32,
     reference: &image::RgbaImage,
-    start: NativeCamera,
+    start: NativePose,
     opts: &AlignOptions,
 ) -> Result<AlignResult> {
     let mut renderer = SceneRenderer::new(gpu, scene)?;
@@ -122,9 +104,9 @@ pub fn align(
     renderer.set_state(&state);
     let compare_opts = CompareOptions { tolerance: 8, mask: None };
     let renders = std::cell::Cell::new(0u32);
-    let mut score = |cam: &NativeCamera, phase: Phase| -> Result<(Score, CompareReport)> {
+    let mut score = |cam: &NativePose, phase: Phase| -> Result<(Score, CompareReport)> {
         renders.set(renders.get() + 1);
-        renderer.render(gpu, &cam.pose(scene), view);
+        renderer.render(gpu, &cam.to_viewer(scene.axes), view);
         let img = renderer.read_image(gpu)?;
         let report = compare_images(&img, reference, &compare_opts)?;
         let s = match phase {
@@ -177,7 +159,7 @@ pub fn align(
                             break 'phases;
                         }
                         let mut cand = best;
-                        for (axis, c) in cand.pos.iter_mut().enumerate() {
+                        for (axis, c) in cand.position.iter_mut().enumerate() {
                             *c += dir * m[axis] * pos_step;
                         }
                         cand.angle += dir * m[3] * angle_step;

@@ -362,8 +362,12 @@ fn viewer_screenshots_follow_the_camera_under_xvfb() {
     assert_eq!(a.map, "E1M1");
     assert!(a.file.ends_with("freedoom1.wad"), "{}", a.file);
     // Nothing moved yet: the camera is the player 1 start at eye height, facing east.
-    assert_eq!(a.camera, [-160.0, 304.0, 41.0], "first shot camera");
-    assert!(a.angle.abs() < 1e-9 || (a.angle - 360.0).abs() < 1e-9, "angle {}", a.angle);
+    assert_eq!(a.pose.position, [-160.0, 304.0, 41.0], "first shot camera");
+    assert!(
+        a.pose.angle.abs() < 1e-9 || (a.pose.angle - 360.0).abs() < 1e-9,
+        "angle {}",
+        a.pose.angle
+    );
     let img = image::open(&first).unwrap().to_rgba8();
     let stats = image_stats(&img);
     assert!(img.width() >= 320 && img.height() >= 200, "shot size {:?}", img.dimensions());
@@ -372,36 +376,45 @@ fn viewer_screenshots_follow_the_camera_under_xvfb() {
     // Forward (W) for a second: east, so x grows and y, z stay.
     session.hold("w", Duration::from_secs(1));
     let (_, b) = session.screenshot();
-    let (dx, dy, dz) =
-        (b.camera[0] - a.camera[0], b.camera[1] - a.camera[1], b.camera[2] - a.camera[2]);
-    assert!(dx > 32.0, "W should move east (x up): {:?} -> {:?}", a.camera, b.camera);
+    let (dx, dy, dz) = (
+        b.pose.position[0] - a.pose.position[0],
+        b.pose.position[1] - a.pose.position[1],
+        b.pose.position[2] - a.pose.position[2],
+    );
+    assert!(dx > 32.0, "W should move east (x up): {:?} -> {:?}", a.pose.position, b.pose.position);
     assert!(
         dy.abs() < 0.05 * dx && dz.abs() < 0.05 * dx,
         "W moved off the facing: {:?} -> {:?}",
-        a.camera,
-        b.camera
+        a.pose.position,
+        b.pose.position
     );
-    assert!((b.angle - a.angle).abs() < 1e-9, "the facing changed: {} -> {}", a.angle, b.angle);
+    assert!(
+        (b.pose.angle - a.pose.angle).abs() < 1e-9,
+        "the facing changed: {} -> {}",
+        a.pose.angle,
+        b.pose.angle
+    );
 
     // Strafe right (D): facing east, right is south, so y falls.
     session.hold("d", Duration::from_millis(500));
     let (_, c) = session.screenshot();
-    let (dx, dy) = (c.camera[0] - b.camera[0], c.camera[1] - b.camera[1]);
+    let (dx, dy) =
+        (c.pose.position[0] - b.pose.position[0], c.pose.position[1] - b.pose.position[1]);
     assert!(
         dy < -16.0 && dx.abs() < 0.05 * -dy,
         "D should move south (y down): {:?} -> {:?}",
-        b.camera,
-        c.camera
+        b.pose.position,
+        c.pose.position
     );
 
     // R returns to the spawn point.
     session.key("r");
     sleep(Duration::from_millis(300));
     let (_, d) = session.screenshot();
-    assert_eq!(d.camera, a.camera, "R should return to the spawn point");
+    assert_eq!(d.pose.position, a.pose.position, "R should return to the spawn point");
     eprintln!(
         "cameras: start {:?}, after W {:?}, after D {:?}, after R {:?}",
-        a.camera, b.camera, c.camera, d.camera
+        a.pose.position, b.pose.position, c.pose.position, d.pose.position
     );
     session.assert_running();
     // The guard stops the viewer, then Xvfb.
@@ -432,14 +445,14 @@ fn from_shot_reopens_the_camera_of_a_render() {
     assert_eq!(m.map, "E1M1");
     for i in 0..3 {
         assert!(
-            (m.camera[i] - rendered.camera[i]).abs() < 1e-9,
+            (m.pose.position[i] - rendered.pose.position[i]).abs() < 1e-9,
             "{:?} vs {:?}",
-            m.camera,
-            rendered.camera
+            m.pose.position,
+            rendered.pose.position
         );
     }
-    assert!((m.angle - 37.25).abs() < 1e-9, "angle {}", m.angle);
-    assert!((m.pitch + 7.5).abs() < 1e-9, "pitch {}", m.pitch);
+    assert!((m.pose.angle - 37.25).abs() < 1e-9, "angle {}", m.pose.angle);
+    assert!((m.pose.pitch + 7.5).abs() < 1e-9, "pitch {}", m.pose.pitch);
     assert_eq!((m.fov, m.mode.as_str(), m.tic), (75.0, "faithful", 20));
     assert_eq!((m.things, m.sky, m.wireframe), (false, true, false), "toggles");
     drop(session);
@@ -529,7 +542,7 @@ fn bookmark_renders_the_same_frame_as_f12() {
     eprintln!("bookmark: {line}");
     assert!(line.contains(" --size 320x200 ") && line.contains(" --fov 90 "), "{line}");
     assert!(line.contains(" --tic 100 ") && line.contains(" --map E1M1 "), "{line}");
-    let c = meta.camera;
+    let c = meta.pose.position;
     assert!(line.contains(&format!(" --camera {},{},{} ", c[0], c[1], c[2])), "{line} vs {c:?}");
     let shot = image::open(&f12).unwrap().to_rgba8();
     assert_eq!(shot.dimensions(), (320, 200));
@@ -574,7 +587,7 @@ fn a_map_that_fails_to_build_keeps_the_viewer_on_its_level() {
     eprintln!("reported: {}", session.wait_for_log(&["ERROR", "MAP02"]));
     let (shot, after) = session.screenshot();
     assert_eq!(after.map, "MAP01", "the viewer left MAP01 for a map it could not build");
-    assert_eq!(after.camera, before.camera, "the camera moved with the failed map");
+    assert_eq!(after.pose.position, before.pose.position, "the camera moved with the failed map");
     let stats = image_stats(&image::open(&shot).unwrap().to_rgba8());
     assert!(stats.looks_rendered(), "the shot after the error looks blank: {stats:?}");
 
@@ -582,7 +595,10 @@ fn a_map_that_fails_to_build_keeps_the_viewer_on_its_level() {
     session.hold("w", Duration::from_millis(400));
     let (_, moved) = session.screenshot();
     assert_eq!(moved.map, "MAP01");
-    assert_ne!(moved.camera, after.camera, "W did not move the camera after the error");
+    assert_ne!(
+        moved.pose.position, after.pose.position,
+        "W did not move the camera after the error"
+    );
     session.assert_running();
 }
 
@@ -605,7 +621,7 @@ fn dropped_files_open_levels_and_bad_ones_keep_the_level() {
     eprintln!("reported: {}", session.wait_for_log(&["ERROR", "junk.wad"]));
     let (shot, after) = session.screenshot();
     assert_eq!((after.file.as_str(), after.map.as_str()), (before.file.as_str(), "MAP01"));
-    assert_eq!(after.camera, before.camera, "the camera moved with the failed drop");
+    assert_eq!(after.pose.position, before.pose.position, "the camera moved with the failed drop");
     let stats = image_stats(&image::open(&shot).unwrap().to_rgba8());
     assert!(stats.looks_rendered(), "the shot after the error looks blank: {stats:?}");
 
@@ -615,7 +631,10 @@ fn dropped_files_open_levels_and_bad_ones_keep_the_level() {
     session.drop_file(&level);
     let (_, opened) = session.screenshot();
     assert_eq!(opened.file, level.display().to_string());
-    assert_ne!(opened.camera, before.camera, "a dropped level should open at its start");
+    assert_ne!(
+        opened.pose.position, before.pose.position,
+        "a dropped level should open at its start"
+    );
 
     // A Doom-sized PNG is a reference: the view switches to the game's 320x200.
     let reference = support::test_data("doom-reference/freedoom1_e1m1_start.png");

@@ -250,10 +250,10 @@ fn render_stores_the_requested_camera() {
     ]);
     success(&out, "mapscope render --camera");
     let meta = ShotMeta::read(&out_png).unwrap();
-    assert_eq!(meta.camera, camera);
+    assert_eq!(meta.pose.position, camera);
     assert_eq!(meta.map, "E1M1");
-    assert!((meta.angle - 315.0).abs() < 1e-9, "angle {}", meta.angle);
-    assert!((meta.pitch - 5.0).abs() < 1e-9, "pitch {}", meta.pitch);
+    assert!((meta.pose.angle - 315.0).abs() < 1e-9, "angle {}", meta.pose.angle);
+    assert!((meta.pose.pitch - 5.0).abs() < 1e-9, "pitch {}", meta.pose.pitch);
     assert_eq!(meta.fov, 90.0);
     assert_eq!(meta.mode, "faithful");
     assert!(meta.file.ends_with("freedoom1.wad"), "{}", meta.file);
@@ -287,9 +287,9 @@ fn render_look_at_aims_the_camera() {
         ]);
         success(&out, "mapscope render --look-at");
         let meta = ShotMeta::read(&out_png).unwrap();
-        assert_eq!(meta.camera, eye, "--look-at keeps the spawn position");
-        assert!((meta.angle - angle).abs() < 1e-9, "angle {} want {angle}", meta.angle);
-        assert!((meta.pitch - pitch).abs() < 1e-9, "pitch {} want {pitch}", meta.pitch);
+        assert_eq!(meta.pose.position, eye, "--look-at keeps the spawn position");
+        assert!((meta.pose.angle - angle).abs() < 1e-9, "angle {} want {angle}", meta.pose.angle);
+        assert!((meta.pose.pitch - pitch).abs() < 1e-9, "pitch {} want {pitch}", meta.pose.pitch);
     }
 }
 

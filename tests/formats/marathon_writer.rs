@@ -565,10 +565,15 @@ fn shots_of_mac_roman_levels_in_folders_of_any_script_reopen_their_view() {
         support::success(&support::mapscope(args), &format!("render --from-shot ({name:?})"));
         let reopened = ShotMeta::read(&again).unwrap();
         assert_eq!((&reopened.map, &reopened.file), (&meta.map, &meta.file));
-        for (a, b) in reopened.camera.iter().zip(meta.camera) {
-            assert!((a - b).abs() < 1e-6, "{:?} vs {:?}", reopened.camera, meta.camera);
+        for (a, b) in reopened.pose.position.iter().zip(meta.pose.position) {
+            assert!(
+                (a - b).abs() < 1e-6,
+                "{:?} vs {:?}",
+                reopened.pose.position,
+                meta.pose.position
+            );
         }
-        assert!((reopened.angle - meta.angle).abs() < 1e-6);
+        assert!((reopened.pose.angle - meta.pose.angle).abs() < 1e-6);
         assert_eq!(image::open(&again).unwrap().to_rgba8(), img, "{name}: the same view");
     }
 }

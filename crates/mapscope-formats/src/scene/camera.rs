@@ -63,9 +63,21 @@ impl CameraPose {
 
 /// A camera in the game's own terms: native position, native facing in degrees, pitch in
 /// degrees (positive looks up).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NativePose {
     pub position: [f64; 3],
     pub angle: f64,
     pub pitch: f64,
+}
+
+impl NativePose {
+    /// The pose in viewer space (the inverse of [`CameraPose::native`]), its pitch held
+    /// within [`MAX_PITCH_DEG`].
+    pub fn to_viewer(&self, axes: Axes) -> CameraPose {
+        CameraPose {
+            pos: axes.to_viewer_f64(self.position.into()),
+            yaw: axes.yaw_to_viewer(self.angle),
+            pitch: CameraPose::clamp_pitch_deg(self.pitch).to_radians(),
+        }
+    }
 }
