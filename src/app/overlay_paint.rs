@@ -173,7 +173,7 @@ impl OverlayPainter {
                     }
                     let clip = [clip[0], clip[1].max(band.start), clip[2], clip[3].min(band.end)];
                     if clip[1] < clip[3] {
-                        let mut canvas = Canvas { words: &mut *words, width, clip };
+                        let mut canvas = PaintTarget { words: &mut *words, width, clip };
                         canvas.triangle([a, b, c], ppp, texture);
                     }
                 }
@@ -201,13 +201,13 @@ pub(super) fn scissor(clip: egui::Rect, ppp: f32, (width, height): (usize, usize
 }
 
 /// The pixels a mesh may paint: the target inside its clip rectangle (x0, y0, x1, y1).
-struct Canvas<'a> {
+struct PaintTarget<'a> {
     words: &'a mut [u32],
     width: usize,
     clip: [usize; 4],
 }
 
-impl Canvas<'_> {
+impl PaintTarget<'_> {
     /// Fills the pixel centres `corners` cover (the top-left rule decides a centre on an
     /// edge, so meshes whose triangles share edges blend each pixel once).
     fn triangle(&mut self, corners: [Vertex; 3], ppp: f32, texture: &Texture) {

@@ -1,7 +1,7 @@
 //! Flats (64x64 floor and ceiling pictures), including the three NUKAGE frames that vanilla
 //! animates.
 
-use super::canvas::{fbm, hash, wave, Canvas};
+use super::picture::{fbm, hash, wave, Picture};
 use super::palette::{c, ramp::*};
 
 /// Flats in F_START..F_END order; NUKAGE1..3 are consecutive so the animation cycles.
@@ -16,12 +16,12 @@ pub fn flats() -> Vec<(&'static str, Vec<u8>)> {
         ("NUKAGE1", nukage(0)),
         ("NUKAGE2", nukage(1)),
         ("NUKAGE3", nukage(2)),
-        ("F_SKY1", Canvas::filled(64, 64, c(SKY, 8)).indices()),
+        ("F_SKY1", Picture::filled(64, 64, c(SKY, 8)).indices()),
     ]
 }
 
 fn flat(f: impl FnMut(usize, usize) -> Option<u8>) -> Vec<u8> {
-    let mut cv = Canvas::new(64, 64);
+    let mut cv = Picture::new(64, 64);
     cv.paint(f);
     cv.indices()
 }

@@ -4,12 +4,12 @@
 //! which [`crate::demo`] embeds.
 //!
 //! - [`palette`]: PLAYPAL and COLORMAP.
-//! - [`walls`], [`flats`], [`sky`], [`sprites`]: the pictures, drawn on a [`canvas`].
+//! - [`walls`], [`flats`], [`sky`], [`sprites`]: the pictures, drawn on a [`picture`].
 //! - [`layout`]: the map as rectangular cells, edge styles and things.
 //! - [`geometry`]: cells to vertices, linedefs, sidedefs and sectors.
 //! - [`nodes`]: the exact node builder (one subsector per cell).
 
-pub mod canvas;
+pub mod picture;
 pub mod flats;
 pub mod geometry;
 pub mod layout;
@@ -88,14 +88,14 @@ pub fn wad() -> Result<WadWriter> {
 
     w.marker("P_START");
     for p in &patches {
-        w.lump(p.name, picture(&p.canvas, 0, 0));
+        w.lump(p.name, picture(&p.picture, 0, 0));
     }
     w.marker("P_END");
 
     w.marker("S_START");
     for s in sprites::sprites() {
-        let (cw, ch) = (s.canvas.width as i16, s.canvas.height as i16);
-        w.lump(s.name, picture(&s.canvas, cw / 2, ch));
+        let (cw, ch) = (s.picture.width as i16, s.picture.height as i16);
+        w.lump(s.name, picture(&s.picture, cw / 2, ch));
     }
     w.marker("S_END");
 
@@ -112,6 +112,6 @@ pub fn wad_bytes() -> Result<Vec<u8>> {
     Ok(wad()?.to_bytes())
 }
 
-fn picture(cv: &canvas::Canvas, left: i16, top: i16) -> Vec<u8> {
+fn picture(cv: &picture::Picture, left: i16, top: i16) -> Vec<u8> {
     writer::patch_lump(cv.width as u16, cv.height as u16, left, top, &cv.px)
 }

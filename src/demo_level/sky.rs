@@ -1,7 +1,7 @@
 //! SKY1: a 256x128 dusk sky (gradient, clouds, two mountain ranges), tiling horizontally.
 //! Vanilla draws texture row `y & 127` on screen row `y` of 200, so row 100 is the horizon.
 
-use super::canvas::{fbm, Canvas};
+use super::picture::{fbm, Picture};
 use super::palette::{c, ramp::*};
 
 /// Gradient stops from the top of the sky down to the horizon.
@@ -30,12 +30,12 @@ const BAYER: [[f64; 4]; 4] = [
     [15.0 / 16.0, 7.0 / 16.0, 13.0 / 16.0, 5.0 / 16.0],
 ];
 
-pub fn sky() -> Canvas {
+pub fn sky() -> Picture {
     let (w, h) = (256usize, 128usize);
     let ridge = |x: usize, seed: u32, base: f64, amp: f64| {
         base - amp * fbm(x as f64, 0.0, (w, 64), 64.0, 5, seed)
     };
-    let mut cv = Canvas::new(w, h);
+    let mut cv = Picture::new(w, h);
     cv.paint(|x, y| {
         let (fx, fy) = (x as f64, y as f64);
         let dither = BAYER[y % 4][x % 4];

@@ -1,18 +1,18 @@
 //! Sprites: a floor lamp (COLU, full-bright in vanilla), a tall techno column (ELEC), a barrel
 //! with two frames (BAR1), and a trooper with five drawn rotations and three mirrored (POSS).
 
-use super::canvas::{hash, Canvas};
+use super::picture::{hash, Picture};
 use super::palette::{c, ramp::*};
 
 /// A sprite lump: name, picture, and offsets (left = width/2, top = height: it stands on the
 /// floor).
 pub struct SpriteLump {
     pub name: &'static str,
-    pub canvas: Canvas,
+    pub picture: Picture,
 }
 
 pub fn sprites() -> Vec<SpriteLump> {
-    let s = |name, canvas| SpriteLump { name, canvas };
+    let s = |name, picture| SpriteLump { name, picture };
     vec![
         s("BAR1A0", barrel(0)),
         s("BAR1B0", barrel(1)),
@@ -33,9 +33,9 @@ fn cylinder(x: i32, width: i32, lo: i32, hi: i32) -> i32 {
     hi - ((hi - lo) as f64 * d * d * 1.6).min((hi - lo) as f64) as i32
 }
 
-fn lamp() -> Canvas {
+fn lamp() -> Picture {
     let (w, h) = (22, 56);
-    let mut cv = Canvas::new(w, h);
+    let mut cv = Picture::new(w, h);
     // Base.
     for y in 50..56 {
         let half = 4 + (y - 50);
@@ -73,9 +73,9 @@ fn lamp() -> Canvas {
     cv
 }
 
-fn column() -> Canvas {
+fn column() -> Picture {
     let (w, h) = (28i32, 128i32);
-    let mut cv = Canvas::new(w as usize, h as usize);
+    let mut cv = Picture::new(w as usize, h as usize);
     for y in 0..h {
         let (x0, x1) = if !(6..116).contains(&y) { (0, w) } else { (4, w - 4) };
         for x in x0..x1 {
@@ -96,9 +96,9 @@ fn column() -> Canvas {
     cv
 }
 
-fn barrel(frame: u32) -> Canvas {
+fn barrel(frame: u32) -> Picture {
     let (w, h) = (24i32, 32i32);
-    let mut cv = Canvas::new(w as usize, h as usize);
+    let mut cv = Picture::new(w as usize, h as usize);
     for y in 3..h {
         for x in 0..w {
             let mut s = cylinder(x, w, 2, 10);
@@ -144,9 +144,9 @@ enum View {
 }
 
 /// A trooper 40 wide, 56 tall: helmet, khaki tunic, olive trousers and a rifle.
-fn trooper(view: View) -> Canvas {
+fn trooper(view: View) -> Picture {
     let (w, h) = (40i32, 56i32);
-    let mut cv = Canvas::new(w as usize, h as usize);
+    let mut cv = Picture::new(w as usize, h as usize);
     let cx = 20;
     let (front, side): (bool, i32) = match view {
         View::Front => (true, 0),

@@ -1,12 +1,12 @@
 //! Wall patches and the TEXTURE1 entries built from them.
 
-use super::canvas::{fbm, hash, rnd, value_noise, Canvas};
+use super::picture::{fbm, hash, rnd, value_noise, Picture};
 use super::palette::{c, ramp::*};
 
 /// A patch: its PNAMES name and picture.
 pub struct Patch {
     pub name: &'static str,
-    pub canvas: Canvas,
+    pub picture: Picture,
 }
 
 /// A texture: name, size, and (x, y, patch name) placements.
@@ -19,18 +19,18 @@ pub struct TextureDef {
 
 pub fn patches() -> Vec<Patch> {
     vec![
-        Patch { name: "DBRICK", canvas: brick() },
-        Patch { name: "DLAMP", canvas: wall_lamp() },
-        Patch { name: "DMETAL", canvas: metal() },
-        Patch { name: "DTECH", canvas: tech() },
-        Patch { name: "DSTONE", canvas: stone() },
-        Patch { name: "DDOOR", canvas: door() },
-        Patch { name: "DTRACK", canvas: track() },
-        Patch { name: "DGRATE", canvas: grate() },
-        Patch { name: "DSTEP", canvas: step() },
-        Patch { name: "DNUKEDGE", canvas: nukage_edge() },
-        Patch { name: "DSUPPORT", canvas: support() },
-        Patch { name: "DSKY", canvas: super::sky::sky() },
+        Patch { name: "DBRICK", picture: brick() },
+        Patch { name: "DLAMP", picture: wall_lamp() },
+        Patch { name: "DMETAL", picture: metal() },
+        Patch { name: "DTECH", picture: tech() },
+        Patch { name: "DSTONE", picture: stone() },
+        Patch { name: "DDOOR", picture: door() },
+        Patch { name: "DTRACK", picture: track() },
+        Patch { name: "DGRATE", picture: grate() },
+        Patch { name: "DSTEP", picture: step() },
+        Patch { name: "DNUKEDGE", picture: nukage_edge() },
+        Patch { name: "DSUPPORT", picture: support() },
+        Patch { name: "DSKY", picture: super::sky::sky() },
     ]
 }
 
@@ -65,8 +65,8 @@ fn jitter(x: usize, y: usize, seed: u32) -> i32 {
     (hash(x as i32, y as i32, seed) % 3) as i32 - 1
 }
 
-fn brick() -> Canvas {
-    let mut cv = Canvas::new(64, 128);
+fn brick() -> Picture {
+    let mut cv = Picture::new(64, 128);
     cv.paint(|x, y| {
         let row = y / 16;
         let xs = (x + if row % 2 == 1 { 16 } else { 0 }) % 64;
@@ -96,8 +96,8 @@ fn brick() -> Canvas {
 }
 
 /// A small wall lamp: a steel housing round a glowing lens (composited onto walls).
-fn wall_lamp() -> Canvas {
-    let mut cv = Canvas::new(24, 20);
+fn wall_lamp() -> Picture {
+    let mut cv = Picture::new(24, 20);
     cv.paint(|x, y| {
         let (dx, dy) = (x as f64 - 11.5, y as f64 - 9.5);
         let edge = x == 0 || y == 0 || x == 23 || y == 19;
@@ -128,8 +128,8 @@ fn wall_lamp() -> Canvas {
     cv
 }
 
-fn metal() -> Canvas {
-    let mut cv = Canvas::new(64, 128);
+fn metal() -> Picture {
+    let mut cv = Picture::new(64, 128);
     cv.paint(|x, y| {
         let (px, py) = (x, y % 64);
         let brushed = value_noise(x as f64, y as f64 / 10.0, 2.0, (32, 13), 21);
@@ -171,8 +171,8 @@ fn metal() -> Canvas {
     cv
 }
 
-fn tech() -> Canvas {
-    let mut cv = Canvas::new(128, 128);
+fn tech() -> Picture {
+    let mut cv = Picture::new(128, 128);
     cv.paint(|x, y| {
         let (xi, yi) = (x as i32, y as i32);
         // Two screens with scan lines and text.
@@ -218,9 +218,9 @@ fn tech() -> Canvas {
     cv
 }
 
-fn stone() -> Canvas {
+fn stone() -> Picture {
     let rows = [0, 22, 50, 74, 100, 128];
-    let mut cv = Canvas::new(128, 128);
+    let mut cv = Picture::new(128, 128);
     cv.paint(|x, y| {
         // rows[0] is 0, so some row always starts at or above y.
         let r = rows.iter().rposition(|&b| b <= y).unwrap_or(0).min(4);
@@ -253,8 +253,8 @@ fn stone() -> Canvas {
     cv
 }
 
-fn door() -> Canvas {
-    let mut cv = Canvas::new(64, 128);
+fn door() -> Picture {
+    let mut cv = Picture::new(64, 128);
     cv.paint(|x, y| {
         let (xi, yi) = (x as i32, y as i32);
         if !(3..=60).contains(&xi) {
@@ -283,8 +283,8 @@ fn door() -> Canvas {
     cv
 }
 
-fn track() -> Canvas {
-    let mut cv = Canvas::new(8, 128);
+fn track() -> Picture {
+    let mut cv = Picture::new(8, 128);
     cv.paint(|x, y| {
         let s = match x {
             0 | 7 => 2,
@@ -297,8 +297,8 @@ fn track() -> Canvas {
 }
 
 /// A masked grate: a frame and bars with transparent holes.
-fn grate() -> Canvas {
-    let mut cv = Canvas::new(64, 128);
+fn grate() -> Picture {
+    let mut cv = Picture::new(64, 128);
     cv.paint(|x, y| {
         let (xi, yi) = (x as i32, y as i32);
         if !(3..=60).contains(&xi) || !(3..=124).contains(&yi) {
@@ -324,8 +324,8 @@ fn grate() -> Canvas {
 }
 
 /// A stair riser: a bright nosing, a thin hazard band, then ribbed steel.
-fn step() -> Canvas {
-    let mut cv = Canvas::new(64, 16);
+fn step() -> Picture {
+    let mut cv = Picture::new(64, 16);
     cv.paint(|x, y| {
         Some(match y {
             0 => c(STEEL, 12),
@@ -349,8 +349,8 @@ fn step() -> Canvas {
     cv
 }
 
-fn nukage_edge() -> Canvas {
-    let mut cv = Canvas::new(64, 32);
+fn nukage_edge() -> Picture {
+    let mut cv = Picture::new(64, 32);
     cv.paint(|x, y| {
         if y < 3 {
             return Some(c(STEEL, if y == 0 { 11 } else { 8 }));
@@ -366,8 +366,8 @@ fn nukage_edge() -> Canvas {
     cv
 }
 
-fn support() -> Canvas {
-    let mut cv = Canvas::new(64, 128);
+fn support() -> Picture {
+    let mut cv = Picture::new(64, 128);
     cv.paint(|x, y| {
         let (xi, yi) = (x as i32, y as i32);
         if yi % 64 < 6 {

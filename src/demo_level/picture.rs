@@ -1,23 +1,23 @@
-//! A tiny indexed-colour canvas and deterministic noise for drawing the demo art.
+//! A tiny indexed-colour picture and deterministic noise for drawing the demo art.
 //!
 //! Everything uses integer hashing and basic float arithmetic only (no `sin`, `exp`...), so
 //! the generated WAD is byte-identical on every platform.
 
 /// Row-major palette indices; `None` is transparent.
 #[derive(Clone, Debug)]
-pub struct Canvas {
+pub struct Picture {
     pub width: usize,
     pub height: usize,
     pub px: Vec<Option<u8>>,
 }
 
-impl Canvas {
-    pub fn new(width: usize, height: usize) -> Canvas {
-        Canvas { width, height, px: vec![None; width * height] }
+impl Picture {
+    pub fn new(width: usize, height: usize) -> Picture {
+        Picture { width, height, px: vec![None; width * height] }
     }
 
-    pub fn filled(width: usize, height: usize, c: u8) -> Canvas {
-        Canvas { width, height, px: vec![Some(c); width * height] }
+    pub fn filled(width: usize, height: usize, c: u8) -> Picture {
+        Picture { width, height, px: vec![Some(c); width * height] }
     }
 
     /// Sets every texel from `f(x, y)`.
@@ -51,13 +51,13 @@ impl Canvas {
         }
     }
 
-    /// Raw texels of an opaque canvas (flats); transparent texels become index 0.
+    /// Raw texels of an opaque picture (flats); transparent texels become index 0.
     pub fn indices(&self) -> Vec<u8> {
         self.px.iter().map(|p| p.unwrap_or(0)).collect()
     }
 
-    /// Copies `other` onto this canvas at (x, y), skipping its transparent texels.
-    pub fn blit(&mut self, other: &Canvas, x: i32, y: i32) {
+    /// Copies `other` onto this picture at (x, y), skipping its transparent texels.
+    pub fn blit(&mut self, other: &Picture, x: i32, y: i32) {
         for oy in 0..other.height as i32 {
             for ox in 0..other.width as i32 {
                 if let Some(c) = other.get(ox, oy) {
@@ -68,8 +68,8 @@ impl Canvas {
     }
 
     /// Mirror image (left-right).
-    pub fn mirrored(&self) -> Canvas {
-        let mut out = Canvas::new(self.width, self.height);
+    pub fn mirrored(&self) -> Picture {
+        let mut out = Picture::new(self.width, self.height);
         for y in 0..self.height as i32 {
             for x in 0..self.width as i32 {
                 out.set(self.width as i32 - 1 - x, y, self.get(x, y));
