@@ -239,10 +239,11 @@ fn same_share(a: &RgbaImage, b: &RgbaImage, rows: std::ops::Range<u32>) -> f64 {
     same as f64 / n
 }
 
+/// Keeps `images` for looking at under `MAPSCOPE_TEST_RENDERS`.
 fn save_on_failure(name: &str, images: &[RgbaImage]) {
-    if std::env::var_os("MAPSCOPE_SAVE_RENDERS").is_some() {
+    if let Some(dir) = support::renders_dir("boom_views") {
         for (i, img) in images.iter().enumerate() {
-            img.save(format!("/tmp/{name}-{i}.png")).unwrap();
+            let _ = img.save(dir.join(format!("{name}-{i}.png")));
         }
     }
 }

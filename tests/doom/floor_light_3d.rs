@@ -84,8 +84,7 @@ fn renders(special: Special, name: &str) -> Vec<RgbaImage> {
 }
 
 fn renders_at(special: Special, control: [i16; 2], name: &str) -> Vec<RgbaImage> {
-    // For looking at: MAPSCOPE_3DLIGHT_DUMP=dir writes each render there.
-    renders_three_ways(&mut scene_at(special, control), "MAPSCOPE_3DLIGHT_DUMP", name)
+    renders_three_ways(&mut scene_at(special, control), "floor_light_3d", name)
 }
 
 /// Rows of the far wall at the eye's height (around the horizon) and of the floor (the

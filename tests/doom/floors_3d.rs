@@ -295,8 +295,7 @@ fn slab_faces_lie_at_the_control_heights_inside_the_tagged_sector() {
 }
 
 fn renders(format: Format, name: &str) -> Vec<RgbaImage> {
-    // For looking at: MAPSCOPE_3DFLOOR_DUMP=dir writes each render there.
-    renders_three_ways(&mut scene(format), "MAPSCOPE_3DFLOOR_DUMP", name)
+    renders_three_ways(&mut scene(format), "floors_3d", name)
 }
 
 fn reddish(p: &image::Rgba<u8>) -> bool {

@@ -80,8 +80,8 @@ fn smooth_frames_draw_every_texel_of_a_large_flat_and_faithful_ones_vanilla_s_64
     for (view_name, mode, fov_deg) in THREE_WAYS {
         let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
         let img = render_headless(shared_gpu(), &mut s, &camera, &view, 0).unwrap();
-        if let Ok(dir) = std::env::var("MAPSCOPE_FLAT_DUMP") {
-            let _ = img.save(format!("{dir}/fine-{view_name}.png"));
+        if let Some(dir) = support::renders_dir("hires_flats") {
+            let _ = img.save(dir.join(format!("fine-{view_name}.png")));
         }
         let [a, b] = stripe_shares(&img, colours);
         if mode == RenderMode::Smooth {

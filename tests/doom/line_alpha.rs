@@ -138,8 +138,7 @@ fn scene(glass: Glass) -> Scene {
 }
 
 fn renders(glass: Glass, name: &str) -> Vec<RgbaImage> {
-    // For looking at: MAPSCOPE_ALPHA_DUMP=dir writes each render there.
-    renders_three_ways(&mut scene(glass), "MAPSCOPE_ALPHA_DUMP", name)
+    renders_three_ways(&mut scene(glass), "line_alpha", name)
 }
 
 /// On vanilla's canvas every middle pixel is the palette colour `table[dest << 8 | src]` for

@@ -74,8 +74,7 @@ fn sky_names(scene: &Scene) -> [Vec<String>; 2] {
 }
 
 fn renders(scene: Scene, name: &str) -> Vec<RgbaImage> {
-    // For looking at: MAPSCOPE_SKY_DUMP=dir writes each render there.
-    renders_three_ways(&mut { scene }, "MAPSCOPE_SKY_DUMP", name)
+    renders_three_ways(&mut { scene }, "skies", name)
 }
 
 /// The share of the top tenth of the frame (the sky over the room) that differs.

@@ -104,8 +104,8 @@ fn a_polyobject_is_drawn_at_its_start_spot_in_the_room_s_heights() {
     // Seen from the player's start in every way.
     let red = s.palette[R as usize];
     let (moved, left) = (
-        renders_three_ways(&mut { s }, "MAPSCOPE_PO_DUMP", "po"),
-        renders_three_ways(&mut { plain }, "MAPSCOPE_PO_DUMP", "plain"),
+        renders_three_ways(&mut { s }, "polyobjects", "po"),
+        renders_three_ways(&mut { plain }, "polyobjects", "plain"),
     );
     for (i, (view, _, _)) in THREE_WAYS.iter().enumerate() {
         let (a, b) = (red_share(&moved[i], red), red_share(&left[i], red));

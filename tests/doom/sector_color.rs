@@ -107,9 +107,8 @@ fn renders(pwad: Vec<u8>, name: &str) -> Vec<RgbaImage> {
         .map(|(i, &(mode, fov_deg))| {
             let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
             let img = render_headless(shared_gpu(), &mut scene, &camera, &view, 0).unwrap();
-            // For looking at: MAPSCOPE_COLOR_DUMP=dir writes each render there.
-            if let Ok(dir) = std::env::var("MAPSCOPE_COLOR_DUMP") {
-                let _ = img.save(format!("{dir}/{name}-{i}.png"));
+            if let Some(dir) = support::renders_dir("sector_color") {
+                let _ = img.save(dir.join(format!("{name}-{i}.png")));
             }
             img
         })

@@ -122,9 +122,8 @@ fn renders(scene: &mut Scene) -> Vec<RgbaImage> {
         .map(|(i, &(_, mode, fov_deg))| {
             let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
             let img = render_headless(shared_gpu(), scene, &camera, &view, 0).unwrap();
-            // For looking at: MAPSCOPE_SLOPES_DUMP=dir writes each render there.
-            if let Ok(dir) = std::env::var("MAPSCOPE_SLOPES_DUMP") {
-                let _ = img.save(format!("{dir}/{}-{i}.png", scene.name));
+            if let Some(dir) = support::renders_dir("slopes") {
+                let _ = img.save(dir.join(format!("{}-{i}.png", scene.name)));
             }
             img
         })

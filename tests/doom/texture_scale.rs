@@ -74,9 +74,9 @@ fn scaled_textures_show_more_squares() {
         let camera = plain.spawn;
         let a = render_headless(shared_gpu(), &mut plain, &camera, &view, 0).unwrap();
         let b = render_headless(shared_gpu(), &mut scaled, &camera, &view, 0).unwrap();
-        if let Ok(dir) = std::env::var("MAPSCOPE_SCALE_DUMP") {
-            let _ = a.save(format!("{dir}/plain-{what}.png"));
-            let _ = b.save(format!("{dir}/scaled-{what}.png"));
+        if let Some(dir) = support::renders_dir("texture_scale") {
+            let _ = a.save(dir.join(format!("plain-{what}.png")));
+            let _ = b.save(dir.join(format!("scaled-{what}.png")));
         }
         // The horizon row and one above it cross the north wall.
         for y in [90, 100] {

@@ -66,8 +66,8 @@ fn pwad_with(north: &str, floor: &str, textures: &str, animdefs: &str) -> Vec<u8
     w.to_bytes()
 }
 
-/// The room rendered each of the three ways, things shown; `MAPSCOPE_SPRITE_DUMP=dir` writes
-/// the renders there.
+/// The room rendered each of the three ways, things shown (kept for looking at under
+/// `MAPSCOPE_TEST_RENDERS`).
 fn renders(tag: &str, north: &str, textures: &str) -> Vec<RgbaImage> {
     renders_on(tag, north, "FLOOR0_1", textures)
 }
@@ -82,8 +82,8 @@ fn renders_on(tag: &str, north: &str, floor: &str, textures: &str) -> Vec<RgbaIm
         .map(|(i, &(_, mode, fov_deg))| {
             let view = ViewSettings { mode, fov_deg, show_sprites: true, ..Default::default() };
             let img = render_headless(shared_gpu(), &mut scene, &camera, &view, 0).unwrap();
-            if let Ok(dir) = std::env::var("MAPSCOPE_SPRITE_DUMP") {
-                let _ = img.save(format!("{dir}/{tag}-{i}.png"));
+            if let Some(dir) = support::renders_dir("textures_sprites") {
+                let _ = img.save(dir.join(format!("{tag}-{i}.png")));
             }
             img
         })

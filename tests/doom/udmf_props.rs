@@ -72,11 +72,10 @@ fn renders(textmap: &str) -> Vec<RgbaImage> {
         .map(|&(_, mode, fov_deg)| {
             let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
             let img = render_headless(gpu, &mut scene, &camera, &view, 0).unwrap();
-            // For looking at: MAPSCOPE_UDMF_DUMP=dir writes each render there.
-            if let Ok(dir) = std::env::var("MAPSCOPE_UDMF_DUMP") {
+            if let Some(dir) = support::renders_dir("udmf_props") {
                 let tag: String =
                     textmap.bytes().fold(0u64, |h, b| h.wrapping_mul(31) ^ b as u64).to_string();
-                let _ = img.save(format!("{dir}/{tag}-{}.png", fov_deg as u32 + mode as u32));
+                let _ = img.save(dir.join(format!("{tag}-{}.png", fov_deg as u32 + mode as u32)));
             }
             img
         })

@@ -52,10 +52,9 @@ fn canvas_matches_gpu(
         let near = d.iter().filter(|&&d| d <= 2).count() as f64 / n;
         let same = d.iter().filter(|&&d| d == 0).count() as f64 / n;
         eprintln!("{name} view {i}: {:.3}% within 2, {:.3}% identical", near * 100.0, same * 100.0);
-        // With DOOM_CANVAS_DUMP set to a folder, both frames are written there for looking at.
-        if let Ok(dir) = std::env::var("DOOM_CANVAS_DUMP") {
-            let _ = a.save(format!("{dir}/{name}-{i}.png"));
-            let _ = b.save(format!("{dir}/{name}-{i}-gpu.png"));
+        if let Some(dir) = support::renders_dir("doom_triangle_canvas") {
+            let _ = a.save(dir.join(format!("{name}-{i}.png")));
+            let _ = b.save(dir.join(format!("{name}-{i}-gpu.png")));
         }
         if near < close || same < exact {
             let out = std::env::temp_dir().join(format!("doom_canvas_{name}_{i}.png"));

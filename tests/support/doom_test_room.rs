@@ -29,10 +29,10 @@ pub const THREE_WAYS: [(&str, RenderMode, f64); 3] = [
     ("smooth", RenderMode::Smooth, 90.0),
 ];
 
-/// `scene` from its player start in each of [`THREE_WAYS`], things hidden; with the
-/// environment variable `dump` set to a folder, each render is written there as
-/// `name-N.png` for looking at.
-pub fn renders_three_ways(scene: &mut Scene, dump: &str, name: &str) -> Vec<RgbaImage> {
+/// `scene` from its player start in each of [`THREE_WAYS`], things hidden; with
+/// `MAPSCOPE_TEST_RENDERS` set, each render is written to its `area` folder as `name-N.png`
+/// for looking at.
+pub fn renders_three_ways(scene: &mut Scene, area: &str, name: &str) -> Vec<RgbaImage> {
     let camera = scene.spawn;
     THREE_WAYS
         .iter()
@@ -40,8 +40,8 @@ pub fn renders_three_ways(scene: &mut Scene, dump: &str, name: &str) -> Vec<Rgba
         .map(|(i, &(_, mode, fov_deg))| {
             let view = ViewSettings { mode, fov_deg, show_sprites: false, ..Default::default() };
             let img = render_headless(shared_gpu(), scene, &camera, &view, 0).unwrap();
-            if let Ok(dir) = std::env::var(dump) {
-                let _ = img.save(format!("{dir}/{name}-{i}.png"));
+            if let Some(dir) = super::renders_dir(area) {
+                let _ = img.save(dir.join(format!("{name}-{i}.png")));
             }
             img
         })

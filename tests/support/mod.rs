@@ -121,6 +121,15 @@ impl Drop for TempDir {
     }
 }
 
+/// The folder `MAPSCOPE_TEST_RENDERS` names, with `area` below it (created), where tests
+/// write the renders they check for a person to look at (docs/testing.md); `None` when the
+/// variable is not set.
+pub fn renders_dir(area: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os("MAPSCOPE_TEST_RENDERS")?).join(area);
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir)
+}
+
 /// Runs the mapscope binary with `args` (no display, quiet logging) and waits for it.
 pub fn mapscope<I, S>(args: I) -> Output
 where
