@@ -1,8 +1,8 @@
 //! Flats (64x64 floor and ceiling pictures), including the three NUKAGE frames that vanilla
 //! animates.
 
-use super::picture::{fbm, hash, wave, Picture};
 use super::palette::{c, ramp::*};
+use super::picture::{fbm, hash, wave, Picture};
 
 /// Flats in F_START..F_END order; NUKAGE1..3 are consecutive so the animation cycles.
 pub fn flats() -> Vec<(&'static str, Vec<u8>)> {

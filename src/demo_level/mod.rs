@@ -9,12 +9,12 @@
 //! - [`geometry`]: cells to vertices, linedefs, sidedefs and sectors.
 //! - [`nodes`]: the exact node builder (one subsector per cell).
 
-pub mod picture;
 pub mod flats;
 pub mod geometry;
 pub mod layout;
 pub mod nodes;
 pub mod palette;
+pub mod picture;
 pub mod sky;
 pub mod sprites;
 pub mod walls;

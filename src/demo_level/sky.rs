@@ -1,8 +1,8 @@
 //! SKY1: a 256x128 dusk sky (gradient, clouds, two mountain ranges), tiling horizontally.
 //! Vanilla draws texture row `y & 127` on screen row `y` of 200, so row 100 is the horizon.
 
-use super::picture::{fbm, Picture};
 use super::palette::{c, ramp::*};
+use super::picture::{fbm, Picture};
 
 /// Gradient stops from the top of the sky down to the horizon.
 const STOPS: [(u8, i32); 14] = [

@@ -1,8 +1,8 @@
 //! Sprites: a floor lamp (COLU, full-bright in vanilla), a tall techno column (ELEC), a barrel
 //! with two frames (BAR1), and a trooper with five drawn rotations and three mirrored (POSS).
 
-use super::picture::{hash, Picture};
 use super::palette::{c, ramp::*};
+use super::picture::{hash, Picture};
 
 /// A sprite lump: name, picture, and offsets (left = width/2, top = height: it stands on the
 /// floor).

@@ -1,7 +1,7 @@
 //! Wall patches and the TEXTURE1 entries built from them.
 
-use super::picture::{fbm, hash, rnd, value_noise, Picture};
 use super::palette::{c, ramp::*};
+use super::picture::{fbm, hash, rnd, value_noise, Picture};
 
 /// A patch: its PNAMES name and picture.
 pub struct Patch {

@@ -63,6 +63,9 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
     facts.notes.extend(level.notes.iter().cloned());
     facts.notes.extend(b.textures.notes.iter().cloned());
     let cells = cell_map(level, &b.cover);
+    // A camera that can see one of these draws every polygon (render/cell_visibility.rs).
+    let open = cells.cells.iter().filter(|c| c.leaks || c.edges.iter().any(|e| e.leaks));
+    facts.counts.push(("polygons_open_to_the_void".into(), open.count() as u64));
     let Builder { textures, mut anim, world, part_of_triangle, .. } = b;
     anim.set_texture_count(textures.textures.len());
     let tables = textures.tables();

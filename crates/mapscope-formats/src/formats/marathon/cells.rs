@@ -207,9 +207,13 @@ mod tests {
         assert_eq!(second.edges[3].portal, Some((0, 0.0, 1024.0)));
         // The second polygon's wall toward +y is missing: the view leaves the cells there.
         let level = load(&pair(None, 1024));
-        let cells = build::build_scene(&level, None, &[]).cells.expect("cells");
+        let scene = build::build_scene(&level, None, &[]);
+        let cells = scene.cells.expect("cells");
         assert!(cells.cells[1].edges[2].leaks);
         assert!(!cells.cells[0].edges[2].leaks);
+        // info counts it.
+        let open = scene.facts.counts.iter().find(|(k, _)| k == "polygons_open_to_the_void");
+        assert_eq!(open.map(|(_, v)| *v), Some(1));
     }
 
     #[test]
