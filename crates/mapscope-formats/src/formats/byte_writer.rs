@@ -234,6 +234,15 @@ pub(crate) fn fingerprint(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
 
+/// A small deterministic hash of a grid place and a salt, for writer-built levels whose layout
+/// must be the same on every run and machine (`marathon::station`, `saucer::large`).
+pub fn layout_hash(x: u32, y: u32, salt: u32) -> u32 {
+    let mut h = x.wrapping_mul(0x9E37_79B9) ^ y.wrapping_mul(0x85EB_CA6B) ^ salt;
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x2C1B_3C6D);
+    h ^ (h >> 12)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

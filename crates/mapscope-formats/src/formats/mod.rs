@@ -15,6 +15,6 @@ pub mod zip_member;
 mod writer_identity_tests;
 
 #[cfg(any(test, feature = "writers"))]
-pub use byte_writer::{ByteWriter, Endian, Slot};
+pub use byte_writer::{layout_hash, ByteWriter, Endian, Slot};
 pub use error::{ErrorKind, FormatError, Result};
 pub use reader::Reader;

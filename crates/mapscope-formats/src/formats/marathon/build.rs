@@ -48,12 +48,17 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
     for p in 0..level.polygons.len() {
         b.polygon_surfaces(p);
     }
-    let (joints, panels) = b.panel_joints();
+    let sides: Vec<Option<SideGeometry>> =
+        (0..level.sides.len()).map(|s| b.side_geometry(s)).collect();
+    let joints = panel_joints(&sides);
     // Cuts add triangles: at most as many again as the uncut panels have, whatever a file
     // stacks at one endpoint.
+    let panels: usize = sides.iter().flatten().map(|g| g.panels.len()).sum();
     let mut extra_triangles = 2 * panels;
-    for s in 0..level.sides.len() {
-        b.side_walls(s, &joints, &mut extra_triangles);
+    for (s, g) in sides.into_iter().enumerate() {
+        if let Some(g) = g {
+            b.side_walls(s, g, &joints, &mut extra_triangles);
+        }
     }
     let (sprites, markers) = b.objects();
     let spawn = spawn(level);
@@ -104,6 +109,27 @@ struct Builder<'l, 's> {
     part_of_triangle: Vec<u32>,
     /// What hides what is behind it, for the cells.
     cover: Cover,
+}
+
+/// The heights at which the panels of `sides` end at each endpoint position, so that a
+/// panel's edge is cut where a neighbour's ends (see [`Builder::side_walls`]).
+fn panel_joints(sides: &[Option<SideGeometry>]) -> HashMap<(i16, i16), Vec<i16>> {
+    let mut joints: HashMap<(i16, i16), Vec<i16>> = HashMap::new();
+    for g in sides.iter().flatten() {
+        for q in [g.a, g.b] {
+            let heights = joints.entry((q.x, q.y)).or_default();
+            heights.extend(g.panels.iter().flat_map(|panel| [panel.bottom, panel.top]));
+        }
+    }
+    for heights in joints.values_mut() {
+        heights.sort_unstable();
+        heights.dedup();
+        // Real endpoints hold a few heights; one that holds more is left uncut.
+        if heights.len() > MAX_JOINT_HEIGHTS {
+            heights.clear();
+        }
+    }
+    joints
 }
 
 /// An uncut panel edge: its bottom and top.
@@ -259,31 +285,6 @@ impl Builder<'_, '_> {
         Some(SideGeometry { polygon: p, line: l, a, b, panels: side_panels(&level.sides[s], h) })
     }
 
-    /// The heights at which panels end at each endpoint position, so that a panel's edge is
-    /// cut where a neighbour's ends (see [`Builder::side_walls`]).
-    /// Also returns the number of panels.
-    fn panel_joints(&self) -> (HashMap<(i16, i16), Vec<i16>>, usize) {
-        let mut joints: HashMap<(i16, i16), Vec<i16>> = HashMap::new();
-        let mut panels = 0;
-        for s in 0..self.level.sides.len() {
-            let Some(g) = self.side_geometry(s) else { continue };
-            panels += g.panels.len();
-            for q in [g.a, g.b] {
-                let heights = joints.entry((q.x, q.y)).or_default();
-                heights.extend(g.panels.iter().flat_map(|panel| [panel.bottom, panel.top]));
-            }
-        }
-        for heights in joints.values_mut() {
-            heights.sort_unstable();
-            heights.dedup();
-            // Real endpoints hold a few heights; one that holds more is left uncut.
-            if heights.len() > MAX_JOINT_HEIGHTS {
-                heights.clear();
-            }
-        }
-        (joints, panels)
-    }
-
     /// Side `s`'s panels. A panel's vertical edges get a corner at every height where another
     /// panel at that endpoint ends: two panels beside each other whose edges share only part
     /// of a line would otherwise leave pixels on that line to neither (a T-junction), and the
@@ -291,13 +292,12 @@ impl Builder<'_, '_> {
     fn side_walls(
         &mut self,
         s: usize,
+        geometry: SideGeometry,
         joints: &HashMap<(i16, i16), Vec<i16>>,
         extra_triangles: &mut usize,
     ) {
         let level = self.level;
-        let Some(SideGeometry { polygon: p, line: l, a, b, panels }) = self.side_geometry(s) else {
-            return;
-        };
+        let SideGeometry { polygon: p, line: l, a, b, panels } = geometry;
         let side = &level.sides[s];
         let centre = polygon_centre(level, p);
         let length = ((b.x as f64 - a.x as f64).hypot(b.y as f64 - a.y as f64)) as f32;

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use super::definitions::transfer;
 use super::map::{MapObject, Media, Point};
 use super::writer::{self, LevelChunks, Room, RoomPolygon, SideSpec};
+use crate::formats::layout_hash;
 
 /// Rooms across and down: 9 x 7 rooms of 4 x 4 polygons, about 1,150 polygons in all.
 const ROOMS: (i16, i16) = (9, 7);
@@ -44,12 +45,9 @@ enum RoomKind {
     Shaft,
 }
 
-/// A small deterministic hash of a room's place, so the layout is the same every run.
+/// The layout hash of a room's (or cell's) place.
 fn mix(i: i16, j: i16, salt: u32) -> u32 {
-    let mut h = (i as u32).wrapping_mul(0x9E37_79B9) ^ (j as u32).wrapping_mul(0x85EB_CA6B) ^ salt;
-    h ^= h >> 15;
-    h = h.wrapping_mul(0x2C1B_3C6D);
-    h ^ (h >> 12)
+    layout_hash(i as u32, j as u32, salt)
 }
 
 fn room_kind(i: i16, j: i16) -> RoomKind {

@@ -11,6 +11,7 @@ use super::map_items::{
 use super::packed::Bitmap;
 use super::texture_def::TextureDef;
 use super::writer::{write_map, write_wad, MapContents, WadContents};
+use crate::formats::layout_hash;
 
 /// Texture definitions, each a 16 x 16 region of the atlas in one colour.
 const GROUND: u16 = 1;
@@ -40,13 +41,9 @@ fn texture_def(def: u16, blend_mode: u8) -> TextureDef {
     }
 }
 
-/// A small deterministic hash of a cell, so the layout is the same every run.
+/// The layout hash of a cell.
 fn mix(col: usize, row: usize, salt: u32) -> u32 {
-    let mut h = (col as u32).wrapping_mul(0x9E37_79B9) ^ (row as u32).wrapping_mul(0x85EB_CA6B);
-    h ^= salt;
-    h ^= h >> 15;
-    h = h.wrapping_mul(0x2C1B_3C6D);
-    h ^ (h >> 12)
+    layout_hash(col as u32, row as u32, salt)
 }
 
 /// The level's WAD (tables, palette, atlas) and map, as `LEVELS/<name>.wad` and
