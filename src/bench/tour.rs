@@ -124,7 +124,7 @@ fn object_feet(scene: &Scene) -> Vec<DVec3> {
 }
 
 /// Height of `pos` above the highest upward-facing floor triangle under it, 0 if none.
-fn eye_height(scene: &Scene, pos: DVec3) -> f64 {
+pub fn eye_height(scene: &Scene, pos: DVec3) -> f64 {
     let mut best: Option<f64> = None;
     for t in scene.world.chunks_exact(3) {
         if t[0].flags & vertex_flags::KIND_MASK != SurfaceKind::Flat as u32 {

@@ -74,7 +74,7 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode> {
 
 pub fn compare(a: CompareArgs) -> Result<ExitCode> {
     if a.align {
-        return compare_align(a);
+        return super::search::compare_align(a);
     }
     let img_a = compare::load_png(&a.a)?;
     let fitted = reference_at(&a.b, img_a.dimensions(), &a)?;
@@ -118,101 +118,8 @@ pub fn compare(a: CompareArgs) -> Result<ExitCode> {
     Ok(if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-/// `compare --align`: re-renders A's level around A's camera against the reference B.
-fn compare_align(a: CompareArgs) -> Result<ExitCode> {
-    use crate::compare::align::{align, AlignOptions};
-    use crate::scene::NativePose;
-    let meta = ShotMeta::read(&a.a).with_context(|| {
-        format!("{}: --align needs a mapscope render or shot (its camera metadata)", a.a.display())
-    })?;
-    // The reference taken back to the size of A's frame, which the search renders at.
-    let (width, height) = image::image_dimensions(&a.a)
-        .with_context(|| format!("{}: reading its size", a.a.display()))?;
-    let reference = reference_at(&a.b, (width, height), &a)?.image;
-    let files: Vec<PathBuf> = meta.file.split(';').map(PathBuf::from).collect();
-    let source = loader::open(&files, &a.load.options())?;
-    let mut scene = source.build(Some(&meta.map))?;
-    let view = render::ViewSettings {
-        width,
-        height,
-        fov_deg: meta.fov,
-        mode: meta.mode.parse().map_err(anyhow::Error::msg)?,
-        ..Default::default()
-    };
-    let start = meta.pose;
-    let opts = AlignOptions::for_units(scene.game.units_per_metre());
-    let gpu = Gpu::headless()?;
-    let r = align(&gpu, &mut scene, &view, meta.tic, &reference, start, &opts)?;
-    let b = r.best;
-    let command = format!(
-        "mapscope render {} --map {} --camera={},{},{} --angle {} --pitch {} --fov {} --mode {} \
-         --size {}x{} --tic {}",
-        files
-            .iter()
-            .map(|f| crate::app::shell_quote(&f.display().to_string()))
-            .collect::<Vec<_>>()
-            .join(" "),
-        crate::app::shell_quote(&meta.map),
-        b.position[0],
-        b.position[1],
-        b.position[2],
-        b.angle,
-        b.pitch,
-        meta.fov,
-        meta.mode,
-        view.width,
-        view.height,
-        meta.tic
-    );
-    if let Some(path) = &a.aligned_output {
-        let pose = b.to_viewer(scene.axes);
-        let image = render::render_headless(&gpu, &mut scene, &pose, &view, meta.tic)?;
-        let shot = ShotMeta { pose: b, ..meta.clone() };
-        shot::save_png(path, &image, Some(&shot))?;
-    }
-    if a.json {
-        let cam =
-            |c: &NativePose| json!({ "camera": c.position, "angle": c.angle, "pitch": c.pitch });
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&json!({
-                "start": cam(&r.start),
-                "start_identical_share": r.start_report.identical_share,
-                "best": cam(&b),
-                "best_identical_share": r.best_report.identical_share,
-                "best_psnr_db": finite(r.best_report.psnr_db),
-                "renders": r.renders,
-                "command": command,
-            }))?
-        );
-    } else {
-        outln!("start: identical {:.2}%", 100.0 * r.start_report.identical_share);
-        outln!("best ({} renders): {}", r.renders, r.best_report);
-        outln!(
-            "camera {},{},{} angle {} pitch {}",
-            b.position[0],
-            b.position[1],
-            b.position[2],
-            b.angle,
-            b.pitch
-        );
-        outln!("{command}");
-    }
-    let thresholds = compare::Thresholds {
-        min_identical: a.min_identical,
-        min_within: a.min_within,
-        max_mae: a.max_mae,
-        min_psnr: a.min_psnr,
-    };
-    let failed = thresholds.check(&r.best_report);
-    for f in &failed {
-        eprintln!("threshold not met: {f}");
-    }
-    Ok(if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
 /// JSON has no infinity: identical images report PSNR as null.
-fn finite(v: f64) -> serde_json::Value {
+pub(super) fn finite(v: f64) -> serde_json::Value {
     if v.is_finite() {
         json!(v)
     } else {
@@ -335,19 +242,28 @@ const JPEG_SNAP: u8 = 24;
 /// The reference screenshot at `path` (PNG or JPEG) taken back to a `frame`-sized render; a
 /// JPEG's colours taken back to the palette of A's level (from A's mapscope metadata) when A
 /// is a faithful render.
-fn reference_at(
+pub(super) fn reference_at(
     path: &std::path::Path,
     frame: (u32, u32),
     a: &CompareArgs,
 ) -> Result<compare::screenshot::Fitted> {
+    let palette = if compare::is_jpeg(path) { faithful_palette(a) } else { None };
+    fitted_reference(path, frame, palette.as_deref())
+}
+
+/// The screenshot at `path` (PNG or JPEG) taken back to a `frame`-sized render; a JPEG's
+/// colours snapped to `palette` where one is given.
+pub(super) fn fitted_reference(
+    path: &std::path::Path,
+    frame: (u32, u32),
+    palette: Option<&[[u8; 3]]>,
+) -> Result<compare::screenshot::Fitted> {
     let shot = compare::load_picture(path)?;
     let mut fitted = compare::screenshot::fit_to_frame(&shot, frame)
         .with_context(|| path.display().to_string())?;
-    if compare::is_jpeg(path) {
-        if let Some(palette) = faithful_palette(a) {
-            let n = compare::screenshot::snap_to_palette(&mut fitted.image, &palette, JPEG_SNAP);
-            fitted.how += &format!(", JPEG: {n} pixels snapped to the level's palette");
-        }
+    if let (true, Some(palette)) = (compare::is_jpeg(path), palette) {
+        let n = compare::screenshot::snap_to_palette(&mut fitted.image, palette, JPEG_SNAP);
+        fitted.how += &format!(", JPEG: {n} pixels snapped to the level's palette");
     }
     Ok(fitted)
 }

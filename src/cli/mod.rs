@@ -4,6 +4,7 @@
 mod camera_args;
 mod commands;
 mod from_shot;
+mod search;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -76,6 +77,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Time frames along a fixed camera tour of a level (mapscope's timedemo).
     Bench(BenchArgs),
+    /// Find where in a level a screenshot was taken, with no guess: its camera and tic.
+    Locate(LocateArgs),
 }
 
 #[derive(Args, Debug)]
@@ -214,8 +217,57 @@ pub struct CompareArgs {
     /// With --align: write the best render here (with its camera in the PNG metadata).
     #[arg(long, requires = "align")]
     pub aligned_output: Option<PathBuf>,
+    /// With --align: once the camera is found, search the tics 0..=this for the animation
+    /// state (lights, animated textures, thing frames) that matches best.
+    #[arg(long, requires = "align", default_value_t = crate::compare::align::DEFAULT_MAX_TIC)]
+    pub max_tic: u32,
+    /// With --align: keep A's tic instead of searching.
+    #[arg(long, requires = "align")]
+    pub keep_tic: bool,
     #[command(flatten)]
     pub load: LoadArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct LocateArgs {
+    /// Level file(s) (Doom: the IWAD then PWADs), then the screenshot (PNG or JPEG) last.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+    /// Map: its name as `list` prints it (any case) or its number in `list`, counted from 1
+    /// (Marathon: from 0); default: the first.
+    #[arg(long)]
+    pub map: Option<String>,
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// The frame searched at, WIDTHxHEIGHT [default: the screenshot's size divided by the
+    /// largest whole factor that leaves it 320 wide or more]; the screenshot is taken back
+    /// to it as `compare` takes a reference (integer scale, 4:3 stretch, status bar below).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// The tic the candidates are drawn at.
+    #[arg(long, default_value_t = 0)]
+    pub tic: u32,
+    /// Once the camera is found, search the tics 0..=this for the animation state that
+    /// matches best.
+    #[arg(long, default_value_t = crate::compare::align::DEFAULT_MAX_TIC)]
+    pub max_tic: u32,
+    /// Keep --tic instead of searching.
+    #[arg(long)]
+    pub keep_tic: bool,
+    /// Metres between the candidate positions over the floor (widened on a large level).
+    #[arg(long, default_value_t = 1.5)]
+    pub spacing: f64,
+    /// Facings tried at each candidate position, evenly round.
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=360))]
+    pub facings: u32,
+    /// Write the frame found here (with its camera in the PNG metadata).
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -274,6 +326,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::List(a)) => commands::list(a),
         Some(Command::Export(a)) => commands::export(a),
         Some(Command::Bench(a)) => commands::bench(a),
+        Some(Command::Locate(a)) => search::locate(a),
         None => commands::view(cli.view),
     }
 }

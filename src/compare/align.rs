@@ -1,13 +1,17 @@
-//! Finding the camera a reference screenshot was taken from: a pattern search over small
-//! position and angle offsets around a rough camera, scoring each render against the
-//! reference by identical share (ties: lower mean error, which still moves when identical
-//! pixels are rare far from the answer).
+//! Finding the camera and the moment a reference screenshot was taken from: a pattern search
+//! over small position and angle offsets around a rough camera, scoring each render against
+//! the reference by identical share (ties: lower mean error), then a search over the
+//! animation's distinct states at that camera, since a person rarely knows the tic.
+
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 
 use anyhow::Result;
 
-use super::{compare_images, CompareOptions, CompareReport};
-use crate::render::{Gpu, SceneRenderer, ViewSettings};
-use crate::scene::{CameraPose, NativePose, Scene};
+use super::judge::{Judge, Phase, Score};
+use super::CompareReport;
+use crate::render::{Gpu, ViewSettings};
+use crate::scene::{Animator, CameraPose, FrameState, NativePose, Scene};
 
 #[derive(Clone, Copy, Debug)]
 pub struct AlignOptions {
@@ -17,13 +21,22 @@ pub struct AlignOptions {
     /// First angle step (degrees, facing and pitch) and where the search stops.
     pub angle_step: f64,
     pub min_angle_step: f64,
-    /// Most renders the search may make.
+    /// Most renders the camera search may make.
     pub max_renders: u32,
+    /// Search the tics 0..=this for the animation state (lights, animated textures, thing
+    /// frames) once the camera is found; `None` keeps the guess's tic.
+    pub max_tic: Option<u32>,
 }
+
+/// Tics searched by default: a minute of Doom's 35 a second.
+pub const DEFAULT_MAX_TIC: u32 = 35 * 60;
+
+/// Distinct animation states the tic search renders at most.
+const MAX_STATES: usize = 4096;
 
 impl AlignOptions {
     /// Steps for a format with `units_per_metre` native units to the metre: 25 cm and 2°
-    /// down to 1 cm and 0.05°.
+    /// down to 1 cm and 0.05°; tics searched up to [`DEFAULT_MAX_TIC`].
     pub fn for_units(units_per_metre: f64) -> AlignOptions {
         AlignOptions {
             pos_step: 0.25 * units_per_metre,
@@ -31,6 +44,7 @@ impl AlignOptions {
             angle_step: 2.0,
             min_angle_step: 0.05,
             max_renders: 2000,
+            max_tic: Some(DEFAULT_MAX_TIC),
         }
     }
 }
@@ -40,55 +54,27 @@ pub struct AlignResult {
     pub start_report: CompareReport,
     pub best: NativePose,
     pub best_report: CompareReport,
+    /// The tic whose animation state matched best (the guess's where none did better).
+    pub tic: u32,
     pub renders: u32,
 }
 
-#[derive(Clone, Copy)]
-enum Phase<'a> {
-    /// Mean error of images box-blurred with this radius (the reference's given).
-    Blurred(i64, &'a [[f32; 3]]),
-    /// Identical pixels, then mean error.
-    Exact,
+/// A camera a search found, with its score and figures.
+pub struct Found {
+    pub pose: NativePose,
+    pub score: Score,
+    pub report: CompareReport,
 }
 
-/// How a candidate render scores; lower is better.
-#[derive(Clone, Copy, PartialEq, PartialOrd)]
-struct Score(f64, f64);
+/// Coarse to fine: heavily blurred images give a smooth error that leads in from far off,
+/// lightly blurred ones sharpen it, identical pixels only line up at the exact camera. Each
+/// phase's steps are the options' times its factor.
+pub const PHASES: [(Phase, f64); 3] =
+    [(Phase::Blurred(6), 1.0), (Phase::Blurred(2), 0.25), (Phase::Exact, 1.0 / 16.0)];
 
-/// Box-blurs the RGB of `img` (radius `r`, clamped at the edges), as floats.
-fn blurred(img: &image::RgbaImage, r: i64) -> Vec<[f32; 3]> {
-    let (w, h) = (img.width() as i64, img.height() as i64);
-    let at =
-        |v: &[[f32; 3]], x: i64, y: i64| v[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize];
-    let src: Vec<[f32; 3]> =
-        img.pixels().map(|p| [p[0] as f32, p[1] as f32, p[2] as f32]).collect();
-    let pass = |v: &[[f32; 3]], dx: i64, dy: i64| -> Vec<[f32; 3]> {
-        let n = (2 * r + 1) as f32;
-        (0..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .map(|(x, y)| {
-                let mut acc = [0f32; 3];
-                for k in -r..=r {
-                    let p = at(v, x + k * dx, y + k * dy);
-                    for c in 0..3 {
-                        acc[c] += p[c] / n;
-                    }
-                }
-                acc
-            })
-            .collect()
-    };
-    pass(&pass(&src, 1, 0), 0, 1)
-}
-
-fn blurred_error(a: &[[f32; 3]], b: &[[f32; 3]]) -> f64 {
-    let sum: f64 =
-        a.iter().zip(b).map(|(p, q)| (0..3).map(|c| (p[c] - q[c]).abs() as f64).sum::<f64>()).sum();
-    sum / (a.len().max(1) * 3) as f64
-}
-
-/// Searches around `start` for the camera whose render of `scene` (with `view`, at `tic`)
-/// matches `reference` best. `view`'s size must be the reference's.
+/// Searches around `start` for the camera (and, with `opts.max_tic`, the tic) whose render of
+/// `scene` (with `view`, the guess at `tic`) matches `reference` best. `view`'s size must be
+/// the reference's.
 pub fn align(
     gpu: &Gpu,
     scene: &mut Scene,
@@ -98,39 +84,126 @@ pub fn align(
     start: NativePose,
     opts: &AlignOptions,
 ) -> Result<AlignResult> {
-    let mut renderer = SceneRenderer::new(gpu, scene)?;
-    let mut state = scene.animator.initial();
-    scene.animator.state_at(tic, &mut state);
-    renderer.set_state(&state);
-    let compare_opts = CompareOptions { tolerance: 8, mask: None };
-    let renders = std::cell::Cell::new(0u32);
-    let mut score = |cam: &NativePose, phase: Phase| -> Result<(Score, CompareReport)> {
-        renders.set(renders.get() + 1);
-        renderer.render(gpu, &cam.to_viewer(scene.axes), view);
-        let img = renderer.read_image(gpu)?;
-        let report = compare_images(&img, reference, &compare_opts)?;
-        let s = match phase {
-            Phase::Blurred(r, reference_blurred) => {
-                Score(blurred_error(&blurred(&img, r), reference_blurred), 0.0)
-            }
-            Phase::Exact => Score(-(report.identical_pixels as f64), report.mean_abs_error),
-        };
-        Ok((s, report))
-    };
+    let mut judge = Judge::new(gpu, scene, *view, reference.clone())?;
+    set_tic(&mut judge, scene.animator.as_mut(), tic);
+    let (_, start_report) = judge.score(&start, Phase::Exact)?;
+    let found = refine(&mut judge, start, opts, &PHASES, opts.max_renders)?;
+    let found = tidy(&mut judge, found)?;
+    let (found, tic) = settle_tic(&mut judge, scene.animator.as_mut(), found, tic, opts)?;
+    let mut best = found.pose;
+    best.angle = best.angle.rem_euclid(360.0);
+    Ok(AlignResult {
+        start,
+        start_report,
+        best,
+        best_report: found.report,
+        tic,
+        renders: judge.renders(),
+    })
+}
 
-    let (_, start_report) = score(&start, Phase::Exact)?;
-    let mut best = start;
-    let mut best_report = start_report.clone();
-    // Coarse to fine: heavily blurred images give a smooth error that leads in from far off,
-    // lightly blurred ones sharpen it, identical pixels only line up at the exact camera.
-    let (wide, narrow) = (blurred(reference, 6), blurred(reference, 2));
-    let phases = [
-        (Phase::Blurred(6, &wide), 1.0),
-        (Phase::Blurred(2, &narrow), 0.25),
-        (Phase::Exact, 1.0 / 16.0),
-    ];
-    // Moves along each axis and along each pair of axes (position and angle trade off:
-    // height against pitch, sideways against facing).
+/// Shows the animation state of `tic` in the judge's renders.
+pub fn set_tic(judge: &mut Judge, animator: &mut dyn Animator, tic: u32) {
+    let mut state = animator.initial();
+    animator.state_at(tic, &mut state);
+    judge.set_state(&state);
+}
+
+/// With `opts.max_tic`: the tic whose state scores best at `found`'s camera (`tic` kept
+/// unless another does strictly better), then the camera searched again at that tic, as
+/// the right lights can move the exact optimum. Without: `found` and `tic` as they are.
+pub fn settle_tic(
+    judge: &mut Judge,
+    animator: &mut dyn Animator,
+    found: Found,
+    tic: u32,
+    opts: &AlignOptions,
+) -> Result<(Found, u32)> {
+    let Some(max_tic) = opts.max_tic else { return Ok((found, tic)) };
+    let (mut best_tic, mut best) = (tic, found);
+    let mut state = animator.initial();
+    let (score, _) = judge.score(&best.pose, Phase::Exact)?;
+    let mut best_score = score;
+    for t in distinct_tics(animator, max_tic, MAX_STATES) {
+        animator.state_at(t, &mut state);
+        judge.set_state(&state);
+        let (s, report) = judge.score(&best.pose, Phase::Exact)?;
+        if s < best_score {
+            (best_tic, best_score) = (t, s);
+            best = Found { pose: best.pose, score: s, report };
+        }
+    }
+    set_tic(judge, animator, best_tic);
+    if best_tic != tic {
+        let fine = [(Phase::Exact, 1.0 / 16.0)];
+        best = refine(judge, best.pose, opts, &fine, opts.max_renders / 2)?;
+        best = tidy(judge, best)?;
+    }
+    Ok((best, best_tic))
+}
+
+/// `found` (scored exactly) moved to rounder numbers where they score no worse: whole units
+/// and degrees, as cameras placed by hand and many captures are, else the same to a
+/// millionth (the search's sums of steps leave tails such as 2e-16).
+pub fn tidy(judge: &mut Judge, found: Found) -> Result<Found> {
+    let round = |p: NativePose, q: f64| NativePose {
+        position: p.position.map(|c| (c / q).round() * q),
+        angle: (p.angle / q).round() * q,
+        pitch: (p.pitch / q).round() * q,
+    };
+    for q in [1.0, 1e-6] {
+        let pose = round(found.pose, q);
+        if pose == found.pose {
+            return Ok(found);
+        }
+        let (score, report) = judge.score(&pose, Phase::Exact)?;
+        if score <= found.score {
+            return Ok(Found { pose, score, report });
+        }
+    }
+    Ok(found)
+}
+
+/// The tics 0..=`max_tic` whose animation state no earlier tic showed, at most `limit`: a
+/// state shown twice renders the same frame twice. States are told apart by a 64-bit hash
+/// of their values.
+pub fn distinct_tics(animator: &mut dyn Animator, max_tic: u32, limit: usize) -> Vec<u32> {
+    let mut seen = HashSet::new();
+    let mut tics = Vec::new();
+    let mut state = animator.initial();
+    for t in 0..=max_tic {
+        animator.state_at(t, &mut state);
+        if seen.insert(state_hash(&state)) {
+            tics.push(t);
+            if tics.len() >= limit {
+                break;
+            }
+        }
+    }
+    tics
+}
+
+fn state_hash(s: &FrameState) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.light.hash(&mut h);
+    s.texture_remap.hash(&mut h);
+    s.scroll.iter().for_each(|[u, v]| (u.to_bits(), v.to_bits()).hash(&mut h));
+    s.thing_frames.hash(&mut h);
+    h.finish()
+}
+
+/// Pattern search from `start` through `phases` (each with its step factor), at most
+/// `max_renders` renders in all: moves along each axis and along each pair of axes
+/// (position and angle trade off: height against pitch, sideways against facing), going on
+/// in a direction while it pays, the steps halved when no move does.
+pub fn refine(
+    judge: &mut Judge,
+    start: NativePose,
+    opts: &AlignOptions,
+    phases: &[(Phase, f64)],
+    max_renders: u32,
+) -> Result<Found> {
+    let budget_end = judge.renders().saturating_add(max_renders);
     let mut moves: Vec<[f64; 5]> = Vec::new();
     for i in 0..5 {
         let mut m = [0.0; 5];
@@ -145,17 +218,17 @@ pub fn align(
             }
         }
     }
-    'phases: for (phase, scale) in phases {
-        let (mut best_score, report) = score(&best, phase)?;
-        best_report = report;
+    let mut best = start;
+    let (mut best_score, mut best_report) = judge.score(&best, Phase::Exact)?;
+    'phases: for &(phase, scale) in phases {
+        (best_score, best_report) = judge.score(&best, phase)?;
         let (mut pos_step, mut angle_step) = (opts.pos_step * scale, opts.angle_step * scale);
         while pos_step >= opts.min_pos_step || angle_step >= opts.min_angle_step {
             let mut improved = false;
             for m in &moves {
                 for dir in [1.0, -1.0] {
-                    // Keep going in a direction while it pays.
                     loop {
-                        if renders.get() >= opts.max_renders {
+                        if judge.renders() >= budget_end {
                             break 'phases;
                         }
                         let mut cand = best;
@@ -165,7 +238,7 @@ pub fn align(
                         cand.angle += dir * m[3] * angle_step;
                         cand.pitch =
                             CameraPose::clamp_pitch_deg(cand.pitch + dir * m[4] * angle_step);
-                        let (s, r) = score(&cand, phase)?;
+                        let (s, r) = judge.score(&cand, phase)?;
                         if s < best_score {
                             (best, best_score, best_report) = (cand, s, r);
                             improved = true;
@@ -181,6 +254,9 @@ pub fn align(
             }
         }
     }
-    best.angle = best.angle.rem_euclid(360.0);
-    Ok(AlignResult { start, start_report, best, best_report, renders: renders.get() })
+    // The score of the last phase run; the exact one when the search ended early in another.
+    if !matches!(phases.last(), Some((Phase::Exact, _))) || judge.renders() >= budget_end {
+        (best_score, best_report) = judge.score(&best, Phase::Exact)?;
+    }
+    Ok(Found { pose: best, score: best_score, report: best_report })
 }

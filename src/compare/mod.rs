@@ -19,10 +19,14 @@
 //! Everything that sets a render beside a screenshot of the game lives under this module,
 //! because each part feeds or reads these figures: [`screenshot`] takes a screenshot as
 //! people keep it back to the game's frame buffer, [`placement`] lays a reference on a frame
-//! of another size (the viewer's reference view and its live figures), and [`align`] searches
-//! for the camera whose render matches a screenshot best (`compare --align`).
+//! of another size (the viewer's reference view and its live figures), [`align`] searches
+//! for the camera and tic whose render matches a screenshot best (`compare --align`) and
+//! [`locate`] for the camera with no guess (`mapscope locate`), both scoring renders with a
+//! [`judge::Judge`].
 
 pub mod align;
+pub mod judge;
+pub mod locate;
 pub mod placement;
 pub mod screenshot;
 

@@ -118,7 +118,7 @@ pub(super) struct FrameInput<'a> {
 }
 
 /// A family's part in its frames. Every method has the generic passes' answer as its default.
-pub(super) trait FamilyFrames {
+pub(super) trait FamilyFrames: Send {
     /// The layout of bind group 1 that the family's own pipelines take, if they take one.
     fn bind_group_layout(&self) -> Option<&wgpu::BindGroupLayout> {
         None

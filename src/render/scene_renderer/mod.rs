@@ -283,6 +283,29 @@ impl SceneRenderer {
         Ok(image)
     }
 
+    /// The image of the last `render`: taken from the CPU canvas where the frame is that
+    /// alone, without the round trip through the GPU that [`Self::read_image`] makes (searches
+    /// that render thousands of small frames spend most of their time there otherwise).
+    pub fn image(&self, gpu: &Gpu) -> Result<image::RgbaImage> {
+        if let (Some(words), Some(t)) = (self.cpu_image(), self.targets.as_ref()) {
+            let bgra = self.is_bgra();
+            let bytes = words
+                .iter()
+                .flat_map(|w| {
+                    let [a, b, c, d] = w.to_le_bytes();
+                    if bgra {
+                        [c, b, a, d]
+                    } else {
+                        [a, b, c, d]
+                    }
+                })
+                .collect();
+            return image::RgbaImage::from_raw(t.width, t.height, bytes)
+                .ok_or_else(|| anyhow::anyhow!("the canvas does not fill the image"));
+        }
+        self.read_image(gpu)
+    }
+
     /// The image of the last `render` as the CPU drew it (one colour a pixel in the image's
     /// byte order, row by row) when it is that and nothing else: a canvas frame over which
     /// the GPU drew nothing (no overlay, no translucent surface). A window presented from
