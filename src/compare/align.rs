@@ -31,6 +31,9 @@ pub struct AlignOptions {
 /// Tics searched by default: a minute of Doom's 35 a second.
 pub const DEFAULT_MAX_TIC: u32 = 35 * 60;
 
+/// Searches made again from where one ended, while they improve.
+const RESTARTS: usize = 2;
+
 /// Distinct animation states the tic search renders at most.
 const MAX_STATES: usize = 4096;
 
@@ -87,7 +90,19 @@ pub fn align(
     let mut judge = Judge::new(gpu, scene, *view, reference.clone())?;
     set_tic(&mut judge, scene.animator.as_mut(), tic);
     let (_, start_report) = judge.score(&start, Phase::Exact)?;
-    let found = refine(&mut judge, start, opts, &PHASES, opts.max_renders)?;
+    let mut found = refine(&mut judge, start, opts, &PHASES, opts.max_renders)?;
+    // A search that ends short of every pixel can be caught where small steps no longer pay:
+    // a new search from there, with its steps large again, often gets out.
+    for _ in 0..RESTARTS {
+        if found.report.identical_share >= 1.0 {
+            break;
+        }
+        let again = refine(&mut judge, found.pose, opts, &PHASES, opts.max_renders)?;
+        if again.score >= found.score {
+            break;
+        }
+        found = again;
+    }
     let found = tidy(&mut judge, found)?;
     let (found, tic) = settle_tic(&mut judge, scene.animator.as_mut(), found, tic, opts)?;
     let mut best = found.pose;
