@@ -556,6 +556,27 @@ mod tests {
     }
 
     #[test]
+    fn every_textures_and_animdefs_variant_is_read_as_gzdoom_reads_them() {
+        // GZDoom's lump name is the file name up to its last dot: TEXTURES.ench is a
+        // TEXTURES lump, animdefs.diakatana an ANIMDEFS lump, and every one of a name is read.
+        let data = zip(&[
+            ("TEXTURES.ench", b"a"),
+            ("textures.txt", b"b"),
+            ("ANIMDEFS.outlaws", b"c"),
+            ("animdefs.diakatana", b"d"),
+            ("ANIMDEFS.ench", b"e"),
+        ]);
+        let stack = WadStack::new(read_package("v.pk3", Cursor::new(data)).unwrap());
+        let texts = |name: &str| -> Vec<u8> {
+            let lumps = stack.global_lumps_named(name);
+            lumps.iter().map(|&(_, n)| stack.lump_at(n).unwrap().data[0]).collect()
+        };
+        // In path order, compared without case, as GZDoom sorts a package's members.
+        assert_eq!(texts("TEXTURES"), b"ab");
+        assert_eq!(texts("ANIMDEFS"), b"dec");
+    }
+
+    #[test]
     fn a_renamed_map_keeps_its_glbsp_nodes() {
         let mut w = WadWriter::pwad();
         w.marker("MAP01").lump("THINGS", vec![1; 10]).lump("LINEDEFS", vec![2; 14]);
