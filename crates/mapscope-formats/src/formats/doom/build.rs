@@ -10,7 +10,8 @@
 //! drawing through one `Builder`: `inputs` (what the map's lumps say), `skies`, `walls`
 //! (segs and polyobjects), `planes` (floors, ceilings and 3D floors' `slabs`), `things`,
 //! `cycles` (animation), the spawn camera (`level`), `vanilla_payload` (what the CPU's frames
-//! draw from) and `facts`. Texture lookups are in `scene_textures`, light and scroll numbering
+//! draw from) and `facts` (with `missing`: the names no lookup found, and where the map asks
+//! for them). Texture lookups are in `scene_textures`, light and scroll numbering
 //! in `slots`, 3D floors' light in `light_bands`. The order matters: notes, texture numbers and
 //! light slots are given out as the steps go.
 

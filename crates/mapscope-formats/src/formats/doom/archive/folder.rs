@@ -190,7 +190,10 @@ impl<'a> Walk<'a> {
             }
             match entry {
                 Ok(e) => entries.push((e.file_name().to_string_lossy().into_owned(), e.path())),
-                Err(_) => self.skipped.entry(Skipped::Unreadable).or_default().push(rel.into()),
+                Err(_) => {
+                    let at = if rel.is_empty() { "./".into() } else { format!("{rel}/") };
+                    self.skipped.entry(Skipped::Unreadable).or_default().push(at);
+                }
             }
         }
         // Any order would do (the package sorts its members); this one keeps notes stable.
