@@ -2,7 +2,7 @@
 //!
 //! Real data: every map of Freedoom loads, builds and renders (`freedoom`); the community maps
 //! of `../shared/realmaps/doom` and every node format (`map_formats`); PK3 packages and their
-//! PNG and TEXTURES contents (`pk3`); renders and vanilla's BSP walk against Chocolate Doom's
+//! PNG and TEXTURES contents (`pk3`); mod folders, vgp-deathmatch's among them (`folder`); renders and vanilla's BSP walk against Chocolate Doom's
 //! reference frames in `tests/data/doom-reference` (`reference`, `vanilla_walk`).
 //!
 //! The source ports' features, each in a small room built over Freedoom and rendered three
@@ -22,6 +22,7 @@
 mod support;
 
 // Real data.
+mod folder;
 mod freedoom;
 mod map_formats;
 mod pk3;

@@ -24,21 +24,29 @@ use support::{freedoom2, mapscope, success, TempDir};
 
 /// The wall Freedoom's MAP01 starts facing, above and around the opening: a 128x128 texture
 /// made of the single patch of the same name.
-const WALL: &str = "AQRUST08";
+pub(crate) const WALL: &str = "AQRUST08";
 
 /// Freedoom's MAP01 lumps in a PWAD; `rename` replaces sidedef texture names.
 fn map01_wad(rename: Option<(&str, &str)>) -> Vec<u8> {
+    freedoom_map01_as("MAP01", rename.as_slice())
+}
+
+/// Freedoom's MAP01 lumps in a PWAD under the marker `marker`, each of `renames` replacing a
+/// sidedef texture name.
+pub(crate) fn freedoom_map01_as(marker: &str, renames: &[(&str, &str)]) -> Vec<u8> {
     let iwad = Wad::open(&freedoom2()).unwrap();
     let at = iwad.lumps().iter().position(|l| l.name == "MAP01").unwrap();
     let mut w = WadWriter::pwad();
-    w.marker("MAP01");
+    w.marker(marker);
     for (i, info) in iwad.lumps().iter().enumerate().skip(at + 1).take(10) {
         let mut data = iwad.lump(i).unwrap().data.to_vec();
-        if let (Some((from, to)), "SIDEDEFS") = (rename, info.name.as_str()) {
+        if info.name == "SIDEDEFS" {
             for side in data.chunks_exact_mut(30) {
                 for field in [4, 12, 20] {
-                    if &side[field..field + 8] == name8(from).as_slice() {
-                        side[field..field + 8].copy_from_slice(&name8(to));
+                    for (from, to) in renames {
+                        if &side[field..field + 8] == name8(from).as_slice() {
+                            side[field..field + 8].copy_from_slice(&name8(to));
+                        }
                     }
                 }
             }
@@ -55,7 +63,7 @@ fn name8(name: &str) -> [u8; 8] {
 }
 
 /// An RGBA PNG filled with `rgba`, with a `grAb` chunk when offsets are given.
-fn png(w: u32, h: u32, rgba: [u8; 4], grab: Option<(i32, i32)>) -> Vec<u8> {
+pub(crate) fn png(w: u32, h: u32, rgba: [u8; 4], grab: Option<(i32, i32)>) -> Vec<u8> {
     mapscope::formats::doom::archive::writer::png_lump(w, h, &rgba.repeat((w * h) as usize), grab)
         .expect("PNG of w x h pixels")
 }
@@ -117,13 +125,13 @@ fn render(scene: &mut Scene) -> image::RgbaImage {
 }
 
 /// Pixels whose green clearly dominates (the PNG's green, through COLORMAP's shades).
-fn green_pixels(img: &image::RgbaImage) -> usize {
+pub(crate) fn green_pixels(img: &image::RgbaImage) -> usize {
     img.pixels()
         .filter(|p| p[1] as i32 > p[0] as i32 + 40 && p[1] as i32 > p[2] as i32 + 40)
         .count()
 }
 
-const GREEN: [u8; 4] = [40, 230, 40, 255];
+pub(crate) const GREEN: [u8; 4] = [40, 230, 40, 255];
 
 fn green_package(dir: &TempDir) -> PathBuf {
     let data = zip(&[

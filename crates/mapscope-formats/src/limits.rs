@@ -25,10 +25,15 @@ pub const MAX_DEFLATE_RATIO: u64 = 1032;
 pub mod doom {
     use super::MAX_ALLOC;
 
-    // Packages (PK3 and PK7).
+    // Packages (PK3, PK7 and mod folders).
 
-    /// Most members a package may list (large mods hold a few tens of thousands).
+    /// Most members a package may list (large mods hold a few tens of thousands); for a
+    /// folder, the files and folders its walk meets.
     pub const MAX_PACKAGE_ENTRIES: usize = 1 << 20;
+    /// Deepest a mod folder's walk goes below the folder given (mods nest a few folders,
+    /// `textures/set/part/`): past it the folder is refused, which also stops a chain of
+    /// links (or mounts) that never cycles back to the same folder.
+    pub const MAX_FOLDER_DEPTH: usize = 32;
     /// Most bytes read from one package, all members together: the single-allocation cap.
     pub const MAX_PACKAGE_BYTES: usize = MAX_ALLOC;
     /// Most bytes a PK7's header (its member list) may take, stored or decoded.

@@ -225,10 +225,13 @@ impl App {
         }
     }
 
-    /// A file dropped on the window: a PNG is a reference screenshot, anything else a level.
+    /// A file or folder dropped on the window: a PNG is a reference screenshot, a Doom add-on
+    /// (PWAD, PK3, mod folder) opens over the current level's IWAD, anything else is a level.
     fn open_dropped(&mut self, path: PathBuf) {
         if is_png(&path) {
             self.load_reference(&path);
+        } else if let Some(files) = loader::stack_dropped(&self.files, &path) {
+            self.load(files, None);
         } else {
             self.load(vec![path], None);
         }

@@ -75,6 +75,38 @@ fn a_dropped_file_that_fails_keeps_the_level_and_shows_why() {
 }
 
 #[test]
+fn a_mod_folder_dropped_on_an_iwads_level_opens_over_that_iwad() {
+    let tmp = Scratch::new("drop-folder");
+    let demo = crate::demo::demo_wad_path().unwrap();
+    let mut app = app(vec![demo.clone()]);
+    // The mod: the demo's first map again as maps/MOD01.wad.
+    let iwad = crate::formats::doom::archive::wad::Wad::open(&demo).unwrap();
+    let first = &app.maps[0];
+    let at = iwad.lumps().iter().position(|l| l.name == *first).unwrap();
+    let mut w = WadWriter::pwad();
+    w.marker(first);
+    for (i, info) in iwad.lumps().iter().enumerate().skip(at + 1).take(10) {
+        w.lump(&info.name, iwad.lump(i).unwrap().data.to_vec());
+    }
+    std::fs::create_dir_all(tmp.0.join("mymod/maps")).unwrap();
+    tmp.file("mymod/maps/MOD01.wad", &w.to_bytes());
+    let folder = tmp.0.join("mymod");
+
+    app.open_dropped(folder.clone());
+    assert_eq!(app.error, None);
+    assert_eq!(app.files, vec![demo.clone(), folder.clone()], "stacked on the IWAD");
+    assert!(app.maps.iter().any(|m| m == "MOD01"), "{:?}", app.maps);
+
+    // A folder that is no mod is a level of its own, and fails as one, naming the folder.
+    let junk = tmp.0.join("junk");
+    std::fs::create_dir_all(&junk).unwrap();
+    app.open_dropped(junk.clone());
+    let error = app.error.clone().expect("an error shown");
+    assert!(error.contains("junk/: a folder, but neither a GZDoom mod"), "{error}");
+    assert_eq!(app.files, vec![demo, folder]);
+}
+
+#[test]
 fn a_map_that_fails_to_build_keeps_the_current_one() {
     let tmp = Scratch::new("cycle");
     let demo = crate::demo::demo_wad_path().unwrap();

@@ -76,7 +76,7 @@ type Open = fn(&[PathBuf], &OpenOptions) -> Result<Box<dyn LevelSource>>;
 /// Formats in the order they are asked; `head` is the first 16 bytes of the first path
 /// (empty for a folder).
 const DETECTORS: &[(&str, Detect, Open)] = &[
-    ("Doom IWAD/PWAD/PK3", doom_source::detect, doom_source::open),
+    ("Doom IWAD/PWAD/PK3/PK7/mod folder", doom_source::detect, doom_source::open),
     ("Marathon scenario wad", marathon_source::detect, marathon_source::open),
     ("Carmageddon 2 TWT/ACT/DAT", carma2_source::detect, carma2_source::open),
     ("Saturn Quake .LEV", saturn_source::detect, saturn_source::open),
@@ -95,8 +95,27 @@ pub fn open(paths: &[PathBuf], opts: &OpenOptions) -> Result<Box<dyn LevelSource
             return open(paths, opts);
         }
     }
+    if first.is_dir() {
+        use crate::formats::doom::archive::folder;
+        bail!(
+            "{}: a folder, but neither a GZDoom mod (none of {}) nor a Saucerman game folder \
+             (LEVELS/ and maps/, or its .pak){}",
+            folder::folder_name(first),
+            folder::MOD_FOLDER_SIGNS,
+            folder::mods_inside_hint(first)
+        );
+    }
     let names: Vec<&str> = DETECTORS.iter().map(|d| d.0).collect();
     bail!("{}: unrecognised file format (supported: {})", first.display(), names.join(", "))
+}
+
+/// The files to open when `dropped` is dropped on a level opened from `current`: a Doom
+/// add-on (a PWAD, a PK3 or PK7, a mod folder) dropped on a level whose first file is an IWAD
+/// opens over that IWAD, as GZDoom loads `-file` over `-iwad`; `None` when `dropped` is a
+/// level of its own.
+pub fn stack_dropped(current: &[PathBuf], dropped: &Path) -> Option<Vec<PathBuf>> {
+    let iwad = current.first().filter(|f| doom_source::is_iwad(f))?;
+    doom_source::is_addon(dropped).then(|| vec![iwad.clone(), dropped.to_path_buf()])
 }
 
 fn read_head(path: &Path) -> Result<Vec<u8>> {

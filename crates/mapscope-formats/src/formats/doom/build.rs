@@ -10,7 +10,8 @@
 //! drawing through one `Builder`: `inputs` (what the map's lumps say), `skies`, `walls`
 //! (segs and polyobjects), `planes` (floors, ceilings and 3D floors' `slabs`), `things`,
 //! `cycles` (animation), the spawn camera (`level`), `vanilla_payload` (what the CPU's frames
-//! draw from) and `facts`. Texture lookups are in `scene_textures`, light and scroll numbering
+//! draw from) and `facts` (with `missing`: the names no lookup found, and where the map asks
+//! for them). Texture lookups are in `scene_textures`, light and scroll numbering
 //! in `slots`, 3D floors' light in `light_bands`. The order matters: notes, texture numbers and
 //! light slots are given out as the steps go.
 
@@ -37,6 +38,7 @@ mod facts;
 mod inputs;
 mod level;
 mod light_bands;
+mod missing;
 mod planes;
 mod polyobjects;
 mod scene_textures;
@@ -55,6 +57,7 @@ use inputs::LevelInputs;
 use level::spawn_camera;
 pub use level::{player_start, sky_texture_name, DoomLevel, PlayerStart};
 use light_bands::LightBands;
+use missing::Missing;
 use scene_textures::TexKey;
 use slots::{LightSlots, ScrollSlots};
 
@@ -191,6 +194,10 @@ struct Builder<'a> {
     smooth_flats: Vec<[u32; 2]>,
     /// Polyobjects' lines: drawn at their start spots, not where the map has them.
     po_lines: BTreeSet<u32>,
+    /// Names no lookup found, in the order first asked for (see `missing`).
+    missing: Vec<Missing>,
+    /// Texture names asked for by something other than a sidedef (MAPINFO's sky), and by what.
+    askers: Vec<(String, String)>,
 }
 
 impl<'a> Builder<'a> {
@@ -230,6 +237,8 @@ impl<'a> Builder<'a> {
             bands: LightBands::new(map, &inputs.floors_3d, &level.slopes),
             smooth_flats: Vec::new(),
             po_lines: inputs.polyobjects.iter().flat_map(|p| p.lines.iter().copied()).collect(),
+            missing: Vec::new(),
+            askers: Vec::new(),
         }
     }
 }

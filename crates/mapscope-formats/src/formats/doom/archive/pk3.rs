@@ -205,7 +205,8 @@ pub fn read_package<R: Read + Seek>(name: &str, reader: R) -> Result<Vec<Wad>> {
     let names: Vec<(usize, String)> = (0..archive.len())
         .filter_map(|i| archive.name_for_index(i).map(|raw| (i, raw.to_string())))
         .collect();
-    assemble_package(name, names, |w| read_member(name, &mut archive, w))
+    let members = format!("{name}:");
+    assemble_package(name, &members, names, |w| read_member(name, &mut archive, w))
 }
 
 /// The members of `names` (index in the archive, path) a package reads, and a note on the
@@ -235,14 +236,17 @@ pub(super) fn wanted_members(names: Vec<(usize, String)>) -> (Vec<Wanted>, Optio
 }
 
 /// Assembles a package (`name` is used in messages) from its members (index in the archive,
-/// path), reading each wanted one with `read`: its WAD, then the WADs at its root.
+/// path), reading each wanted one with `read`: its WAD, then the WADs at its root. A member
+/// is named `members` followed by its path (`t.pk3:` for an archive's, the folder's own path
+/// for a folder's, so that the name is a file one can open).
 pub(super) fn assemble_package(
     name: &str,
+    members: &str,
     names: Vec<(usize, String)>,
     mut read: impl FnMut(&Wanted) -> Result<Vec<u8>>,
 ) -> Result<Vec<Wad>> {
     let (wanted, unread) = wanted_members(names);
-    let mut pkg = Assembler::new(name);
+    let mut pkg = Assembler::new(name, members);
     if let Some(note) = unread {
         pkg.notes.push(format!("{name}: {note}"));
     }
@@ -253,10 +257,9 @@ pub(super) fn assemble_package(
         let bytes = read(&w)?;
         total += bytes.len();
         if total > MAX_PACKAGE_BYTES {
-            return Err(FormatError::new(
+            return Err(FormatError::missing(
                 name,
-                "zip member",
-                0,
+                "package",
                 format!("{}: the members read pass {} MiB in all", w.path, MAX_PACKAGE_BYTES >> 20),
             ));
         }
@@ -291,7 +294,7 @@ pub(super) fn assemble_package(
     }
     let mut wads = vec![pkg.finish()];
     for (path, bytes) in root_wads {
-        wads.push(Wad::from_bytes(&format!("{name}:{path}"), bytes)?);
+        wads.push(Wad::from_bytes(&format!("{members}{path}"), bytes)?);
     }
     Ok(wads)
 }
@@ -331,6 +334,8 @@ fn read_member<R: Read + Seek>(
 /// Builds the WAD a package becomes.
 struct Assembler {
     name: String,
+    /// What a member's path follows in its name (see [`assemble_package`]).
+    members: String,
     data: Vec<u8>,
     lumps: Vec<LumpInfo>,
     origins: Vec<Origin>,
@@ -339,9 +344,10 @@ struct Assembler {
 }
 
 impl Assembler {
-    fn new(name: &str) -> Assembler {
+    fn new(name: &str, members: &str) -> Assembler {
         Assembler {
             name: name.to_string(),
+            members: members.to_string(),
             data: Vec::new(),
             lumps: Vec::new(),
             origins: Vec::new(),
@@ -355,7 +361,7 @@ impl Assembler {
         // The package cap (256 MiB) keeps every offset within u32.
         let start = self.data.len() as u32;
         self.data.extend_from_slice(bytes);
-        self.origins.push(Origin { file: format!("{}:{path}", self.name), start });
+        self.origins.push(Origin { file: format!("{}{path}", self.members), start });
         start
     }
 
@@ -377,7 +383,7 @@ impl Assembler {
 
     /// Adds the first map of the WAD `maps/NAME.wad` as map NAME, with its glBSP nodes.
     fn map_wad(&mut self, path: &str, bytes: &[u8]) -> Result<()> {
-        let file = format!("{}:{path}", self.name);
+        let file = format!("{}{path}", self.members);
         let wad = Wad::from_bytes(&file, bytes.to_vec())?;
         let map = short_name(path);
         let lumps = wad.lumps();
@@ -547,6 +553,27 @@ mod tests {
         assert_eq!(stack.loose_textures().len(), 1);
         assert!(stack.lump_num_by_path("TEXTURES/brick.PNG").is_some());
         assert_eq!(stack.sprites().entries()[0].name, "TROOA\\");
+    }
+
+    #[test]
+    fn every_textures_and_animdefs_variant_is_read_as_gzdoom_reads_them() {
+        // GZDoom's lump name is the file name up to its last dot: TEXTURES.ench is a
+        // TEXTURES lump, animdefs.diakatana an ANIMDEFS lump, and every one of a name is read.
+        let data = zip(&[
+            ("TEXTURES.ench", b"a"),
+            ("textures.txt", b"b"),
+            ("ANIMDEFS.outlaws", b"c"),
+            ("animdefs.diakatana", b"d"),
+            ("ANIMDEFS.ench", b"e"),
+        ]);
+        let stack = WadStack::new(read_package("v.pk3", Cursor::new(data)).unwrap());
+        let texts = |name: &str| -> Vec<u8> {
+            let lumps = stack.global_lumps_named(name);
+            lumps.iter().map(|&(_, n)| stack.lump_at(n).unwrap().data[0]).collect()
+        };
+        // In path order, compared without case, as GZDoom sorts a package's members.
+        assert_eq!(texts("TEXTURES"), b"ab");
+        assert_eq!(texts("ANIMDEFS"), b"dec");
     }
 
     #[test]

@@ -139,7 +139,7 @@ pub fn read_package<R: Read + Seek>(name: &str, mut reader: R) -> Result<Vec<Wad
         }
         decoded.map_err(|e| error(0, "7z member", format!("cannot decode folder {block}: {e}")))?;
     }
-    assemble_package(name, names, |w| {
+    assemble_package(name, &format!("{name}:"), names, |w| {
         kept.remove(&w.path)
             .ok_or_else(|| error(0, "7z member", format!("{}: not decoded", w.path)))
     })

@@ -7,9 +7,9 @@
 //! lump of the same name *in place* (keeping its number, which flat animations depend on) and
 //! new names are appended.
 //!
-//! A PK3 package ([`super::pk3`]) joins the stack as a WAD assembled from its members, with
-//! each lump remembering which member it came from so errors name `package.pk3:path` and the
-//! offset within that member. Lumps between `TX_START` and `TX_END` (ZDoom's stand-alone
+//! A package (a PK3, [`super::pk3`]; a PK7; a mod folder, [`super::folder`]) joins the stack
+//! as a WAD assembled from its members, with each lump remembering which member it came from
+//! so errors name `package.pk3:path` (`folder/path`) and the offset within that member. Lumps between `TX_START` and `TX_END` (ZDoom's stand-alone
 //! textures, a package's `textures/`) and a package's flats and sprites are namespaced as in
 //! GZDoom: a plain name lookup never finds them, so a replacement texture cannot stand in for
 //! a patch of the same name.
@@ -367,12 +367,15 @@ pub struct WadStack {
 
 impl WadStack {
     /// Opens the files in load order (IWAD first); each is a WAD, a PK3 or a PK7 package, told
-    /// apart by content. A package may add more than one WAD (the WADs at its root follow it).
+    /// apart by content, or a mod's folder. A package may add more than one WAD (the WADs at
+    /// its root follow it).
     pub fn open<P: AsRef<Path>>(paths: &[P]) -> Result<WadStack> {
         let mut wads = Vec::new();
         for p in paths {
             let p = p.as_ref();
-            if super::pk3::is_zip_file(p)? {
+            if p.is_dir() {
+                wads.extend(super::folder::open_folder(p)?);
+            } else if super::pk3::is_zip_file(p)? {
                 wads.extend(super::pk3::open_package(p)?);
             } else if super::pk7::is_7z_file(p)? {
                 wads.extend(super::pk7::open_package(p)?);

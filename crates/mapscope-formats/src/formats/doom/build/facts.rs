@@ -27,8 +27,10 @@ impl Builder<'_> {
         // others); Hexen-style specials are not drawn.
         let scroll_lines = self.boom.scrolling_lines;
         let things_animated = things.animated.len() as u64;
-        // Before the notes move into the facts, or it would be left behind with the builder.
+        // Before the notes move into the facts, or they would be left behind with the builder.
         self.notes.extend(self.scrolls.note());
+        self.notes.extend(self.missing_notes(map));
+        let (textures_missing, flats_missing) = self.missing_counts();
         LevelFacts {
             details: vec![
                 ("map format".into(), map.format.to_string()),
@@ -49,6 +51,8 @@ impl Builder<'_> {
                 ("light_thinkers".into(), lights.thinker_count() as u64),
                 ("scrolling_lines".into(), scroll_lines as u64),
                 ("animated_cycles".into(), cycles as u64),
+                ("textures_missing".into(), textures_missing as u64),
+                ("flats_missing".into(), flats_missing as u64),
             ],
             textures_used: textures_used(map),
             notes: std::mem::take(&mut self.notes),

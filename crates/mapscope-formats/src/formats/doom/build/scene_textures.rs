@@ -10,7 +10,7 @@ use crate::formats::doom::graphics::sprites::SpritePicture;
 use crate::formats::doom::graphics::textures::placeholder;
 use crate::scene::{Texels, Texture};
 
-use super::{Builder, SCENE_TEXEL_BUDGET};
+use super::{Builder, Missing, SCENE_TEXEL_BUDGET};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum TexKey {
@@ -146,7 +146,7 @@ impl Builder<'_> {
                 if let Some(&t) = self.keys.get(&key) {
                     return Some((t, 64.0));
                 }
-                self.notes.push(format!("texture {name} not found; drawn as a placeholder"));
+                self.note_missing(Missing::Texture(name.to_string()));
                 Some((self.add_texture(key, placeholder(name, 64, 64)), 64.0))
             }
         }
@@ -195,7 +195,7 @@ impl Builder<'_> {
                 if let Some(&t) = self.keys.get(&key) {
                     return t;
                 }
-                self.notes.push(format!("flat {name} not found; drawn as a placeholder"));
+                self.note_missing(Missing::Flat(name.to_string()));
                 self.add_texture(key, placeholder(name, 64, 64))
             }
         }

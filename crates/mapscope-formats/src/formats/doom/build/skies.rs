@@ -25,6 +25,11 @@ impl Builder<'_> {
         } else {
             map_skies(self.stack, &map.name, &mut self.notes)
         };
+        for (name, which) in [(&info.sky1, "sky1"), (&info.sky2, "sky2")] {
+            if let Some(name) = name {
+                self.note_asker(name, format!("MAPINFO's {which} for {}", map.name));
+            }
+        }
         let sky = match info.sky1.as_deref().map(|name| (name, self.wall_texture(name))) {
             Some((_, Some((t, _)))) => t,
             Some((name, None)) => {
@@ -81,6 +86,7 @@ impl Builder<'_> {
             self.notes.push("no SKY4 texture: episode 4 uses SKY3".into());
             sky_name = "SKY3";
         }
+        self.note_asker(sky_name, format!("the game's sky for {name}"));
         self.wall_texture(sky_name).map(|(t, _)| t).unwrap_or_else(|| {
             self.add_texture(TexKey::Missing(sky_name.into()), placeholder(sky_name, 256, 128))
         })

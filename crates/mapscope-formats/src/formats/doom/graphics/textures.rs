@@ -207,6 +207,10 @@ pub struct TextureDirectory {
     /// Sprite pictures TEXTURES `Sprite` definitions compose, by name in `sprite_by_name`.
     pub sprite_defs: Vec<SpriteDef>,
     sprite_by_name: HashMap<String, usize>,
+    /// The pictures between `TX_START` and `TX_END` (a package's `textures/`) by name, the
+    /// last of a name winning: what a definition naming its own name as a patch draws, even
+    /// where the definition replaced the picture as a texture.
+    loose_by_name: HashMap<String, LumpNum>,
     pub notes: Vec<String>,
 }
 

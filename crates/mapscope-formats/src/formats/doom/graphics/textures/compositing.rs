@@ -136,11 +136,14 @@ impl TextureDirectory {
                     PatchRef::Named(name) => format!("patch {name}"),
                     PatchRef::Lump(n) => format!("picture lump #{n}"),
                 };
+                // Which file's definition asks for the patch, to know where to look.
+                let from = stack.wads().get(def.file).map_or("?", |w| w.name());
                 match def.source {
                     // Vanilla stops on a missing patch; a placeholder shows the fault.
                     DefSource::TextureX | DefSource::Picture => {
                         notes.push(format!(
-                            "texture {} uses missing {what}; drawn as a placeholder",
+                            "texture {} uses missing {what}; drawn as a placeholder (defined \
+                             in {from})",
                             def.name
                         ));
                         return None;
@@ -149,7 +152,7 @@ impl TextureDirectory {
                     DefSource::TexturesLump { optional } => {
                         if !optional {
                             notes.push(format!(
-                                "TEXTURES texture {}: unknown {what} left out",
+                                "TEXTURES texture {}: unknown {what} left out (defined in {from})",
                                 def.name
                             ));
                         }

@@ -35,6 +35,11 @@ impl TextureDirectory {
             TextureRules::ZDoom => dir.read_zdoom_tables(stack)?,
         };
         let loose = stack.loose_textures();
+        for &(_, num) in &loose {
+            if let Some(lump) = stack.lump_at(num) {
+                dir.loose_by_name.insert(lump.name.to_string(), num);
+            }
+        }
         let textures_lumps = stack.global_lumps_named("TEXTURES");
         if !any && loose.is_empty() && textures_lumps.is_empty() {
             dir.notes.push("no TEXTURE1 lump: every wall is a placeholder".into());
@@ -391,6 +396,13 @@ impl TextureDirectory {
                 }
                 if let Some(t) = self.number(name).filter(|&t| Some(t) != own) {
                     return Some(PatchKey::Texture(t));
+                }
+                // A definition naming itself (`Texture X { Patch X }`, common in TEXTURES that
+                // give `textures/` pictures offsets or scales) gets the picture it replaced:
+                // GZDoom's ResolvePatches, finding the texture itself, takes the last texture
+                // of the name that is not composed of patches.
+                if let Some(&n) = self.loose_by_name.get(&name.to_ascii_uppercase()) {
+                    return Some(PatchKey::Lump(n));
                 }
                 let in_namespace = |ns: &Namespace| {
                     ns.number(name).and_then(|n| ns.entries().get(n)).map(|e| e.lump)

@@ -284,7 +284,9 @@ fn loose_pictures_replace_walls_and_flats_and_texture_definitions_replace_them()
     let green =
         crate::formats::doom::archive::writer::png_lump(2, 2, &[0, 255, 0, 255].repeat(4), None)
             .unwrap();
-    let text = b"WallTexture A, 8, 8 { Patch P2, 0, 0 } Texture B, 8, 8 { Patch P2, 0, 0 }";
+    // C names itself: it is the picture C it replaces, moved.
+    let text = b"WallTexture A, 8, 8 { Patch P2, 0, 0 } Texture B, 8, 8 { Patch P2, 0, 0 }
+                 Texture C, 4, 4 { Patch C, 1, 1 }";
     let stack = WadStack::new(vec![
         base_wad(),
         pwad("x.wad", |w| {
@@ -292,6 +294,7 @@ fn loose_pictures_replace_walls_and_flats_and_texture_definitions_replace_them()
                 .marker("TX_START")
                 .lump("A", red.clone())
                 .lump("B", green.clone())
+                .lump("C", red.clone())
                 .lump("FB", green.clone())
                 .marker("TX_END");
         }),
@@ -307,6 +310,10 @@ fn loose_pictures_replace_walls_and_flats_and_texture_definitions_replace_them()
     assert_eq!((b.width, indexed(&b)[0]), (8, 2), "Texture beats the picture");
     let fb = dir.compose_flat(dir.flat_def("FB").unwrap(), &stack, &mut cache, &mut notes).fitted;
     assert_eq!(indexed(&fb)[0], 2);
+    notes.clear();
+    let c = dir.compose(dir.number("C").unwrap(), &stack, &mut cache, &mut notes);
+    assert_eq!((c.width, indexed(&c)[5], indexed(&c)[0]), (4, 1, 0), "the picture, moved");
+    assert!(notes.is_empty(), "{notes:?}");
 }
 
 #[test]
