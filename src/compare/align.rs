@@ -90,19 +90,8 @@ pub fn align(
     let mut judge = Judge::new(gpu, scene, *view, reference.clone())?;
     set_tic(&mut judge, scene.animator.as_mut(), tic);
     let (_, start_report) = judge.score(&start, Phase::Exact)?;
-    let mut found = refine(&mut judge, start, opts, &PHASES, opts.max_renders)?;
-    // A search that ends short of every pixel can be caught where small steps no longer pay:
-    // a new search from there, with its steps large again, often gets out.
-    for _ in 0..RESTARTS {
-        if found.report.identical_share >= 1.0 {
-            break;
-        }
-        let again = refine(&mut judge, found.pose, opts, &PHASES, opts.max_renders)?;
-        if again.score >= found.score {
-            break;
-        }
-        found = again;
-    }
+    let found = refine(&mut judge, start, opts, &PHASES, opts.max_renders)?;
+    let found = refine_again(&mut judge, found, opts)?;
     let found = tidy(&mut judge, found)?;
     let (found, tic) = settle_tic(&mut judge, scene.animator.as_mut(), found, tic, opts)?;
     let mut best = found.pose;
@@ -157,26 +146,66 @@ pub fn settle_tic(
     Ok((best, best_tic))
 }
 
+/// A search that ends short of every pixel can be caught where small steps no longer pay:
+/// a new search from there, with its steps large again, often gets out. Searches again
+/// while that improves, at most [`RESTARTS`] times.
+pub fn refine_again(judge: &mut Judge, mut found: Found, opts: &AlignOptions) -> Result<Found> {
+    for _ in 0..RESTARTS {
+        if found.report.identical_share >= 1.0 {
+            break;
+        }
+        let again = refine(judge, found.pose, opts, &PHASES, opts.max_renders)?;
+        if again.score >= found.score {
+            break;
+        }
+        found = again;
+    }
+    Ok(found)
+}
+
 /// `found` (scored exactly) moved to rounder numbers where they score no worse: whole units
 /// and degrees, as cameras placed by hand and many captures are, else the same to a
 /// millionth (the search's sums of steps leave tails such as 2e-16).
 pub fn tidy(judge: &mut Judge, found: Found) -> Result<Found> {
-    let round = |p: NativePose, q: f64| NativePose {
-        position: p.position.map(|c| (c / q).round() * q),
-        angle: (p.angle / q).round() * q,
-        pitch: (p.pitch / q).round() * q,
-    };
-    for q in [1.0, 1e-6] {
-        let pose = round(found.pose, q);
-        if pose == found.pose {
-            return Ok(found);
+    // Whole units either side on each axis (a search that stopped half a unit off rounds
+    // the wrong way as often as not), the angles to the nearest degree.
+    let p = found.pose;
+    let mut best: Option<Found> = None;
+    for corner in 0..8 {
+        let whole = |axis: usize| {
+            let c = p.position[axis];
+            if corner >> axis & 1 == 0 {
+                c.floor()
+            } else {
+                c.ceil()
+            }
+        };
+        let pose = NativePose {
+            position: [whole(0), whole(1), whole(2)],
+            angle: p.angle.round(),
+            pitch: p.pitch.round(),
+        };
+        if pose == p || best.as_ref().is_some_and(|b| b.pose == pose) {
+            continue;
         }
         let (score, report) = judge.score(&pose, Phase::Exact)?;
-        if score <= found.score {
-            return Ok(Found { pose, score, report });
+        if score <= found.score && best.as_ref().is_none_or(|b| score < b.score) {
+            best = Some(Found { pose, score, report });
         }
     }
-    Ok(found)
+    if let Some(b) = best {
+        return Ok(b);
+    }
+    let pose = NativePose {
+        position: p.position.map(|c| (c * 1e6).round() / 1e6),
+        angle: (p.angle * 1e6).round() / 1e6,
+        pitch: (p.pitch * 1e6).round() / 1e6,
+    };
+    if pose == p {
+        return Ok(found);
+    }
+    let (score, report) = judge.score(&pose, Phase::Exact)?;
+    Ok(if score <= found.score { Found { pose, score, report } } else { found })
 }
 
 /// The tics 0..=`max_tic` whose animation state no earlier tic showed, at most `limit`: a
@@ -207,6 +236,12 @@ fn state_hash(s: &FrameState) -> u64 {
     h.finish()
 }
 
+/// How two axes move together: both alike, and one at half the other's step, each way. A
+/// valley along which two axes trade off (sideways against facing) is followed only by a
+/// move near its slope; with one slope the search stalls across it.
+const PAIRS: [(f64, f64); 6] =
+    [(1.0, 1.0), (1.0, -1.0), (1.0, 0.5), (1.0, -0.5), (0.5, 1.0), (0.5, -1.0)];
+
 /// Pattern search from `start` through `phases` (each with its step factor), at most
 /// `max_renders` renders in all: moves along each axis and along each pair of axes
 /// (position and angle trade off: height against pitch, sideways against facing), going on
@@ -225,7 +260,7 @@ pub fn refine(
         m[i] = 1.0;
         moves.push(m);
         for j in i + 1..5 {
-            for (a, b) in [(1.0, 1.0), (1.0, -1.0)] {
+            for (a, b) in PAIRS {
                 let mut m = [0.0; 5];
                 m[i] = a;
                 m[j] = b;

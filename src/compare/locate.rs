@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 use glam::DVec3;
 use image::RgbaImage;
 
-use super::align::{refine, set_tic, settle_tic, tidy, AlignOptions, Found, PHASES};
+use super::align::{refine, refine_again, set_tic, settle_tic, tidy, AlignOptions, Found, PHASES};
 use super::judge::{shrunk, Judge, Phase, Score};
 use crate::render::{Gpu, ViewSettings};
 use crate::scene::{vertex_flags, NativePose, Scene, SurfaceKind};
@@ -158,6 +158,7 @@ pub fn locate(
         }
     }
     let Some(found) = best else { bail!("{}: no candidate camera", scene.name) };
+    let found = refine_again(&mut judge, found, &align)?;
     let found = tidy(&mut judge, found)?;
     let (found, tic) = settle_tic(&mut judge, scene.animator.as_mut(), found, opts.tic, &align)?;
     let mut pose = found.pose;
