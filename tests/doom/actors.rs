@@ -170,26 +170,64 @@ fn a_zscript_class_with_a_doomednum_draws_at_its_scale() {
         "version \"4.10\"\nclass BigPost : Actor\n{\n  Default { Height 64; Scale 2.0; }\n  \
                    States { Spawn: RPST A -1; Stop; }\n}\n";
     let mapinfo = "DoomEdNums\n{\n  20002 = BigPost\n}\n";
+    let decorate = format!("{POSTS}actor WidePost : RedPost 20008 {{ XScale 2 YScale 0.5 }}\n");
     let members: [(&str, &[u8]); 3] = [
         ("zscript.zs", zscript.as_bytes()),
         ("MAPINFO.txt", mapinfo.as_bytes()),
-        ("DECORATE", POSTS.as_bytes()),
+        ("DECORATE", decorate.as_bytes()),
     ];
-    let mut big = build(&files(&dir, &[20002], &members));
-    assert_eq!(count(&big, "things_spawned"), 1, "{:#?}", big.facts.notes);
-    assert_eq!(big.sprites[0].scale, [2.0, 2.0]);
-    let big_red = reds(&renders(&mut big, "zscript-scale2"));
-    let mut small = build(&files(&dir, &[20001], &members));
-    let small_red = reds(&renders(&mut small, "zscript-scale1"));
-    eprintln!("red pixels: {big_red:?} at scale 2, {small_red:?} at 1");
-    for i in 0..THREE_WAYS.len() {
-        let ratio = big_red[i] as f64 / small_red[i].max(1) as f64;
-        assert!(
-            (3.3..4.7).contains(&ratio),
-            "{}: scale 2 draws {ratio}x the pixels",
-            THREE_WAYS[i].0
-        );
+    // Each post's red area in the three ways and in the GPU's own passes (`--renderer gpu`:
+    // the billboards of shaders/world.wgsl): its pixels, width and height.
+    let measure = |kind: u16, name: &str| -> Vec<(usize, u32, u32)> {
+        let stack = files(&dir, &[kind], &members);
+        let mut scene = build(&stack);
+        assert_eq!(count(&scene, "things_spawned"), 1, "{:#?}", scene.facts.notes);
+        let mut imgs = renders(&mut scene, name);
+        imgs.push(cli_render(&dir, name, &stack));
+        imgs.iter().map(|img| (red(img), red_box(img).0, red_box(img).1)).collect()
+    };
+    let one = measure(20001, "scale1");
+    let big = measure(20002, "scale2");
+    let wide = measure(20008, "wide");
+    eprintln!("red (pixels, width, height): scale 1 {one:?}, 2 {big:?}, 2 x 0.5 {wide:?}");
+    let ways = THREE_WAYS.iter().map(|w| w.0).chain(["the GPU's passes"]);
+    for (i, way) in ways.enumerate() {
+        let ratio = |a: u32, b: u32| a as f64 / b.max(1) as f64;
+        let pixels = big[i].0 as f64 / one[i].0.max(1) as f64;
+        assert!(one[i].0 > 1500 && (3.3..4.7).contains(&pixels), "{way}: scale 2 {pixels}x");
+        let (w, h) = (ratio(wide[i].1, one[i].1), ratio(wide[i].2, one[i].2));
+        assert!((1.8..2.2).contains(&w) && (0.4..0.6).contains(&h), "{way}: {w} x {h}");
     }
+}
+
+/// The red pixels' bounding box: width and height.
+fn red_box(img: &RgbaImage) -> (u32, u32) {
+    let is_red =
+        |p: &image::Rgba<u8>| p[0] as i32 > p[1] as i32 + 60 && p[0] as i32 > p[2] as i32 + 60;
+    let pts: Vec<(u32, u32)> =
+        img.enumerate_pixels().filter(|(_, _, p)| is_red(p)).map(|(x, y, _)| (x, y)).collect();
+    let span = |f: fn(&(u32, u32)) -> u32| {
+        let (lo, hi) = (pts.iter().map(f).min(), pts.iter().map(f).max());
+        lo.zip(hi).map_or(0, |(lo, hi)| hi - lo + 1)
+    };
+    (span(|p| p.0), span(|p| p.1))
+}
+
+/// `mapscope render FILES --renderer gpu` at 320x200.
+fn cli_render(dir: &TempDir, name: &str, files: &[PathBuf]) -> RgbaImage {
+    let out = dir.join(&format!("{name}-gpu.png"));
+    let mut args: Vec<String> = vec!["render".into()];
+    args.extend(files.iter().map(|p| p.display().to_string()));
+    args.extend(
+        ["--map", "MAP01", "--size", "320x200", "--renderer", "gpu", "-o"].map(String::from),
+    );
+    args.push(out.display().to_string());
+    success(&mapscope(&args), "render --renderer gpu");
+    let img = image::open(&out).unwrap().to_rgba8();
+    if let Some(dir) = support::renders_dir("actors") {
+        let _ = img.save(dir.join(format!("{name}-gpu.png")));
+    }
+    img
 }
 
 #[test]
