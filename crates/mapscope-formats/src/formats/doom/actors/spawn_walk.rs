@@ -287,7 +287,9 @@ fn jump_target_at(reg: &Registry, class: usize, jump: &Jump, depth: usize) -> Fo
         Scope::Own => reg.chain(name),
         Scope::Super => {
             let (mut chain, why) = reg.chain(name);
-            chain.remove(0);
+            if !chain.is_empty() {
+                chain.remove(0);
+            }
             (chain, why)
         }
         Scope::Class(other) => reg.chain(other),

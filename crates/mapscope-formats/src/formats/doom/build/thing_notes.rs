@@ -8,7 +8,9 @@ use crate::formats::doom::actors::{Blend, ThingLook};
 #[derive(Default)]
 pub(super) struct ThingNotes {
     pub(super) missing_frames: BTreeSet<String>,
-    pub(super) unknown: BTreeSet<u16>,
+    unknown: BTreeSet<u16>,
+    /// Things of the unknown types.
+    unknown_things: usize,
     /// Numbers DoomEdNums maps to `None`.
     removed: BTreeSet<u16>,
     /// Why a number's class cannot spawn, and the numbers.
@@ -22,6 +24,12 @@ pub(super) struct ThingNotes {
 }
 
 impl ThingNotes {
+    /// A thing of type `n`, which no class has.
+    pub(super) fn unknown(&mut self, n: u16) {
+        self.unknown.insert(n);
+        self.unknown_things += 1;
+    }
+
     pub(super) fn removed(&mut self, n: u16) {
         self.removed.insert(n);
     }
@@ -54,8 +62,12 @@ impl ThingNotes {
             ));
         }
         if !self.unknown.is_empty() {
+            let things = match self.unknown_things {
+                1 => "1 thing".to_string(),
+                n => format!("{n} things"),
+            };
             notes.push(format!(
-                "unknown thing types skipped: {}",
+                "unknown thing types skipped: {} ({things})",
                 list(&mut self.unknown.iter().map(u16::to_string))
             ));
         }

@@ -116,7 +116,7 @@ impl Builder<'_> {
                 Spawn::Thing => match actors.get(th.kind) {
                     Lookup::Look(look) => look,
                     Lookup::Unknown => {
-                        notes.unknown.insert(th.kind);
+                        notes.unknown(th.kind);
                         continue;
                     }
                     Lookup::Removed => {
