@@ -162,3 +162,35 @@ fn hostile_definitions_end_in_notes() {
     let l = look(&t, 20004);
     assert!(!l.visible() && l.unread.iter().any(|u| u.contains("loop")), "{:?}", l.unread);
 }
+
+#[test]
+fn mangled_scripts_are_notes_never_panics() {
+    // A small xorshift: the same mangled scripts every run.
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    const BYTES: &[u8] = b"{}();:\"#/*+-,.=\n AZaz09_^\\";
+    let zscript = "class Z : DoomImp replaces Demon { Default { Scale 0.5; +SPAWNCEILING } \
+                   States { Spawn: ZZZZ AB 4 { A_Look(); } Goto Super::Spawn+1; } }";
+    for round in 0..1500 {
+        let source = if round % 2 == 0 { DECORATE } else { zscript };
+        let mut bytes = source.as_bytes().to_vec();
+        for _ in 0..1 + next() % 6 {
+            let at = (next() as usize) % bytes.len();
+            bytes[at] = BYTES[(next() as usize) % BYTES.len()];
+        }
+        if next() % 4 == 0 {
+            bytes.truncate((next() as usize) % bytes.len());
+        }
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let name = if round % 2 == 0 { "DECORATE" } else { "ZSCRIPT" };
+        let (t, _) = table(&[(name, &text), ("MAPINFO", "DoomEdNums { 30000 = Z }")]);
+        for n in [20555, 20601, 20603, 85, 30000, 3002] {
+            let _ = t.get(n);
+        }
+    }
+}
