@@ -107,11 +107,11 @@ fn fs_world(in: WorldOut) -> FragOut {
 @vertex
 fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> WorldOut {
     var out: WorldOut;
-    let b = ii * 8u;
+    let b = ii * 9u;
     let origin = vec3<f32>(bitcast<f32>(sprites[b]), bitcast<f32>(sprites[b + 1u]),
                            bitcast<f32>(sprites[b + 2u]));
     let facing = bitcast<f32>(sprites[b + 3u]);
-    let scale = bitcast<f32>(sprites[b + 4u]);
+    let scale = vec2<f32>(bitcast<f32>(sprites[b + 4u]), bitcast<f32>(sprites[b + 8u]));
     let light = sprites[b + 5u];
     var bright = (sprites[b + 6u] & 1u) != 0u;
     var first = sprites[b + 7u] & 0xFFFFFFu;
@@ -152,8 +152,8 @@ fn vs_sprite(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -
     let w = f32(info.width);
     let h = f32(info.height);
     let right = frame.cam_right.xyz;
-    let across = (cx * w - f32(info.origin.x)) * scale;
-    let up = (f32(info.origin.y) - cy * h) * scale;
+    let across = (cx * w - f32(info.origin.x)) * scale.x;
+    let up = (f32(info.origin.y) - cy * h) * scale.y;
     var pos = origin + right * across + vec3<f32>(0.0, up, 0.0);
     if count == 0u {
         pos = origin;

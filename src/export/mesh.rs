@@ -166,8 +166,8 @@ pub fn build(scene: &Scene, opts: &ExportOptions) -> ExportMesh {
             let right = Vec3::new(s.facing.sin(), 0.0, s.facing.cos());
             let (w, h) = (t.width as f32, t.height as f32);
             let corner = |cx: f32, cy: f32| {
-                let across = (cx * w - t.origin.0 as f32) * s.scale;
-                let up = (t.origin.1 as f32 - cy * h) * s.scale;
+                let across = (cx * w - t.origin.0 as f32) * s.scale[0];
+                let up = (t.origin.1 as f32 - cy * h) * s.scale[1];
                 ((s.pos + right * across + Vec3::Y * up) * scale).to_array()
             };
             let u = |cx: f32| if view.mirrored { 1.0 - cx } else { cx };

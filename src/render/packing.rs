@@ -145,11 +145,11 @@ fn view_word(v: &SpriteView) -> u32 {
     (v.texture & 0x7FFF_FFFF) | if v.mirrored { 1 << 31 } else { 0 }
 }
 
-/// Sprite instances (8 words each) followed by their views (1 word each), then the frame
+/// Sprite instances (9 words each) followed by their views (1 word each), then the frame
 /// table of `frame_views` (see [`PackedScene::sprite_frames`]) whose views follow the
 /// instances'. Returns the words, the views' offset and the frame table's.
 fn pack_sprites(sprites: &[Sprite], frame_views: &[Vec<SpriteView>]) -> (Vec<u32>, u32, u32) {
-    let mut out = Vec::with_capacity(sprites.len() * 9 + 1);
+    let mut out = Vec::with_capacity(sprites.len() * 10 + 1);
     let mut views = Vec::new();
     for s in sprites {
         let first = views.len() as u32;
@@ -160,11 +160,12 @@ fn pack_sprites(sprites: &[Sprite], frame_views: &[Vec<SpriteView>]) -> (Vec<u32
             s.pos.y.to_bits(),
             s.pos.z.to_bits(),
             s.facing.to_bits(),
-            s.scale.to_bits(),
+            s.scale[0].to_bits(),
             s.light,
             // Bit 0: full brightness; the high half: the sector colour pair.
             s.fullbright as u32 | u32::from(s.tint) << 16,
             (first & 0xFF_FFFF) | count << 24,
+            s.scale[1].to_bits(),
         ]);
     }
     let mut frames = vec![frame_views.len() as u32];

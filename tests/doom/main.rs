@@ -8,7 +8,8 @@
 //! The source ports' features, each in a small room built over Freedoom and rendered three
 //! ways (faithful on the CPU canvas, faithful on the GPU, smooth): Boom's light transfer,
 //! scrollers and view specials (`boom`, `boom_views`); ZDoom's UDMF properties, slopes, sector
-//! colours, line alpha, 3D floors and their light, polyobjects and MAPINFO skies;
+//! colours, line alpha, 3D floors and their light, polyobjects and MAPINFO skies; a mod's
+//! DECORATE and ZScript actors (`actors`);
 //! TEXTURE1/PNAMES tables, TEXTURES sprites and graphics, texture scales and large flats.
 //!
 //! Needs Freedoom (Debian package `freedoom`) and, for `map_formats`, `slopes` and some
@@ -30,6 +31,7 @@ mod reference;
 mod vanilla_walk;
 
 // Features, in rooms over Freedoom.
+mod actors;
 mod boom;
 mod boom_views;
 mod floor_light_3d;

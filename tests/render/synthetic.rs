@@ -101,7 +101,7 @@ fn scene(shading: Shading) -> Scene {
             pos: sprite_pos,
             views: vec![SpriteView { texture: 2, mirrored: false }],
             facing: 0.0,
-            scale: 1.0,
+            scale: [1.0, 1.0],
             light: 0,
             fullbright: true,
             label: "probe".into(),

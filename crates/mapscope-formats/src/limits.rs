@@ -79,6 +79,28 @@ pub mod doom {
     /// Deepest `#include` chain in TEXTURES lumps.
     pub const MAX_TEXTURES_INCLUDE_DEPTH: usize = 8;
 
+    // Actor definitions (DECORATE, ZScript, MAPINFO's DoomEdNums).
+
+    /// Deepest `#include` chain in DECORATE and ZScript (big mods nest three or four deep).
+    pub const MAX_ACTOR_INCLUDE_DEPTH: usize = 16;
+    /// Most script lumps read for actors in all: a lump is read once however often it is
+    /// included, so this only bounds a package of thousands of script members.
+    pub const MAX_ACTOR_SCRIPTS: usize = 4096;
+    /// Most actor classes kept (the largest mods define a few thousand).
+    pub const MAX_ACTOR_CLASSES: usize = 1 << 16;
+    /// Most states kept over every class (`SPRT ABCDEFGH 4` is eight): frame strings expand
+    /// to a state a letter, so a short script could otherwise ask for millions.
+    pub const MAX_ACTOR_STATES: usize = 1 << 20;
+    /// Longest parent chain followed, and longest chain of `replaces` (a cycle stops here).
+    pub const MAX_ACTOR_INHERITANCE: usize = 64;
+    /// Most states a spawn sequence is followed through (its gotos and loops) before it is
+    /// given up as unreadable.
+    pub const MAX_SPAWN_WALK: usize = 1024;
+    /// Deepest nesting of braces and parentheses skipped in a script (function bodies,
+    /// argument lists): skipping only counts, so this is not for the stack's sake but to
+    /// give a runaway nesting a clear error (real code nests a dozen deep).
+    pub const MAX_ACTOR_NESTING: usize = 256;
+
     // Pictures and textures.
 
     /// Largest picture accepted (texels). Vanilla pictures are at most a few hundred texels

@@ -32,8 +32,8 @@ pub(super) fn billboard(s: &Sprite, view: &SoftView, textures: &SoftTextures) ->
     let (w, h) = (texture.width() as f32, texture.height() as f32);
     let [ox, oy] = textures.origin(view.remap, shown.texture).map(|o| o as f32);
     let corner = |cx: f32, cy: f32| {
-        let across = (cx * w - ox) * s.scale;
-        let up = (oy - cy * h) * s.scale;
+        let across = (cx * w - ox) * s.scale[0];
+        let up = (oy - cy * h) * s.scale[1];
         let pos = s.pos + view.cam_right * across + Vec3::new(0.0, up, 0.0);
         let u = if shown.mirrored { w - cx * w } else { cx * w };
         ClipCorner { clip: view.view_proj * pos.extend(1.0), uv: [u, cy * h] }
@@ -75,7 +75,7 @@ mod tests {
             pos: Vec3::new(10.0, 0.0, 0.0),
             views: (0..8).map(|t| SpriteView { texture: t, mirrored: false }).collect(),
             facing,
-            scale: 1.0,
+            scale: [1.0, 1.0],
             light: 0,
             fullbright: false,
             label: String::new(),

@@ -190,8 +190,8 @@ pub struct Sprite {
     pub views: Vec<SpriteView>,
     /// Facing in viewer yaw radians (used to pick the rotation).
     pub facing: f32,
-    /// World units per texel.
-    pub scale: f32,
+    /// World units per texel across and up (Doom: GZDoom's actor `XScale` and `YScale`).
+    pub scale: [f32; 2],
     pub light: u32,
     pub fullbright: bool,
     /// Source identifier shown in `info` (e.g. thing type).

@@ -167,12 +167,12 @@ impl CanvasScene {
 }
 
 /// Boom 260's translucency table and the canvas's palette (RGBA8 as the canvas holds it).
-type Blend<'a> = Option<(&'a [u8], &'a [u32])>;
+pub(super) type Blend<'a> = Option<(&'a [u8], &'a [u32])>;
 
 /// A masked middle's pixel `p` gets texel index `t` (palette base added) through `colors`, or
 /// with Boom 260's table in `blend` becomes `table[dest << 8 | src]` (R_DrawTLColumn), its
 /// depth left as it was.
-fn put(out: &mut Band, p: usize, (colors, blend): (&LitRow, Blend), t: u32, depth: f32) {
+pub(super) fn put(out: &mut Band, p: usize, (colors, blend): (&LitRow, Blend), t: u32, depth: f32) {
     let t = (t & 255) as usize;
     match blend {
         Some((table, palette)) => {

@@ -5,7 +5,7 @@
 //! does, lit by one colormap or drawn as fuzz.
 
 use super::canvas::{Band, CanvasFrame, CanvasScene, FUZZ_COLORMAP};
-use super::masked::{memory_posts, MaskedDone, PostPlace};
+use super::masked::{memory_posts, put, MaskedDone, PostPlace};
 use super::segs::{SIL_BOTTOM, SIL_TOP};
 use super::tables::fixed_mul;
 use super::vissprites::{SpriteLight, VisSprite};
@@ -113,7 +113,9 @@ impl CanvasScene {
             SpriteLight::Fuzz => None,
         };
         let fuzz_row = self.lit_row(f, FUZZ_COLORMAP as u32);
-        let iscale = spr.xiscale.wrapping_abs();
+        // GZDoom's translucent styles: blended through their table into what is drawn here.
+        let tranmap = spr.translucent.and_then(|t| f.map.tranmaps.get(t as usize));
+        let blend = tranmap.filter(|t| t.len() >= 65536).map(|t| (&t[..], &self.palette[..]));
         let sprtopscreen = (centery << 16).wrapping_sub(fixed_mul(spr.texturemid, spr.scale));
         let height = f.walk.height as i32;
         let mut frac = spr.startfrac;
@@ -126,10 +128,10 @@ impl CanvasScene {
             let place = PostPlace {
                 clip: (cliptop[i], clipbot[i]),
                 centery,
-                texturemid: spr.texturemid,
+                texturemid: spr.texel_mid,
                 sprtopscreen,
-                post_scale: spr.scale,
-                iscale,
+                post_scale: spr.post_scale,
+                iscale: spr.post_iscale,
                 rows: rows.start as i32..rows.end as i32,
             };
             let x = x as usize;
@@ -149,10 +151,14 @@ impl CanvasScene {
                 for y in yl..=yh {
                     let t = memory.byte(source + ((frac >> 16) & 127) as isize) as usize;
                     let p = (y as usize - rows.start) * w + x;
-                    out.colors[p] = colors.colors[t];
-                    out.indices[p] = colors.indices[t];
-                    out.depths[p] = depth;
-                    frac = frac.wrapping_add(iscale);
+                    if blend.is_some() {
+                        put(out, p, (colors, blend), t as u32, depth);
+                    } else {
+                        out.colors[p] = colors.colors[t];
+                        out.indices[p] = colors.indices[t];
+                        out.depths[p] = depth;
+                    }
+                    frac = frac.wrapping_add(spr.post_iscale);
                 }
             });
         }

@@ -41,9 +41,17 @@ pub struct VisSprite {
     pub xiscale: i32,
     /// The patch's top above the eye (`gzt - viewz`).
     pub texturemid: i32,
+    /// The same in texel rows (`texturemid` over GZDoom's y scale), screen rows a texel
+    /// row (`spryscale`: `scale` times the y scale) and texel rows a screen row: vanilla's
+    /// `texturemid`, `scale` and `iscale` for things of scale 1.
+    pub texel_mid: i32,
+    pub post_scale: i32,
+    pub post_iscale: i32,
     /// Index into [`VanillaThings::patches`](crate::scene::doom::vanilla::VanillaThings).
     pub patch: u32,
     pub light: SpriteLight,
+    /// Blended through this table of the map's `tranmaps` (GZDoom's translucent styles).
+    pub translucent: Option<u32>,
 }
 
 impl Walker<'_> {
@@ -96,14 +104,18 @@ impl Walker<'_> {
         let (patch_index, flip) = (frame.patches[rot], frame.flip[rot]);
         let Some(patch) = things.patches.get(patch_index as usize) else { return };
         let centerxfrac = view.projection;
-        tx = tx.wrapping_sub(patch.left_offset.wrapping_shl(FRACBITS));
+        // GZDoom's actor scale stretches the patch's offsets and size in the world (the
+        // ZDoom software renderer's R_ProjectSprite); vanilla's things are at 1.
+        let [sx, sy] = thing.scale.unwrap_or([FRACUNIT, FRACUNIT]);
+        let scaled = |v: i32, s: i32| if s == FRACUNIT { v } else { fixed_mul(v, s) };
+        tx = tx.wrapping_sub(scaled(patch.left_offset.wrapping_shl(FRACBITS), sx));
         let x1 = centerxfrac.wrapping_add(fixed_mul(tx, xscale)) >> FRACBITS;
         // Off the right side.
         if x1 > self.width {
             return;
         }
         let spritewidth = patch.width.wrapping_shl(FRACBITS);
-        tx = tx.wrapping_add(spritewidth);
+        tx = tx.wrapping_add(scaled(spritewidth, sx));
         let x2 = (centerxfrac.wrapping_add(fixed_mul(tx, xscale)) >> FRACBITS) - 1;
         // Off the left side.
         if x2 < 0 {
@@ -112,14 +124,21 @@ impl Walker<'_> {
         if self.vissprites_full() {
             return;
         }
-        let iscale = fixed_div(FRACUNIT, xscale);
+        let iscale = fixed_div(FRACUNIT, scaled(xscale, sx));
         let (mut startfrac, xiscale) =
             if flip { (spritewidth - 1, iscale.wrapping_neg()) } else { (0, iscale) };
         let vx1 = x1.max(0);
         if vx1 > x1 {
             startfrac = startfrac.wrapping_add(xiscale.wrapping_mul(vx1 - x1));
         }
-        let gzt = thing.z.wrapping_add(patch.top_offset.wrapping_shl(FRACBITS));
+        let gzt = thing.z.wrapping_add(scaled(patch.top_offset.wrapping_shl(FRACBITS), sy));
+        let texturemid = gzt.wrapping_sub(view.viewz);
+        let post_scale = scaled(xscale, sy);
+        let (texel_mid, post_iscale) = if sy == FRACUNIT && sx == FRACUNIT {
+            (texturemid, iscale)
+        } else {
+            (fixed_div(texturemid, sy), fixed_div(FRACUNIT, post_scale.max(1)))
+        };
         let light = if thing.shadow {
             SpriteLight::Fuzz
         } else if thing.fullbright {
@@ -142,9 +161,13 @@ impl Walker<'_> {
             scale: xscale,
             startfrac,
             xiscale,
-            texturemid: gzt.wrapping_sub(view.viewz),
+            texturemid,
+            texel_mid,
+            post_scale,
+            post_iscale,
             patch: patch_index,
             light,
+            translucent: thing.translucent,
         });
     }
 

@@ -46,6 +46,7 @@ mod sector_tints;
 mod skies;
 mod slabs;
 mod slots;
+mod thing_notes;
 mod things;
 mod vanilla_payload;
 mod walls;
@@ -116,7 +117,7 @@ pub fn build_level_scene(
     b.level_skies(map, &inputs.views, opts.vanilla);
     let (segs, po_sectors) = b.walls(map, &inputs.shown, &inputs.polyobjects);
     b.planes(map, &level.polygons, &inputs.shown, &inputs.floors_3d);
-    let (mut things, frames) = b.things(map, opts);
+    let (mut things, frames) = b.things(map, opts, &tables.palette);
     let cycles = b.animation_cycles();
     let spawn = spawn_camera(level, map, &mut b.notes);
     let vanilla_map =

@@ -4,12 +4,14 @@
 //! Entry points: [`WadStack::open`] (IWAD then PWADs and PK3 packages), [`WadStack::map_names`],
 //! [`build_scene`] / [`build_scene_with`], and [`DoomLevel`] for `info`.
 //!
-//! Folders: `archive` (WADs, packages, writers), `map` (the map's records, UDMF, MAPINFO,
-//! thing types), `nodes` (node formats, the node builder, subsector polygons), `graphics`
-//! (pictures, palettes, flats, sprites, textures), `specials` (animation, lights, Boom, 3D
+//! Folders: `actors` (a mod's DECORATE and ZScript things), `archive` (WADs, packages,
+//! writers), `map` (the map's records, UDMF, MAPINFO, thing types), `nodes` (node formats,
+//! the node builder, subsector polygons), `graphics` (pictures, palettes, flats, sprites,
+//! textures), `specials` (animation, lights, Boom, 3D
 //! floors, slopes, polyobjects), and `build` (the scene builder); `script_tokens` is the
 //! lexer the text lumps of several folders share.
 
+pub mod actors;
 pub mod archive;
 pub mod build;
 pub mod graphics;

@@ -389,7 +389,7 @@ impl Builder<'_, '_> {
                             mirrored: shape.mirrored,
                         }],
                         facing: AXES.yaw_to_viewer(o.facing as f64 * 360.0 / FACING_UNITS) as f32,
-                        scale: shape.scale * size,
+                        scale: [shape.scale * size; 2],
                         light,
                         fullbright: false,
                         label,

@@ -189,7 +189,7 @@ fn billboards(level: &SaucerLevel) -> Vec<Sprite> {
             ),
             views: vec![SpriteView { texture: b.texture, mirrored: false }],
             facing: 0.0,
-            scale: b.scale as f32 / 256.0 * BILLBOARD_UNITS_PER_TEXEL,
+            scale: [b.scale as f32 / 256.0 * BILLBOARD_UNITS_PER_TEXEL; 2],
             light: terrain_sprite_part(&level.map, b.cell) as u32,
             fullbright: false,
             label: format!("billboard texture {}", b.texture),

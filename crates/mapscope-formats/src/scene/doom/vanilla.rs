@@ -207,6 +207,11 @@ pub struct VThing {
     pub fullbright: bool,
     /// `MF_SHADOW`: drawn with the fuzz effect.
     pub shadow: bool,
+    /// GZDoom's sprite scale across and up, 16.16; `None` for vanilla's 1.
+    pub scale: Option<[i32; 2]>,
+    /// Blended through this table of [`VanillaMap::tranmaps`] (GZDoom's translucent and
+    /// additive render styles); `None`: opaque.
+    pub translucent: Option<u32>,
 }
 
 /// A sprite frame (`spriteframe_t`): one patch for every view, or eight by rotation.

@@ -9,8 +9,11 @@
 //!   ranges (a sprite's `^` stands for `\`, which zip names cannot hold);
 //! - `patches/`, `graphics/`: global lumps, found by name as patches are;
 //! - `hires/`: high-resolution replacements, namespaced like `HI_START`;
-//! - other folders (`sounds/`, `music/`, `acs/`, `filter/` ...) are not read, and a note says
-//!   so.
+//! - text members of other folders (`actors/trees.txt`, `zscript/monsters.zs`: extensions
+//!   `txt`, `dec`, `zs`, `zsc`, `zc`, or none) are read as lumps found only by their full
+//!   path, as GZDoom keeps members outside its namespaces, for DECORATE's and ZScript's
+//!   `#include`; the rest of those folders (`sounds/`, `music/`, `filter/` ...) is not read,
+//!   and a note says so.
 //!
 //! Members are taken in path order compared case-insensitively, as GZDoom sorts them, so of
 //! two members with the same lump name the later path wins. The package becomes one WAD
@@ -137,6 +140,9 @@ pub enum MemberRole {
     MapWad,
     /// A WAD at the root, loaded as a PWAD after the package.
     RootWad,
+    /// A text member outside the namespaces (`actors/trees.txt`): a lump found only by its
+    /// full path.
+    PathOnly,
     /// In a folder mapscope does not read (the folder, lower-cased).
     Unread(String),
     /// A folder entry or a name with no file name.
@@ -172,7 +178,21 @@ pub fn member_role(path: &str) -> MemberRole {
         "patches" => MemberRole::Global(Group::Patches),
         "graphics" => MemberRole::Global(Group::Graphics),
         "maps" if has_ext(rest, "wad") => MemberRole::MapWad,
+        "maps" => MemberRole::Unread("maps".into()),
+        _ if is_text_member(rest) => MemberRole::PathOnly,
         other => MemberRole::Unread(other.to_string()),
+    }
+}
+
+/// Whether a member outside the namespaces may be a script another lump includes: GZDoom
+/// reads every member, but mapscope keeps only the text ones, not sounds or music.
+fn is_text_member(path: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    match base.rsplit_once('.') {
+        None => true,
+        Some((_, ext)) => {
+            ["txt", "dec", "zs", "zsc", "zc"].iter().any(|e| ext.eq_ignore_ascii_case(e))
+        }
     }
 }
 
@@ -286,6 +306,8 @@ pub(super) fn assemble_package(
             MemberRole::Sprite => {
                 pkg.member_lump(&short_name(&w.path).replace('^', "\\"), &w.path, &bytes)
             }
+            // Named by its path, which no lump name lookup (8 letters, no '/') meets.
+            MemberRole::PathOnly => pkg.member_lump(&w.path.to_ascii_uppercase(), &w.path, &bytes),
             _ => pkg.member_lump(&short_name(&w.path), &w.path, &bytes),
         }
     }
@@ -310,7 +332,8 @@ fn assembly_rank(role: &MemberRole) -> u8 {
         MemberRole::Global(Group::Graphics) => 5,
         MemberRole::Global(Group::Root) => 6,
         MemberRole::Global(Group::Patches) => 7,
-        MemberRole::RootWad | MemberRole::Unread(_) | MemberRole::Nothing => 8,
+        MemberRole::PathOnly => 8,
+        MemberRole::RootWad | MemberRole::Unread(_) | MemberRole::Nothing => 9,
     }
 }
 
@@ -502,6 +525,9 @@ mod tests {
         assert_eq!(member_role("maps/MAP01.wad"), MemberRole::MapWad);
         assert_eq!(member_role("maps/readme.txt"), MemberRole::Unread("maps".into()));
         assert_eq!(member_role("sounds/dspistol.ogg"), MemberRole::Unread("sounds".into()));
+        assert_eq!(member_role("actors/trees.txt"), MemberRole::PathOnly);
+        assert_eq!(member_role("zscript/Monsters/imp.ZS"), MemberRole::PathOnly);
+        assert_eq!(member_role("decorate/weapons"), MemberRole::PathOnly);
         assert_eq!(member_role("extra.wad"), MemberRole::RootWad);
         assert_eq!(member_role("MAPINFO.txt"), MemberRole::Global(Group::Root));
         assert_eq!(member_role("textures/"), MemberRole::Nothing);
@@ -528,11 +554,13 @@ mod tests {
             ("PLAYPAL.lmp", &[7; 768]),
             ("patches/PLAYPAL.lmp", &[8; 768]),
             ("sounds/x.ogg", b"o"),
+            ("actors/Trees.txt", b"actor Tree1 20555 {}"),
         ]);
         let wads = read_package("t.pk3", Cursor::new(data)).unwrap();
         assert_eq!(wads.len(), 1);
         let notes = wads[0].notes();
         assert!(notes.iter().any(|n| n.contains("sounds/ (1)")), "{notes:?}");
+        assert!(!notes.iter().any(|n| n.contains("actors/")), "{notes:?}");
         let stack = WadStack::new(wads);
         assert_eq!(stack.map_names(), vec!["MAP07"]);
         let m = stack.map("MAP07").unwrap();
@@ -553,6 +581,13 @@ mod tests {
         assert_eq!(stack.loose_textures().len(), 1);
         assert!(stack.lump_num_by_path("TEXTURES/brick.PNG").is_some());
         assert_eq!(stack.sprites().entries()[0].name, "TROOA\\");
+        // A text member outside the namespaces: by its path only.
+        let trees = stack.lump_at(stack.lump_num_by_path("ACTORS/trees.TXT").unwrap()).unwrap();
+        assert_eq!(
+            (trees.data, trees.file),
+            (&b"actor Tree1 20555 {}"[..], "t.pk3:actors/Trees.txt")
+        );
+        assert!(stack.lump("TREES").is_none());
     }
 
     #[test]

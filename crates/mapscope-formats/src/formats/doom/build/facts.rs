@@ -31,29 +31,34 @@ impl Builder<'_> {
         self.notes.extend(self.scrolls.note());
         self.notes.extend(self.missing_notes(map));
         let (textures_missing, flats_missing) = self.missing_counts();
+        let mut counts = vec![
+            ("vertices".into(), map.vertices.len() as u64),
+            ("linedefs".into(), map.linedefs.len() as u64),
+            ("sidedefs".into(), map.sidedefs.len() as u64),
+            ("sectors".into(), map.sectors.len() as u64),
+            ("subsectors".into(), map.bsp.subsectors.len() as u64),
+            ("segs".into(), map.bsp.segs.len() as u64),
+            ("nodes".into(), map.bsp.nodes.len() as u64),
+            ("things".into(), map.things.len() as u64),
+            ("things_spawned".into(), things.spawned),
+            ("things_animated".into(), things_animated),
+            ("degenerate_subsectors".into(), level.polygons.degenerate as u64),
+            ("light_thinkers".into(), lights.thinker_count() as u64),
+            ("scrolling_lines".into(), scroll_lines as u64),
+            ("animated_cycles".into(), cycles as u64),
+            ("textures_missing".into(), textures_missing as u64),
+            ("flats_missing".into(), flats_missing as u64),
+        ];
+        // Only for a mod with actors, so that vanilla levels' facts stay as they were.
+        if things.actor_classes > 0 {
+            counts.push(("actor_classes".into(), things.actor_classes as u64));
+        }
         LevelFacts {
             details: vec![
                 ("map format".into(), map.format.to_string()),
                 ("node format".into(), node_format_name(map.bsp.format)),
             ],
-            counts: vec![
-                ("vertices".into(), map.vertices.len() as u64),
-                ("linedefs".into(), map.linedefs.len() as u64),
-                ("sidedefs".into(), map.sidedefs.len() as u64),
-                ("sectors".into(), map.sectors.len() as u64),
-                ("subsectors".into(), map.bsp.subsectors.len() as u64),
-                ("segs".into(), map.bsp.segs.len() as u64),
-                ("nodes".into(), map.bsp.nodes.len() as u64),
-                ("things".into(), map.things.len() as u64),
-                ("things_spawned".into(), things.spawned),
-                ("things_animated".into(), things_animated),
-                ("degenerate_subsectors".into(), level.polygons.degenerate as u64),
-                ("light_thinkers".into(), lights.thinker_count() as u64),
-                ("scrolling_lines".into(), scroll_lines as u64),
-                ("animated_cycles".into(), cycles as u64),
-                ("textures_missing".into(), textures_missing as u64),
-                ("flats_missing".into(), flats_missing as u64),
-            ],
+            counts,
             textures_used: textures_used(map),
             notes: std::mem::take(&mut self.notes),
         }

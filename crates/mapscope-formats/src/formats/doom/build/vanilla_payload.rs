@@ -110,6 +110,14 @@ impl Builder<'_> {
         );
         vanilla_map.things = frames.memory.finish(vanilla_map.sectors.len());
         vanilla_map.things.frame_views = frames.views;
+        // Translucent things' tables go after the lines'.
+        let base = vanilla_map.tranmaps.len() as u32;
+        vanilla_map.tranmaps.extend(frames.tranmaps);
+        for thing in &mut vanilla_map.things.things {
+            if let Some(t) = &mut thing.translucent {
+                *t += base;
+            }
+        }
         // Vanilla's walk and spans know only level planes and no slabs: a frame that reaches a
         // sloped sector or one with a 3D floor is drawn by ordinary rasterisation (vanilla's
         // COLORMAP light by depth), as every faithful frame off vanilla's projection is; the

@@ -287,16 +287,17 @@ pub fn spawn_player(start: u8, random: &mut PRandom) {
     }
 }
 
-/// `P_SpawnMapThing` for a thing that spawns: `P_SpawnMobj` draws `P_Random` for `lastlook`,
-/// then a spawn state with positive tics is cut to `1 + P_Random() % tics` so that things of
-/// a type do not animate in step. Returns the tics the first state lasts (-1: for ever).
-/// Things `-nomonsters` or the flags keep out return before either draw.
-pub fn spawn_thing(t: &ThingType, random: &mut PRandom) -> i32 {
+/// `P_SpawnMapThing` for a thing that spawns, its spawn state lasting `spawn_tics`:
+/// `P_SpawnMobj` draws `P_Random` for `lastlook`, then a spawn state with positive tics is
+/// cut to `1 + P_Random() % tics` so that things of a type do not animate in step. Returns
+/// the tics the first state lasts (-1: for ever). Things `-nomonsters` or the flags keep
+/// out return before either draw.
+pub fn spawn_thing(spawn_tics: i32, random: &mut PRandom) -> i32 {
     random.p_random();
-    if t.spawn_tics > 0 {
-        1 + random.p_random() % t.spawn_tics as i32
+    if spawn_tics > 0 {
+        1 + random.p_random() % spawn_tics
     } else {
-        t.spawn_tics as i32
+        spawn_tics
     }
 }
 
@@ -353,14 +354,13 @@ pub enum Spawn {
     /// Player start 1..4 (recorded whatever its skill bits, as vanilla).
     PlayerStart(u8),
     DeathmatchStart,
-    /// Spawns, possibly as an invisible marker (see [`ThingType::visible`]).
-    Thing(&'static ThingType),
+    /// Spawns, if its type is known (vanilla's [`thing_type`], or a mod's actor): possibly
+    /// as an invisible marker (see [`ThingType::visible`]).
+    Thing,
     /// Flags exclude it (multiplayer only, or not on this skill).
     Skipped,
     /// Type 0, which vanilla silently ignores.
     Ignored,
-    /// No such type: vanilla stops with an error; here it is skipped with a note.
-    Unknown,
 }
 
 /// `P_SpawnMapThing`'s decisions, in its order, for a single-player game at `skill`.
@@ -374,10 +374,7 @@ pub fn spawn_decision(kind: u16, flags: u16, skill: u8) -> Spawn {
     if flags & thing_flags::MULTIPLAYER != 0 || flags & skill_bit(skill) == 0 {
         return Spawn::Skipped;
     }
-    match thing_type(kind) {
-        Some(t) => Spawn::Thing(t),
-        None => Spawn::Unknown,
-    }
+    Spawn::Thing
 }
 
 /// Vanilla snaps a thing's angle down to a multiple of 45 degrees (`ANG45 * (angle / 45)`,
@@ -405,12 +402,12 @@ mod tests {
     fn skill_and_multiplayer_filtering() {
         assert_eq!(spawn_decision(1, 0, 3), Spawn::PlayerStart(1));
         assert_eq!(spawn_decision(11, 7, 3), Spawn::DeathmatchStart);
-        assert!(matches!(spawn_decision(3001, 0x02, 3), Spawn::Thing(_)));
+        assert_eq!(spawn_decision(3001, 0x02, 3), Spawn::Thing);
         assert_eq!(spawn_decision(3001, 0x05, 3), Spawn::Skipped);
         assert_eq!(spawn_decision(3001, 0x17, 3), Spawn::Skipped);
-        assert!(matches!(spawn_decision(3001, 0x04, 5), Spawn::Thing(_)));
-        assert!(matches!(spawn_decision(3001, 0x01, 2), Spawn::Thing(_)));
-        assert_eq!(spawn_decision(4321, 7, 3), Spawn::Unknown);
+        assert_eq!(spawn_decision(3001, 0x04, 5), Spawn::Thing);
+        assert_eq!(spawn_decision(3001, 0x01, 2), Spawn::Thing);
+        assert_eq!(spawn_decision(4321, 7, 3), Spawn::Thing);
         assert_eq!(spawn_decision(0, 7, 3), Spawn::Ignored);
     }
 
@@ -431,18 +428,18 @@ mod tests {
         spawn_player(2, &mut r);
         assert_eq!(r.index, 1);
         // A stimpack (tics -1): lastlook only (index 2).
-        assert_eq!(spawn_thing(thing_type(2011).unwrap(), &mut r), -1);
+        assert_eq!(spawn_thing(thing_type(2011).unwrap().spawn_tics as i32, &mut r), -1);
         assert_eq!(r.index, 2);
         // A red torch (4 tics): lastlook (220), then 1 + 222 % 4 = 3.
-        assert_eq!(spawn_thing(thing_type(46).unwrap(), &mut r), 3);
+        assert_eq!(spawn_thing(thing_type(46).unwrap().spawn_tics as i32, &mut r), 3);
         assert_eq!(r.index, 4);
         // A barrel (6 tics): lastlook (241), then 1 + 149 % 6 = 6.
-        assert_eq!(spawn_thing(thing_type(2035).unwrap(), &mut r), 6);
+        assert_eq!(spawn_thing(thing_type(2035).unwrap().spawn_tics as i32, &mut r), 6);
         assert_eq!(r.index, 6);
         // A candle stays lit for ever: one draw; the dead lost soul's 6 tics draw too.
-        assert_eq!(spawn_thing(thing_type(34).unwrap(), &mut r), -1);
+        assert_eq!(spawn_thing(thing_type(34).unwrap().spawn_tics as i32, &mut r), -1);
         assert_eq!(r.index, 7);
-        spawn_thing(thing_type(23).unwrap(), &mut r);
+        spawn_thing(thing_type(23).unwrap().spawn_tics as i32, &mut r);
         assert_eq!(r.index, 9);
         // Monsters' standing states tick (10 tics; the mancubus 15).
         assert_eq!(thing_type(3001).unwrap().spawn_tics, 10);

@@ -18,9 +18,9 @@ use crate::scene::{Animator, FrameState};
 use super::animdefs::{animdefs, Frames, Pic};
 use super::boom::Velocity;
 use super::lights::LightSim;
+use crate::formats::doom::actors::look_state_at;
 use crate::formats::doom::archive::wad::{Lump, WadStack};
 use crate::formats::doom::graphics::textures::TextureDirectory;
-use crate::formats::doom::map::things::{cycle_state, StateFrame};
 use crate::formats::doom::map::udmf_props::LightRule;
 
 /// One vanilla animation definition.
@@ -306,13 +306,15 @@ pub struct DerivedLight {
     pub rule: LightRule,
 }
 
-/// A thing whose frame changes (vanilla things index `thing`): the frame word
-/// ([`crate::scene::thing_frame_word`]) of each state of its type's cycle, and how long its
-/// first state lasted ([`crate::formats::doom::map::things::spawn_thing`]).
+/// A thing whose frame changes (vanilla things index `thing`): the tics and frame word
+/// ([`crate::scene::thing_frame_word`]) of each state of its type's look, the state the
+/// last goes back to (`None`: it stays), and how long its first state lasted
+/// ([`crate::formats::doom::map::things::spawn_thing`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnimatedThing {
     pub thing: u32,
-    pub cycle: &'static [StateFrame],
+    pub tics: Vec<i32>,
+    pub loop_to: Option<usize>,
     pub words: Vec<u32>,
     pub first_tics: i32,
 }
@@ -403,7 +405,7 @@ impl DoomAnimator {
         out.scroll.extend(self.scrolls.iter().map(|&v| scroll_at(v, tic)));
         out.thing_frames.clone_from(&self.thing_frames);
         for a in &self.animated {
-            let state = cycle_state(a.cycle, a.first_tics, tic);
+            let state = look_state_at(&a.tics, a.loop_to, a.first_tics, tic);
             if let (Some(slot), Some(&word)) =
                 (out.thing_frames.get_mut(a.thing as usize), a.words.get(state))
             {
@@ -496,8 +498,13 @@ mod tests {
         let torch = crate::formats::doom::map::things::thing_type(46).unwrap().cycle;
         let words: Vec<u32> =
             (0..4).map(|f| crate::scene::thing_frame_word(10 + f, true)).collect();
-        let animated =
-            vec![AnimatedThing { thing: 1, cycle: torch, words: words.clone(), first_tics: 2 }];
+        let animated = vec![AnimatedThing {
+            thing: 1,
+            tics: torch.iter().map(|s| s.tics as i32).collect(),
+            loop_to: Some(0),
+            words: words.clone(),
+            first_tics: 2,
+        }];
         let mut a = DoomAnimator::new(Vec::new(), LightSim::new(&level.map), 0, Vec::new())
             .with_things(vec![3, words[0]], animated);
         assert_eq!(a.initial().thing_frames, [3, words[0]]);
