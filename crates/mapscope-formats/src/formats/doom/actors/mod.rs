@@ -16,6 +16,7 @@ mod cursor;
 mod decorate;
 mod defs;
 mod doomednums;
+mod engine_things;
 mod look;
 mod props;
 mod scripts;
@@ -27,6 +28,7 @@ mod zscript;
 #[cfg(test)]
 mod tests;
 
+pub use engine_things::{engine_thing, EngineThing};
 pub use look::{look_state_at, Blend, LookState, ThingLook};
 pub use table::{ActorTable, Lookup};
 

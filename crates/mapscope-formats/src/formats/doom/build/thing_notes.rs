@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::formats::doom::actors::{Blend, ThingLook};
+use crate::formats::doom::actors::{Blend, EngineThing, ThingLook};
 
 #[derive(Default)]
 pub(super) struct ThingNotes {
@@ -21,6 +21,8 @@ pub(super) struct ThingNotes {
     blended: BTreeSet<String>,
     /// Classes drawn scaled.
     scaled: usize,
+    /// GZDoom's own things placed as markers, by kind.
+    engine: BTreeMap<EngineThing, usize>,
 }
 
 impl ThingNotes {
@@ -28,6 +30,11 @@ impl ThingNotes {
     pub(super) fn unknown(&mut self, n: u16) {
         self.unknown.insert(n);
         self.unknown_things += 1;
+    }
+
+    /// A thing of GZDoom's own that draws nothing, placed as a marker.
+    pub(super) fn engine(&mut self, kind: EngineThing) {
+        *self.engine.entry(kind).or_default() += 1;
     }
 
     pub(super) fn removed(&mut self, n: u16) {
@@ -69,6 +76,19 @@ impl ThingNotes {
             notes.push(format!(
                 "unknown thing types skipped: {} ({things})",
                 list(&mut self.unknown.iter().map(u16::to_string))
+            ));
+        }
+        if !self.engine.is_empty() {
+            let kinds: Vec<String> =
+                self.engine.iter().map(|(k, n)| format!("{} {n}", k.name())).collect();
+            let particles = if self.engine.contains_key(&EngineThing::Particles) {
+                "; particle fountains' particles are not drawn"
+            } else {
+                ""
+            };
+            notes.push(format!(
+                "GZDoom's own things that draw no sprite, placed as markers: {}{particles}",
+                kinds.join(", ")
             ));
         }
         if !self.removed.is_empty() {

@@ -13,7 +13,9 @@ use glam::DVec2;
 
 use super::thing_notes::ThingNotes;
 use super::{fixed_units, to_fixed, viewer, BuildOptions, Builder};
-use crate::formats::doom::actors::{load_actors, ActorTable, Blend, LookState, Lookup, ThingLook};
+use crate::formats::doom::actors::{
+    engine_thing, load_actors, ActorTable, Blend, LookState, Lookup, ThingLook,
+};
 use crate::formats::doom::graphics::sprite_memory::SpriteMemory;
 use crate::formats::doom::graphics::sprites::{SpriteDirectory, SpriteFrame};
 use crate::formats::doom::map::things::{
@@ -116,7 +118,16 @@ impl Builder<'_> {
                 Spawn::Thing => match actors.get(th.kind) {
                     Lookup::Look(look) => look,
                     Lookup::Unknown => {
-                        notes.unknown(th.kind);
+                        // GZDoom spawns its lights, sounds, map spots and the like, which
+                        // draw nothing; vanilla knows none of them.
+                        match engine_thing(th.kind).filter(|_| !opts.vanilla) {
+                            Some(kind) => {
+                                spawned += 1;
+                                notes.engine(kind);
+                                markers.push(Marker { pos: at(floor), label: kind.name().into() });
+                            }
+                            None => notes.unknown(th.kind),
+                        }
                         continue;
                     }
                     Lookup::Removed => {
