@@ -14,25 +14,8 @@ use super::states::{parse_states, Dialect};
 use crate::formats::doom::script_tokens::{Token, TokenKind};
 use crate::formats::Result;
 
-/// Reads a DECORATE lump's definitions into `r`.
-pub(super) fn read(r: &mut ScriptReader<'_>, c: &mut Cursor<'_>) {
-    loop {
-        match top_level(r, c) {
-            Ok(true) => {}
-            Ok(false) => return,
-            Err(e) => match resync(c) {
-                Ok(true) => r.parse_error(e, true),
-                _ => {
-                    r.parse_error(e, false);
-                    return;
-                }
-            },
-        }
-    }
-}
-
 /// One top-level item; false at the end of the lump or once no more classes are kept.
-fn top_level(r: &mut ScriptReader<'_>, c: &mut Cursor<'_>) -> Result<bool> {
+pub(super) fn top_level(r: &mut ScriptReader<'_>, c: &mut Cursor<'_>) -> Result<bool> {
     let Some(t) = c.next()? else { return Ok(false) };
     if t.is_word("#include") {
         let (path, at) = c.expect_text("the file to include")?;
@@ -44,20 +27,6 @@ fn top_level(r: &mut ScriptReader<'_>, c: &mut Cursor<'_>) -> Result<bool> {
         c.skip_nested(&t)?;
     }
     Ok(true)
-}
-
-/// Skips to the next line that starts with `actor`; false when the lump ends first.
-fn resync(c: &mut Cursor<'_>) -> Result<bool> {
-    loop {
-        let starts = c.next_starts_line()?;
-        match c.peek()? {
-            None => return Ok(false),
-            Some(t) if starts && t.is_word("actor") => return Ok(true),
-            Some(_) => {
-                c.next()?;
-            }
-        }
-    }
 }
 
 /// An actor definition after its `actor` keyword (`at`).

@@ -16,6 +16,7 @@ use super::states::Dialect;
 use super::{decorate, zscript};
 use crate::formats::doom::archive::wad::{LumpNum, WadStack};
 use crate::formats::doom::script_tokens::Token;
+use crate::formats::Result;
 use crate::limits::doom::{
     MAX_ACTOR_CLASSES, MAX_ACTOR_INCLUDE_DEPTH, MAX_ACTOR_SCRIPTS, MAX_ACTOR_STATES,
 };
@@ -81,11 +82,31 @@ impl<'s> ScriptReader<'s> {
             }
         };
         self.chain.push(num);
-        match dialect {
-            Dialect::Decorate => decorate::read(self, &mut c),
-            Dialect::ZScript => zscript::read(self, &mut c),
-        }
+        let (item, keyword): (TopLevel, &str) = match dialect {
+            Dialect::Decorate => (decorate::top_level, "actor"),
+            Dialect::ZScript => (zscript::top_level, "class"),
+        };
+        self.read_items(&mut c, item, keyword);
         self.chain.pop();
+    }
+
+    /// Reads a lump's top-level items with `item` to its end; after a parse error (a note)
+    /// reading goes on at the next line that starts with `keyword`, the start of the next
+    /// definition in both dialects.
+    fn read_items(&mut self, c: &mut Cursor<'_>, item: TopLevel, keyword: &str) {
+        loop {
+            match item(self, c) {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(e) => match resync(c, keyword) {
+                    Ok(true) => self.parse_error(e, true),
+                    _ => {
+                        self.parse_error(e, false);
+                        return;
+                    }
+                },
+            }
+        }
     }
 
     /// `#include` of `path` at token `at` of the lump `c` reads.
@@ -137,5 +158,23 @@ impl<'s> ScriptReader<'s> {
             "the definitions before it are kept; the rest of the lump is not read"
         };
         self.notes.push(format!("{e}; {rest}"));
+    }
+}
+
+/// One top-level item of a dialect; false at the end of the lump or once no more classes are
+/// kept.
+type TopLevel = fn(&mut ScriptReader<'_>, &mut Cursor<'_>) -> Result<bool>;
+
+/// Skips to the next line that starts with `keyword`; false when the lump ends first.
+fn resync(c: &mut Cursor<'_>, keyword: &str) -> Result<bool> {
+    loop {
+        let starts = c.next_starts_line()?;
+        match c.peek()? {
+            None => return Ok(false),
+            Some(t) if starts && t.is_word(keyword) => return Ok(true),
+            Some(_) => {
+                c.next()?;
+            }
+        }
     }
 }
