@@ -39,7 +39,7 @@ impl Default for LocateOptions {
             facings: 24,
             coarse_width: 80,
             refined: 8,
-            renders_each: 400,
+            renders_each: 1000,
             tic: 0,
             max_tic: Some(super::align::DEFAULT_MAX_TIC),
         }
