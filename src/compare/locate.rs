@@ -12,7 +12,7 @@ use image::RgbaImage;
 use super::align::{refine, refine_again, set_tic, settle_tic, tidy, AlignOptions, Found, PHASES};
 use super::judge::{shrunk, Judge, Phase, Score};
 use crate::render::{Gpu, ViewSettings};
-use crate::scene::{vertex_flags, NativePose, Scene, SurfaceKind};
+use crate::scene::{NativePose, Scene};
 
 #[derive(Clone, Copy, Debug)]
 pub struct LocateOptions {
@@ -195,14 +195,14 @@ fn apart(scored: &[(Score, NativePose)], n: usize, distance: f64, angle: f64) ->
 }
 
 /// Eye positions (viewer space) `eye` above the walkable floor of `scene`: the points of a
-/// square grid of `spacing` (viewer units) that lie on an upward-facing floor triangle no
-/// steeper than 45°, one per grid point and floor height. The spacing is widened where the
+/// square grid of `spacing` (viewer units) that lie on an upward-facing world triangle no
+/// steeper than 45° (of any surface kind: Saturn Quake's and Carmageddon 2's floors are
+/// faces like their walls), one per grid point and floor height. The spacing is widened where the
 /// floor would give more than [`MAX_POSITIONS`]; returns the positions and the spacing used.
 pub fn floor_positions(scene: &Scene, spacing: f64, eye: f64) -> (Vec<DVec3>, f64) {
     let floors: Vec<[DVec3; 3]> = scene
         .world
         .chunks_exact(3)
-        .filter(|t| t[0].flags & vertex_flags::KIND_MASK == SurfaceKind::Flat as u32)
         .map(|t| [t[0].pos, t[1].pos, t[2].pos].map(|p| DVec3::from(p.map(f64::from))))
         .filter(|[a, b, c]| {
             let n = (*b - *a).cross(*c - *a);
