@@ -28,6 +28,7 @@ mod freedoom;
 mod map_formats;
 mod pk3;
 mod reference;
+mod startless;
 mod vanilla_walk;
 
 // Features, in rooms over Freedoom.

@@ -137,16 +137,100 @@ pub(super) fn spawn_camera(
             yaw: Axes::ZUpRightHanded.yaw_to_viewer(p.angle),
             pitch: 0.0,
         },
-        None => {
-            let (lo, hi) = level.bounds();
-            let (cx, cy) = ((lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0);
-            let floor = level.sector_at(cx, cy).map(|s| map.sectors[s].floor as f64).unwrap_or(0.0);
-            notes.push("no player 1 start: camera at the map centre".into());
-            CameraPose {
-                pos: Axes::ZUpRightHanded.to_viewer_f64(DVec3::new(cx, cy, floor + VIEW_HEIGHT)),
-                yaw: 0.0,
-                pitch: 0.0,
+        None => match open_spot(level, map) {
+            Some((at, floor, angle)) => {
+                notes.push(format!(
+                    "no player 1 start: camera in the largest sector with room to stand, at \
+                     ({:.0}, {:.0}) eye height, facing {angle:.0}° (the longest view there)",
+                    at.x, at.y
+                ));
+                CameraPose {
+                    pos: Axes::ZUpRightHanded.to_viewer_f64(DVec3::new(
+                        at.x,
+                        at.y,
+                        floor + VIEW_HEIGHT,
+                    )),
+                    yaw: Axes::ZUpRightHanded.yaw_to_viewer(angle),
+                    pitch: 0.0,
+                }
             }
+            None => {
+                let (lo, hi) = level.bounds();
+                let (cx, cy) = ((lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0);
+                let floor =
+                    level.sector_at(cx, cy).map(|s| map.sectors[s].floor as f64).unwrap_or(0.0);
+                notes.push("no player 1 start: camera at the map centre".into());
+                CameraPose {
+                    pos: Axes::ZUpRightHanded.to_viewer_f64(DVec3::new(
+                        cx,
+                        cy,
+                        floor + VIEW_HEIGHT,
+                    )),
+                    yaw: 0.0,
+                    pitch: 0.0,
+                }
+            }
+        },
+    }
+}
+
+/// Where a map without a player 1 start opens, inside the level rather than at the middle of
+/// its box (often the void): the largest sector a player fits in (56 units of room), at the
+/// centroid of its largest subsector (convex, so the centroid is inside), facing the way of
+/// 16 that sees farthest before a one-sided line. Returns the spot, its floor and the facing
+/// in degrees.
+fn open_spot(level: &DoomLevel, map: &MapData) -> Option<(DVec2, f64, f64)> {
+    let area = |p: &[DVec2]| -> f64 {
+        (0..p.len()).map(|i| p[i].perp_dot(p[(i + 1) % p.len()])).sum::<f64>().abs() / 2.0
+    };
+    let mut sector_area = vec![0.0f64; map.sectors.len()];
+    let mut largest_piece: Vec<Option<(f64, usize)>> = vec![None; map.sectors.len()];
+    for (ss, poly) in level.polygons.polygons.iter().enumerate() {
+        let (Some(sector), 3..) = (map.subsector_sector(ss), poly.len()) else { continue };
+        let Some(total) = sector_area.get_mut(sector) else { continue };
+        let a = area(poly);
+        *total += a;
+        if largest_piece[sector].is_none_or(|(best, _)| a > best) {
+            largest_piece[sector] = Some((a, ss));
         }
     }
+    let roomy = |s: usize| map.sectors[s].ceiling as f64 - map.sectors[s].floor as f64 >= 56.0;
+    let sector = (0..map.sectors.len())
+        .filter(|&s| roomy(s) && largest_piece[s].is_some())
+        .max_by(|&a, &b| sector_area[a].total_cmp(&sector_area[b]))?;
+    let (_, ss) = largest_piece[sector]?;
+    let poly = &level.polygons.polygons[ss];
+    // Whole units, as a person would type them; half a unit stays within so large a piece.
+    let at = (poly.iter().copied().sum::<DVec2>() / poly.len() as f64).round();
+    let vertex = |v: u32| {
+        map.vertices.get(v as usize).map(|v| DVec2::new(fixed_units(v.x), fixed_units(v.y)))
+    };
+    let walls: Vec<(DVec2, DVec2)> = map
+        .linedefs
+        .iter()
+        .filter(|l| l.sides[1].is_none())
+        .filter_map(|l| Some((vertex(l.v1)?, vertex(l.v2)?)))
+        .collect();
+    let view = |angle: f64| {
+        let d = DVec2::from_angle(angle.to_radians());
+        walls
+            .iter()
+            .filter_map(|&(a, b)| {
+                // The ray at + t d meets the segment a + u (b - a) at t >= 0, 0 <= u <= 1.
+                let e = b - a;
+                let denom = d.perp_dot(e);
+                if denom.abs() < 1e-9 {
+                    return None;
+                }
+                let w = a - at;
+                let (t, u) = (w.perp_dot(e) / denom, w.perp_dot(d) / denom);
+                (t >= 0.0 && (0.0..=1.0).contains(&u)).then_some(t)
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let angle = (0..16)
+        .map(|k| k as f64 * 22.5)
+        .max_by(|&a, &b| view(a).total_cmp(&view(b)))
+        .unwrap_or(0.0);
+    Some((at, map.sectors[sector].floor as f64, angle))
 }
