@@ -114,15 +114,9 @@ fn line_values(c: &mut Cursor<'_>) -> Result<Vec<Token>> {
 mod tests {
     use super::super::defs::{LabelTarget, RenderStyle, SpriteRef};
     use super::*;
-    use crate::formats::doom::archive::wad::{Wad, WadStack};
-    use crate::formats::doom::archive::writer::WadWriter;
 
     fn read_lumps(lumps: &[(&str, &str)]) -> (Vec<ClassDef>, Vec<String>) {
-        let mut w = WadWriter::pwad();
-        for (name, text) in lumps {
-            w.lump(name, text.as_bytes().to_vec());
-        }
-        let stack = WadStack::new(vec![Wad::from_bytes("mod.wad", w.to_bytes()).unwrap()]);
+        let stack = super::super::tests::stack_of(lumps);
         let mut r = ScriptReader::new(&stack);
         r.read_all();
         (r.classes, r.notes)

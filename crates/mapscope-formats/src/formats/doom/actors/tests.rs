@@ -6,12 +6,17 @@ use super::{load_actors, ActorTable, Lookup};
 use crate::formats::doom::archive::wad::{Wad, WadStack};
 use crate::formats::doom::archive::writer::WadWriter;
 
-fn table(lumps: &[(&str, &str)]) -> (ActorTable, Vec<String>) {
+/// A stack of one PWAD, `mod.wad`, holding these text lumps.
+pub(super) fn stack_of(lumps: &[(&str, &str)]) -> WadStack {
     let mut w = WadWriter::pwad();
     for (name, text) in lumps {
         w.lump(name, text.as_bytes().to_vec());
     }
-    let stack = WadStack::new(vec![Wad::from_bytes("mod.wad", w.to_bytes()).unwrap()]);
+    WadStack::new(vec![Wad::from_bytes("mod.wad", w.to_bytes()).unwrap()])
+}
+
+fn table(lumps: &[(&str, &str)]) -> (ActorTable, Vec<String>) {
+    let stack = stack_of(lumps);
     let mut notes = Vec::new();
     let t = load_actors(&stack, &mut notes);
     (t, notes)
