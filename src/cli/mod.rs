@@ -4,6 +4,7 @@
 mod camera_args;
 mod commands;
 mod from_shot;
+mod pick;
 mod search;
 
 use std::path::PathBuf;
@@ -79,6 +80,32 @@ pub enum Command {
     Bench(BenchArgs),
     /// Find where in a level a screenshot was taken, with no guess: its camera and tic.
     Locate(LocateArgs),
+    /// What one pixel of a frame shows, in the game's records (Doom: sector, linedef,
+    /// sidedef, part, texture, thing).
+    Pick(PickArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PickArgs {
+    /// Level file(s); Doom: the IWAD then PWADs.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+    #[command(flatten)]
+    pub camera: CameraArgs,
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// The pixel, X,Y from the top left [default: the centre]; given more than once, one
+    /// answer a line for each.
+    #[arg(long)]
+    pub at: Vec<String>,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "320x200")]
+    pub size: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -327,6 +354,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Export(a)) => commands::export(a),
         Some(Command::Bench(a)) => commands::bench(a),
         Some(Command::Locate(a)) => search::locate(a),
+        Some(Command::Pick(a)) => pick::pick(a),
         None => commands::view(cli.view),
     }
 }

@@ -21,5 +21,6 @@ mod compare_screenshots;
 mod demo_level;
 mod export;
 mod locate;
+mod pick;
 mod viewer_window;
 mod xdnd;

@@ -105,6 +105,7 @@ fn scene(shading: Shading) -> Scene {
             light: 0,
             fullbright: true,
             label: "probe".into(),
+            source: 0,
         }],
         sky: None,
         markers: vec![],
@@ -119,6 +120,7 @@ fn scene(shading: Shading) -> Scene {
             },
         }),
         facts: LevelFacts::default(),
+        records: None,
     }
 }
 

@@ -316,6 +316,24 @@ impl SceneRenderer {
         (canvas.colors.len() == (t.width * t.height) as usize).then_some(canvas.colors)
     }
 
+    /// The depth the last `render` left at pixel (x, y) on the CPU canvas: `near / distance`
+    /// along the view axis, 0 where nothing solid was drawn (vanilla's sky, the void);
+    /// `None` when the frame was not drawn on the canvas (the GPU's passes), or off the frame.
+    /// This is how `pick` knows which surface a pixel shows.
+    pub fn canvas_depth(&self, x: u32, y: u32) -> Option<f32> {
+        let t = self.targets.as_ref()?;
+        if x >= t.width || y >= t.height || !self.plan.solid.on_canvas() {
+            return None;
+        }
+        let canvas = self.family.canvas()?;
+        canvas.depths.get((y * t.width + x) as usize).copied()
+    }
+
+    /// The near distance depths are measured against (`near / distance`).
+    pub fn near(&self) -> f32 {
+        self.near
+    }
+
     /// Whether the image's byte order is BGRA (else RGBA).
     pub fn is_bgra(&self) -> bool {
         self.format == wgpu::TextureFormat::Bgra8Unorm

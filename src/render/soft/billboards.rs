@@ -79,6 +79,7 @@ mod tests {
             light: 0,
             fullbright: false,
             label: String::new(),
+            source: 0,
         }
     }
 

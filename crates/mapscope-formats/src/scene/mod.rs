@@ -9,6 +9,7 @@ mod camera;
 mod cells;
 pub mod doom;
 mod game;
+mod records;
 mod texture;
 
 pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
@@ -16,6 +17,7 @@ pub use axes::Axes;
 pub use camera::{CameraPose, NativePose, MAX_PITCH_DEG};
 pub use cells::{Cell, CellEdge, CellMap, NO_CELL};
 pub use game::{Game, GameScreen, HudPicture, LightScale};
+pub use records::{flag_names, Fact, Facts, LevelRecords, SurfaceHit};
 pub use texture::{Texels, Texture};
 
 use glam::Vec3;
@@ -47,6 +49,9 @@ pub struct Scene {
     pub spawn: CameraPose,
     pub animator: Box<dyn Animator>,
     pub facts: LevelFacts,
+    /// The game's records behind surfaces and sprites (inspector, `pick`, find and go);
+    /// `None` where the format keeps none beyond [`Parts`].
+    pub records: Option<std::sync::Arc<dyn LevelRecords>>,
 }
 
 impl Scene {
@@ -196,6 +201,9 @@ pub struct Sprite {
     pub fullbright: bool,
     /// Source identifier shown in `info` (e.g. thing type).
     pub label: String,
+    /// The format's record the sprite stands for (Doom: its THINGS index; Marathon: its
+    /// object index; Saucerman: its billboard index).
+    pub source: u32,
     /// Doom: its sector's colour pair in smooth mode (as world vertices' shade bytes 2 and 3
     /// give theirs, `doom::shade::sector_color`); 0 for none.
     pub tint: u16,

@@ -151,6 +151,7 @@ pub fn build_level_scene(
         spawn,
         animator: Box::new(animator),
         facts,
+        records: Some(std::sync::Arc::new(super::records::DoomRecords::new(map, &level.polygons))),
     })
 }
 

@@ -17,6 +17,7 @@ pub mod build;
 pub mod graphics;
 pub mod map;
 pub mod nodes;
+pub mod records;
 pub mod script_tokens;
 pub mod specials;
 

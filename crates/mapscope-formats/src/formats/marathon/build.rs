@@ -96,6 +96,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
         spawn,
         animator: Box::new(anim),
         facts,
+        records: None,
     }
 }
 
@@ -393,6 +394,7 @@ impl Builder<'_, '_> {
                         light,
                         fullbright: false,
                         label,
+                        source: i as u32,
                     });
                 }
                 None => markers.push(Marker { pos, label: format!("object {i}: {label}") }),

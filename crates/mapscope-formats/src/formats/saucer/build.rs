@@ -97,6 +97,7 @@ pub fn build_scene(level: &SaucerLevel) -> Scene {
         spawn,
         animator: Box::new(animator),
         facts,
+        records: None,
     }
 }
 
@@ -179,8 +180,9 @@ fn billboards(level: &SaucerLevel) -> Vec<Sprite> {
         .items
         .billboards
         .iter()
-        .filter(|b| (b.texture as usize) < level.map.texture_defs.len())
-        .map(|b| Sprite {
+        .enumerate()
+        .filter(|(_, b)| (b.texture as usize) < level.map.texture_defs.len())
+        .map(|(i, b)| Sprite {
             tint: 0,
             pos: Vec3::new(
                 (b.cell[0] as f64 * CELL + b.x_offset as f64) as f32,
@@ -193,6 +195,7 @@ fn billboards(level: &SaucerLevel) -> Vec<Sprite> {
             light: terrain_sprite_part(&level.map, b.cell) as u32,
             fullbright: false,
             label: format!("billboard texture {}", b.texture),
+            source: i as u32,
         })
         .collect()
 }

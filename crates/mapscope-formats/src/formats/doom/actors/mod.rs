@@ -11,7 +11,7 @@
 //! class's look). What cannot be read (a parse error, a look computed by code) is a note:
 //! the rest of the mod still loads.
 
-mod builtin;
+pub(crate) mod builtin;
 mod cursor;
 mod decorate;
 mod defs;

@@ -92,7 +92,7 @@ impl Builder<'_> {
         let mut random = PRandom::default();
         let mut spawn_words = Vec::new();
         let mut animated = Vec::new();
-        for th in &map.things {
+        for (thing_index, th) in map.things.iter().enumerate() {
             let (x, y) = (fixed_units(th.x), fixed_units(th.y));
             let sector = map.subsector_sector(point_in_subsector(map, x, y));
             // On a sloped floor or under a sloped ceiling, the plane's height at the thing.
@@ -210,6 +210,7 @@ impl Builder<'_> {
                 },
                 fullbright: spawn.bright,
                 label: th.kind.to_string(),
+                source: thing_index as u32,
             });
         }
         self.notes.extend(notes.into_notes());
