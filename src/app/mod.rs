@@ -6,6 +6,7 @@ mod bookmark;
 pub mod compare_view;
 mod fly_camera;
 mod game_view;
+mod inspector;
 mod overlay;
 mod overlay_layer;
 mod overlay_paint;

@@ -138,15 +138,15 @@ fn describe(scene: &Scene, state: &FrameState, camera: &CameraPose, hit: &Hit, p
                 _ => PickKind::Wall,
             };
             pick.texture = texture_name(scene, state, v.texture);
-            if let Some(name) =
-                scene.parts.of_triangle.get(t).and_then(|&p| scene.parts.names.get(p as usize))
-            {
+            let part = scene.parts.of_triangle.get(t).copied();
+            if let Some(name) = part.and_then(|p| scene.parts.names.get(p as usize)) {
                 pick.facts.push(part_fact(name));
             }
             if let Some(records) = &scene.records {
                 let asked = SurfaceHit {
                     triangle: t,
                     vertex: v,
+                    part,
                     point: point.to_array(),
                     normal: normal.to_array(),
                 };

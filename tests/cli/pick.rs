@@ -297,3 +297,21 @@ fn pick_refuses_a_pixel_outside_the_frame() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("outside the 320x200 frame"), "{err}");
 }
+
+#[test]
+fn pick_names_marathon_polygons_lines_and_sides() {
+    let map = support::fixture("marathon/M2Map.sceA");
+    let shapes = support::fixture("marathon/Shapes.shpA");
+    let (m, s) = (map.to_str().unwrap(), shapes.to_str().unwrap());
+    let out = mapscope(["pick", m, "--shapes", s, "--at", "160,100", "--at", "160,180", "--json"]);
+    let out = success(&out, "pick");
+    let answers: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (wall, floor) = (&answers[0], &answers[1]);
+    assert_eq!(wall["kind"], "wall", "{wall}");
+    assert!(wall["line"].as_u64().is_some() && wall["side"].as_u64().is_some(), "{wall}");
+    // The texture drawn is the one the side's record names.
+    assert_eq!(wall["primary_texture"], wall["texture"], "{wall}");
+    assert_eq!(floor["kind"], "floor", "{floor}");
+    assert_eq!(floor["floor_texture"], floor["texture"], "{floor}");
+    assert_eq!(floor["point"][2].as_f64(), floor["floor_height"].as_f64(), "{floor}");
+}

@@ -91,6 +91,7 @@ impl App {
             KeyCode::KeyR => self.fly.pose = self.scene.spawn,
             KeyCode::F1 => self.show_overlay = !self.show_overlay,
             KeyCode::KeyB => self.bookmark(),
+            KeyCode::KeyI => self.ask_pick(),
             KeyCode::F2 => {
                 self.game_res = !self.game_res;
                 if self.game_res && self.game().is_none() {
@@ -181,6 +182,13 @@ impl ApplicationHandler for App {
                     }
                     _ => self.set_captured(true),
                 }
+            }
+            WindowEvent::MouseInput {
+                state: ElementState::Pressed,
+                button: MouseButton::Right,
+                ..
+            } if !egui_used && !self.captured && !w.egui_ctx.egui_wants_pointer_input() => {
+                self.ask_pick()
             }
             WindowEvent::MouseWheel { delta, .. } if !egui_used => {
                 let notches = match delta {

@@ -6,6 +6,7 @@
 
 mod capture;
 mod input;
+mod inspect;
 mod window;
 
 use std::path::PathBuf;
@@ -138,6 +139,10 @@ struct App {
     /// When the overlay is drawn anew (input, its figures' interval).
     overlay_refresh: OverlayRefresh,
     renderer: RendererChoice,
+    /// A pick asked for (I, a right click): the frame pixel, taken after the next render.
+    pick_at: Option<[u32; 2]>,
+    /// The inspector's last pick.
+    inspected: Option<crate::app::inspector::Inspected>,
 }
 
 impl App {
@@ -183,6 +188,8 @@ impl App {
             renderer: extra.renderer,
             fatal: None,
             show_overlay: true,
+            pick_at: None,
+            inspected: None,
         };
         if let Some(r) = reference {
             app.set_reference(r);

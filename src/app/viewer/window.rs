@@ -10,6 +10,7 @@ use winit::event_loop::ActiveEventLoop;
 use winit::window::Window;
 
 use super::App;
+use crate::app::inspector::{self, InspectorActions};
 use crate::app::overlay::{self, Controls, OverlayInfo};
 use crate::app::window_compositor::{Destination, OverlayFrame, Picture, WindowCompositor};
 use crate::app::window_surface::{self, WindowSurface, WindowTarget};
@@ -135,6 +136,8 @@ impl App {
         self.scene.animator.state_at(tic, &mut w.frame_state);
         w.renderer.set_state(&w.frame_state);
         w.renderer.render(&w.gpu, &self.fly.pose, &self.view);
+        self.take_pick();
+        let Some(w) = &mut self.win else { return Ok(()) };
         // With a reference shown, the frame is read back and composed on the CPU.
         let mut composed = false;
         if let Some(r) = self.reference.as_mut().filter(|r| r.visible) {
@@ -145,6 +148,8 @@ impl App {
         }
 
         let mut actions = overlay::Actions::default();
+        let mut inspector_actions = InspectorActions::default();
+        let (inspected, captured) = (self.inspected.as_ref(), self.captured);
         let mut frozen = self.frozen;
         let overlay = if self.overlay_refresh.due(now) {
             let title = format!("{} ({})", self.scene.name, self.scene.game.name());
@@ -174,6 +179,12 @@ impl App {
                     let painter = ctx.layer_painter(egui::LayerId::background());
                     let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 255, 255));
                     painter.line_segment([egui::pos2(x, top), egui::pos2(x, bottom)], stroke);
+                }
+                if let Some(i) = inspected {
+                    inspector_actions = inspector::draw(ctx, i);
+                    if captured {
+                        inspector::crosshair(ctx, rect);
+                    }
                 }
                 if show {
                     let controls = Controls {
@@ -205,6 +216,7 @@ impl App {
         let to = Destination { gpu: &w.gpu, window: &w.window, target: &mut w.target };
         w.compositor.show(to, picture, rect, overlay)?;
         self.set_frozen(frozen);
+        self.inspector_actions(inspector_actions);
         if actions.next_map {
             self.cycle_map(1);
         }

@@ -37,6 +37,9 @@ pub struct SurfaceHit<'a> {
     pub triangle: usize,
     /// Its first vertex (texture, light slot, flags and surface number are the triangle's).
     pub vertex: &'a WorldVertex,
+    /// Its part in [`super::Parts`] (Doom: sector, Marathon: polygon), where the scene has
+    /// parts.
+    pub part: Option<u32>,
     /// Where the ray met it, in native coordinates.
     pub point: [f64; 3],
     /// Its unit normal in native coordinates, towards the viewer.

@@ -96,7 +96,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
         spawn,
         animator: Box::new(anim),
         facts,
-        records: None,
+        records: Some(std::sync::Arc::new(super::records::MarathonRecords::new(level))),
     }
 }
 

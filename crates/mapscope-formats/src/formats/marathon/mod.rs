@@ -14,6 +14,7 @@ pub mod mac_roman;
 pub mod map;
 pub mod panels;
 pub mod platforms;
+pub mod records;
 pub mod shapes;
 #[cfg(any(test, feature = "writers"))]
 pub mod station;
