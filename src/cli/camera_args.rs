@@ -31,6 +31,11 @@ pub struct CameraArgs {
     /// Animation clock in game tics (Doom: 35 a second).
     #[arg(long, default_value_t = 0)]
     pub tic: u32,
+    /// Go to a record by number, KIND:N: enter a sector or polygon, look at a linedef, line,
+    /// thing or object from a few metres back (Doom: sector, linedef, thing; Marathon:
+    /// polygon, line, object); from the camera the other options give.
+    #[arg(long)]
+    pub go: Option<crate::inspect::go::Goal>,
 }
 
 /// Which way draws the frames.
@@ -145,6 +150,10 @@ impl CameraArgs {
 
     /// The camera these arguments describe for `scene` (viewer space).
     pub fn resolve(&self, scene: &Scene) -> Result<CameraPose> {
-        self.request()?.resolve(scene)
+        let pose = self.request()?.resolve(scene)?;
+        match &self.go {
+            Some(goal) => crate::inspect::go::camera_for(scene, goal, &pose),
+            None => Ok(pose),
+        }
     }
 }

@@ -9,6 +9,7 @@
 //! holes tell what shows through them, and a sprite's transparent texels are not it. Where a
 //! frame was drawn by the GPU's passes (no canvas depth), the nearest surface is taken.
 
+pub mod go;
 pub mod ray;
 
 use glam::DVec3;

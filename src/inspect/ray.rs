@@ -96,6 +96,20 @@ pub fn hits(scene: &Scene, state: &FrameState, ray: &Ray, sprites: bool) -> Vec<
     out
 }
 
+/// How far the ray runs before any world triangle, whichever way it faces (what stands
+/// between two points).
+pub fn nearest_either_side(scene: &Scene, ray: &Ray) -> Option<f64> {
+    let flipped = Ray { dir: ray.dir, ..*ray };
+    scene
+        .world
+        .chunks_exact(3)
+        .filter_map(|t| {
+            let [a, b, c] = [t[0].pos, t[1].pos, t[2].pos].map(|p| Vec3::from(p).as_dvec3());
+            triangle_hit(&flipped, a, b, c).or_else(|| triangle_hit(&flipped, a, c, b)).map(|h| h.0)
+        })
+        .min_by(f64::total_cmp)
+}
+
 /// Möller-Trumbore against the triangle's front face (counter-clockwise seen from the front).
 fn triangle_hit(ray: &Ray, a: DVec3, b: DVec3, c: DVec3) -> Option<(f64, DVec3)> {
     let (e1, e2) = (b - a, c - a);

@@ -315,3 +315,46 @@ fn pick_names_marathon_polygons_lines_and_sides() {
     assert_eq!(floor["floor_texture"], floor["texture"], "{floor}");
     assert_eq!(floor["point"][2].as_f64(), floor["floor_height"].as_f64(), "{floor}");
 }
+
+/// The centre pixel's answer from the camera `--go GOAL` gives.
+fn centre_after_go(files: &[&str], goal: &str) -> Value {
+    let mut args = vec!["pick"];
+    args.extend(files);
+    args.extend(["--go", goal, "--json"]);
+    serde_json::from_str(&success(&mapscope(&args), "pick --go")).unwrap()
+}
+
+#[test]
+fn go_looks_at_the_record_asked_for() {
+    let wad = freedoom2();
+    let files = [wad.to_str().unwrap(), "--map", "MAP01"];
+    for n in [10, 50] {
+        let seen = centre_after_go(&files, &format!("thing:{n}"));
+        assert_eq!(
+            (seen["kind"].as_str(), seen["thing"].as_u64()),
+            (Some("thing"), Some(n)),
+            "{seen}"
+        );
+    }
+    let seen = centre_after_go(&files, "linedef:41");
+    assert_eq!(seen["linedef"].as_u64(), Some(41), "{seen}");
+    // Entering a sector: the camera stands in it at eye height.
+    let out =
+        mapscope(["render", files[0], "--map", "MAP01", "--go", "sector:9", "-o", "/dev/null"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let map = support::fixture("marathon/M2Map.sceA");
+    let shapes = support::fixture("marathon/Shapes.shpA");
+    let m = [map.to_str().unwrap(), "--shapes", shapes.to_str().unwrap()];
+    let seen = centre_after_go(&m, "object:1");
+    assert_eq!(
+        (seen["kind"].as_str(), seen["object"].as_u64()),
+        (Some("thing"), Some(1)),
+        "{seen}"
+    );
+    assert_eq!(centre_after_go(&m, "line:3")["line"].as_u64(), Some(3));
+    // What is not there is refused by name.
+    let out = mapscope(["pick", files[0], "--map", "MAP01", "--go", "thing:99999"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("there is no thing 99999"));
+    let out = mapscope(["pick", files[0], "--map", "MAP01", "--go", "polygon:1"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sector, linedef, thing"));
+}

@@ -17,7 +17,7 @@ pub use axes::Axes;
 pub use camera::{CameraPose, NativePose, MAX_PITCH_DEG};
 pub use cells::{Cell, CellEdge, CellMap, NO_CELL};
 pub use game::{Game, GameScreen, HudPicture, LightScale};
-pub use records::{flag_names, Fact, Facts, LevelRecords, SurfaceHit};
+pub use records::{flag_names, Fact, Facts, LevelRecords, Located, SurfaceHit};
 pub use texture::{Texels, Texture};
 
 use glam::Vec3;

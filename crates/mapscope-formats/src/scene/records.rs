@@ -46,6 +46,16 @@ pub struct SurfaceHit<'a> {
     pub normal: [f64; 3],
 }
 
+/// A record's place, native coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Located {
+    /// The spot at eye height: inside a sector or polygon, at a thing's feet, at a line's
+    /// middle on its front side.
+    pub point: [f64; 3],
+    /// The side it is best seen from (a line's front), as a horizontal direction from it.
+    pub seen_from: Option<[f64; 2]>,
+}
+
 /// A format's answers about its scene's surfaces and sprites.
 pub trait LevelRecords: Send + Sync {
     /// The records behind a world triangle. `part` is expected among them for walls and flats
@@ -53,9 +63,9 @@ pub trait LevelRecords: Send + Sync {
     fn surface(&self, hit: &SurfaceHit<'_>) -> Facts;
     /// The records behind a sprite (its [`Sprite::source`]).
     fn sprite(&self, sprite: &Sprite) -> Facts;
-    /// Where a numbered record lies, native coordinates, for "find and go": kinds such as
-    /// "sector", "linedef", "thing", "polygon". `None`: no such record.
-    fn locate(&self, kind: &str, number: u64) -> Option<[f64; 3]> {
+    /// Where a numbered record lies, for "find and go": kinds such as "sector", "linedef",
+    /// "thing", "polygon". `None`: no such record.
+    fn locate(&self, kind: &str, number: u64) -> Option<Located> {
         let _ = (kind, number);
         None
     }

@@ -5,7 +5,7 @@
 
 use glam::DVec2;
 
-use crate::scene::{flag_names, Fact, Facts, LevelRecords, Sprite, SurfaceHit};
+use crate::scene::{flag_names, Fact, Facts, LevelRecords, Located, Sprite, SurfaceHit};
 
 use super::actors::builtin::VANILLA_CLASSES;
 use super::build::VIEW_HEIGHT;
@@ -217,7 +217,7 @@ impl LevelRecords for DoomRecords {
         facts
     }
 
-    fn locate(&self, kind: &str, number: u64) -> Option<[f64; 3]> {
+    fn locate(&self, kind: &str, number: u64) -> Option<Located> {
         let n = usize::try_from(number).ok()?;
         let floor_under = |p: DVec2| -> f64 {
             let ss = super::nodes::bsp::point_in_subsector(&self.map, p.x, p.y);
@@ -228,18 +228,21 @@ impl LevelRecords for DoomRecords {
             "sector" => {
                 let p = (*self.sector_spots.get(n)?)?;
                 let floor = self.map.sectors[n].floor as f64;
-                Some([p.x, p.y, floor + VIEW_HEIGHT])
+                Some(Located { point: [p.x, p.y, floor + VIEW_HEIGHT], seen_from: None })
             }
             "linedef" => {
                 let l = self.map.linedefs.get(n)?;
                 let (a, b) = (self.map.vertex(l.v1)?.to_dvec2(), self.map.vertex(l.v2)?.to_dvec2());
-                let m = (a + b) / 2.0;
-                Some([m.x, m.y, floor_under(m) + VIEW_HEIGHT])
+                // The front side is the right of v1 -> v2; its floor is the one stood on.
+                let front = (b - a).perp().normalize_or_zero() * -1.0;
+                let m = (a + b) / 2.0 + front;
+                let point = [m.x, m.y, floor_under(m) + VIEW_HEIGHT];
+                Some(Located { point, seen_from: Some(front.to_array()) })
             }
             "thing" => {
                 let th = self.map.things.get(n)?;
                 let p = DVec2::new(th.x as f64 / 65536.0, th.y as f64 / 65536.0);
-                Some([p.x, p.y, floor_under(p) + VIEW_HEIGHT])
+                Some(Located { point: [p.x, p.y, floor_under(p) + VIEW_HEIGHT], seen_from: None })
             }
             _ => None,
         }

@@ -2,7 +2,7 @@
 //! number them, from 0): a surface's polygon with its lights, platform and media; a wall's
 //! line and side; an object's entry. Type names follow Aleph One's `map.h`.
 
-use crate::scene::{flag_names, Fact, Facts, LevelRecords, Sprite, SurfaceHit};
+use crate::scene::{flag_names, Fact, Facts, LevelRecords, Located, Sprite, SurfaceHit};
 
 use super::level::Level;
 use super::map::{line_flags, Line, NONE};
@@ -204,7 +204,7 @@ impl LevelRecords for MarathonRecords {
         facts
     }
 
-    fn locate(&self, kind: &str, number: u64) -> Option<[f64; 3]> {
+    fn locate(&self, kind: &str, number: u64) -> Option<Located> {
         let n = usize::try_from(number).ok()?;
         let eye = super::build::EYE_HEIGHT;
         let floor = |p: i16| {
@@ -213,14 +213,15 @@ impl LevelRecords for MarathonRecords {
                 .and_then(|p| self.level.polygons.get(p))
                 .map_or(0.0, |p| p.floor_height as f64)
         };
+        let at = |point: [f64; 3]| Some(Located { point, seen_from: None });
         match kind {
             "polygon" => {
                 let p = self.level.polygons.get(n)?;
-                Some([p.center.x as f64, p.center.y as f64, p.floor_height as f64 + eye])
+                at([p.center.x as f64, p.center.y as f64, p.floor_height as f64 + eye])
             }
             "object" => {
                 let o = self.level.objects.get(n)?;
-                Some([o.x as f64, o.y as f64, floor(o.polygon) + eye])
+                at([o.x as f64, o.y as f64, floor(o.polygon) + eye])
             }
             "line" => {
                 let l = self.level.lines.get(n)?;
@@ -232,11 +233,15 @@ impl LevelRecords for MarathonRecords {
                 } else {
                     l.counterclockwise_polygon
                 };
-                Some([
-                    (a.x as f64 + b.x as f64) / 2.0,
-                    (a.y as f64 + b.y as f64) / 2.0,
-                    floor(p) + eye,
-                ])
+                let m = ((a.x as f64 + b.x as f64) / 2.0, (a.y as f64 + b.y as f64) / 2.0);
+                // Seen from inside the polygon it bounds.
+                let poly = usize::try_from(p).ok().and_then(|p| self.level.polygons.get(p));
+                let seen_from = poly.map(|q| {
+                    let (dx, dy) = (q.center.x as f64 - m.0, q.center.y as f64 - m.1);
+                    let len = dx.hypot(dy).max(1e-9);
+                    [dx / len, dy / len]
+                });
+                Some(Located { point: [m.0, m.1, floor(p) + eye], seen_from })
             }
             _ => None,
         }
