@@ -4,6 +4,7 @@
 pub mod bench_window;
 mod bookmark;
 pub mod compare_view;
+mod find_panel;
 mod fly_camera;
 mod game_view;
 mod inspector;

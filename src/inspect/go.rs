@@ -60,21 +60,58 @@ pub fn camera_for(scene: &Scene, goal: &Goal, from: &CameraPose) -> Result<Camer
         return Ok(CameraPose { pos: spot, yaw: from.yaw, pitch: 0.0 });
     }
     let target = sprite_middle(scene, goal).unwrap_or(spot);
-    let mut away = DVec3::new(from.pos.x - spot.x, 0.0, from.pos.z - spot.z);
-    if let Some([x, y]) = located.seen_from {
-        away = scene.axes.to_viewer_f64(native + DVec3::new(x, y, 0.0)) - spot;
-    }
+    let seen_from = located
+        .seen_from
+        .map(|[x, y]| scene.axes.to_viewer_f64(native + DVec3::new(x, y, 0.0)) - spot);
+    Ok(look_from_back(scene, spot, target, seen_from, from))
+}
+
+/// The camera that looks at sprite `i` of the scene (any game's: the find panel's list).
+pub fn camera_for_sprite(scene: &Scene, i: usize, from: &CameraPose) -> Option<CameraPose> {
+    let s = scene.sprites.get(i)?;
+    let target = middle_of(scene, s).unwrap_or(s.pos.as_dvec3());
+    // Eye height over the sprite's feet: the spawn's height over the floor it stands on.
+    let eye = crate::bench::tour::eye_height(scene, scene.spawn.pos);
+    let spot = s.pos.as_dvec3() + DVec3::new(0.0, eye, 0.0);
+    Some(look_from_back(scene, spot, target, None, from))
+}
+
+/// A camera a few metres back from `spot` (towards `seen_from`, else towards `from`), nearer
+/// where a wall stands between, looking at `target`.
+fn look_from_back(
+    scene: &Scene,
+    spot: DVec3,
+    target: DVec3,
+    seen_from: Option<DVec3>,
+    from: &CameraPose,
+) -> CameraPose {
+    let mut away = seen_from.unwrap_or(DVec3::new(from.pos.x - spot.x, 0.0, from.pos.z - spot.z));
+    away.y = 0.0;
     if away.length_squared() < 1e-6 {
         away = -DVec3::new(from.forward().x, 0.0, from.forward().z);
     }
-    let away = away.normalize_or(DVec3::X);
     let standoff = STANDOFF_METRES * scene.game.units_per_metre();
-    // Nearer where a wall stands between: the camera stays on the record's side of it.
-    let look_back = Ray { origin: spot, dir: away, forward: away };
-    let blocked = ray::nearest_either_side(scene, &look_back);
-    let back = blocked.map_or(standoff, |d| standoff.min(d * 0.8));
-    let pos = spot + away * back;
-    Ok(CameraPose::looking_at(pos, target))
+    // The way asked for first, then the eight compass ways: the first with room to stand
+    // back, else the roomiest (a thing against a wall is seen from the open side).
+    let preferred = away.normalize_or(DVec3::X);
+    let ways = std::iter::once(preferred).chain((0..8).map(|i| {
+        let a = i as f64 * std::f64::consts::FRAC_PI_4;
+        DVec3::new(a.cos(), 0.0, a.sin())
+    }));
+    let mut best = (preferred, 0.0);
+    for way in ways {
+        let look_back = Ray { origin: spot, dir: way, forward: way };
+        let room =
+            ray::nearest_either_side(scene, &look_back).map_or(standoff, |d| standoff.min(d * 0.8));
+        if room > best.1 {
+            best = (way, room);
+        }
+        if room >= standoff {
+            break;
+        }
+    }
+    let (away, back) = best;
+    CameraPose::looking_at(spot + away * back, target)
 }
 
 /// Where a thing or object's sprite shows its middle, in viewer space.
@@ -83,6 +120,10 @@ fn sprite_middle(scene: &Scene, goal: &Goal) -> Option<DVec3> {
         return None;
     }
     let s = scene.sprites.iter().find(|s| s.source as u64 == goal.number)?;
+    middle_of(scene, s)
+}
+
+fn middle_of(scene: &Scene, s: &crate::scene::Sprite) -> Option<DVec3> {
     let tex = scene.textures.get(s.views.first()?.texture as usize)?;
     let up = (tex.origin.1 as f64 - tex.height as f64 / 2.0) * s.scale[1] as f64;
     Some(s.pos.as_dvec3() + DVec3::new(0.0, up, 0.0))

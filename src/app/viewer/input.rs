@@ -92,6 +92,7 @@ impl App {
             KeyCode::F1 => self.show_overlay = !self.show_overlay,
             KeyCode::KeyB => self.bookmark(),
             KeyCode::KeyI => self.ask_pick(),
+            KeyCode::KeyJ => self.find.open = !self.find.open,
             KeyCode::F2 => {
                 self.game_res = !self.game_res;
                 if self.game_res && self.game().is_none() {
@@ -173,7 +174,7 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Left,
                 ..
-            } if !egui_used && !self.captured && !w.egui_ctx.egui_wants_pointer_input() => {
+            } if !egui_used && !self.captured && !over_panel(&w.egui_ctx, self.cursor) => {
                 // Near the wipe divider a click drags it; elsewhere it captures the mouse.
                 match self.wipe_x() {
                     Some(x) if (self.cursor.0 - x).abs() <= 12.0 => {
@@ -187,7 +188,7 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Right,
                 ..
-            } if !egui_used && !self.captured && !w.egui_ctx.egui_wants_pointer_input() => {
+            } if !egui_used && !self.captured && !over_panel(&w.egui_ctx, self.cursor) => {
                 self.ask_pick()
             }
             WindowEvent::MouseWheel { delta, .. } if !egui_used => {
@@ -231,4 +232,14 @@ impl ApplicationHandler for App {
             w.window.request_redraw();
         }
     }
+}
+
+/// Whether the pointer is over one of the overlay's panels (or egui wants the pointer): a
+/// click there is the panel's. Panels are found by their last drawn place, since the overlay
+/// is not drawn every frame and egui's own hover state may not have seen the pointer arrive.
+fn over_panel(ctx: &egui::Context, (x, y): (f64, f64)) -> bool {
+    let ppp = ctx.pixels_per_point() as f64;
+    let at = egui::pos2((x / ppp) as f32, (y / ppp) as f32);
+    ctx.egui_wants_pointer_input()
+        || ctx.layer_id_at(at).is_some_and(|l| l.order != egui::Order::Background)
 }

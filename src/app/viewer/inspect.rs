@@ -4,8 +4,9 @@
 
 use super::App;
 use crate::app::bookmark;
+use crate::app::find_panel::FindAction;
 use crate::app::inspector::{Inspected, InspectorActions};
-use crate::inspect;
+use crate::inspect::{self, go};
 
 impl App {
     /// Asks for a pick at the crosshair (mouse captured) or under the pointer, taken once the
@@ -58,6 +59,32 @@ impl App {
         }
         if actions.close {
             self.inspected = None;
+        }
+    }
+
+    /// Moves the camera to what the find panel asked for.
+    pub(super) fn go(&mut self, action: FindAction) {
+        let from = self.fly.pose;
+        let (pose, what) = match action {
+            FindAction::Record(kind, number) => {
+                let goal = go::Goal { kind, number };
+                let what = format!("{} {}", goal.kind, goal.number);
+                match go::camera_for(&self.scene, &goal, &from) {
+                    Ok(p) => (Some(p), what),
+                    Err(e) => {
+                        self.find.error = Some(format!("{e:#}"));
+                        return;
+                    }
+                }
+            }
+            FindAction::Sprite(i) => {
+                (go::camera_for_sprite(&self.scene, i, &from), format!("sprite {i}"))
+            }
+        };
+        if let Some(p) = pose {
+            self.find.error = None;
+            self.fly.pose = p;
+            self.message = Some(format!("went to {what}"));
         }
     }
 }

@@ -143,6 +143,8 @@ struct App {
     pick_at: Option<[u32; 2]>,
     /// The inspector's last pick.
     inspected: Option<crate::app::inspector::Inspected>,
+    /// The find panel (J) and its list of the level's things.
+    find: crate::app::find_panel::FindPanel,
 }
 
 impl App {
@@ -190,7 +192,9 @@ impl App {
             show_overlay: true,
             pick_at: None,
             inspected: None,
+            find: crate::app::find_panel::FindPanel::default(),
         };
+        app.find = crate::app::find_panel::FindPanel::for_scene(&app.scene, false);
         if let Some(r) = reference {
             app.set_reference(r);
         }
@@ -262,6 +266,8 @@ impl App {
             }
         }
         self.fly = FlyCamera::new(scene.spawn, level_size(&scene));
+        self.find = crate::app::find_panel::FindPanel::for_scene(&scene, self.find.open);
+        self.inspected = None;
         self.scene = scene;
         self.error = None;
         self.start = Instant::now();

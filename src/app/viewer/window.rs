@@ -150,6 +150,9 @@ impl App {
         let mut actions = overlay::Actions::default();
         let mut inspector_actions = InspectorActions::default();
         let (inspected, captured) = (self.inspected.as_ref(), self.captured);
+        let mut find_action = None;
+        let find = &mut self.find;
+        let kinds = self.scene.records.as_ref().map_or(&[][..], |r| r.kinds());
         let mut frozen = self.frozen;
         let overlay = if self.overlay_refresh.due(now) {
             let title = format!("{} ({})", self.scene.name, self.scene.game.name());
@@ -179,6 +182,9 @@ impl App {
                     let painter = ctx.layer_painter(egui::LayerId::background());
                     let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 255, 255));
                     painter.line_segment([egui::pos2(x, top), egui::pos2(x, bottom)], stroke);
+                }
+                if find.open {
+                    find_action = find.draw(ctx, kinds);
                 }
                 if let Some(i) = inspected {
                     inspector_actions = inspector::draw(ctx, i);
@@ -217,6 +223,9 @@ impl App {
         w.compositor.show(to, picture, rect, overlay)?;
         self.set_frozen(frozen);
         self.inspector_actions(inspector_actions);
+        if let Some(a) = find_action {
+            self.go(a);
+        }
         if actions.next_map {
             self.cycle_map(1);
         }
