@@ -135,11 +135,19 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>)
                 Some(s) => format!("game resolution (F2): {s}"),
                 None => "game resolution (F2): unknown for this format".to_string(),
             };
+            let game_fov = *game_res && info.game_screen.is_some();
             ui.checkbox(game_res, game_label);
-            ui.label(format!(
-                "frame {}x{}  fov {}°",
-                info.frame_size.0, info.frame_size.1, view.fov_deg
-            ));
+            let (w, h) = info.frame_size;
+            if game_fov {
+                ui.label(format!("frame {w}x{h}  fov {}°", view.fov_deg));
+            } else {
+                ui.horizontal(|ui| {
+                    ui.label(format!("frame {w}x{h}  fov"));
+                    ui.add(
+                        egui::Slider::new(&mut view.fov_deg, 30.0..=150.0).step_by(1.0).suffix("°"),
+                    );
+                });
+            }
             ui.checkbox(frozen, "freeze animation (F)");
             ui.horizontal(|ui| {
                 if ui.button("next map (N)").clicked() {

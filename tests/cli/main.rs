@@ -3,7 +3,8 @@
 //! `bench` (`bench`);
 //! `export` to glTF the Khronos validator accepts and to OBJ (`export`); the demo level matches
 //! its generator and renders (`demo_level`); the windowed viewer under Xvfb driven by xdotool,
-//! files dropped on it through X11 drag and drop (`viewer_window`, `xdnd`).
+//! files dropped on it through X11 drag and drop (`viewer_window`, `xdnd`), its settings file
+//! and map picker (`viewer_settings`).
 //!
 //! Needs Freedoom, `../shared`, Mesa's Vulkan driver, Node.js with `npm ci --prefix
 //! tools/gltf-validator` (export) and Xvfb, xauth and xdotool (the viewer); `.ci/run`
@@ -21,5 +22,6 @@ mod compare_screenshots;
 mod demo_level;
 mod export;
 mod locate;
+mod viewer_settings;
 mod viewer_window;
 mod xdnd;

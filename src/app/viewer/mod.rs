@@ -2,10 +2,11 @@
 //! window, or reached with N/P), the fly camera and animation clock, the game-resolution
 //! layout and the reference screenshot laid over the frame. Its concerns live beside it:
 //! `window` (window and GPU set-up, drawing a frame), `input` (events and key bindings) and
-//! `capture` (screenshots and bookmarks).
+//! `capture` (screenshots and bookmarks), `persist` (the settings file and the map picker).
 
 mod capture;
 mod input;
+mod persist;
 mod window;
 
 use std::path::PathBuf;
@@ -47,6 +48,9 @@ pub struct ViewerOptions {
     pub freeze: bool,
     /// Which way draws the frames.
     pub renderer: RendererChoice,
+    /// The settings file: speed, overlay, window size and recent files come from it (the
+    /// view's settings above are already the file's where the command line said nothing).
+    pub settings: crate::app::settings::Store,
 }
 
 /// Opens the viewer window on `files` and runs until it is closed.
@@ -54,6 +58,7 @@ pub fn run_viewer(files: Vec<PathBuf>, options: OpenOptions, extra: ViewerOption
     let mut app = App::new(files, options, extra)?;
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
     event_loop.run_app(&mut app).context("running the window")?;
+    app.save_settings();
     match app.fatal {
         Some(e) => Err(e),
         None => Ok(()),
@@ -138,6 +143,8 @@ struct App {
     /// When the overlay is drawn anew (input, its figures' interval).
     overlay_refresh: OverlayRefresh,
     renderer: RendererChoice,
+    /// The settings file and the map picker.
+    keep: persist::Keep,
 }
 
 impl App {
@@ -146,7 +153,8 @@ impl App {
         let maps = source.maps();
         let pose = extra.camera.resolve(&scene)?;
         let map_index = maps.iter().position(|m| *m == scene.name).unwrap_or(0);
-        let fly = FlyCamera::new(pose, level_size(&scene));
+        let keep = persist::Keep::new(extra.settings);
+        let fly = FlyCamera::new(pose, level_size(&scene)).scaled(keep.store.file.speed);
         let settings = extra.view;
         let mut reference = extra.reference.as_deref().map(ReferenceView::load).transpose()?;
         if let Some(r) = &mut reference {
@@ -182,11 +190,14 @@ impl App {
             overlay_refresh: OverlayRefresh::default(),
             renderer: extra.renderer,
             fatal: None,
-            show_overlay: true,
+            show_overlay: keep.store.file.overlay,
+            keep,
         };
         if let Some(r) = reference {
             app.set_reference(r);
         }
+        let start = app.settings_now();
+        app.keep.store.begin(&start);
         Ok(app)
     }
 
@@ -254,7 +265,7 @@ impl App {
                 }
             }
         }
-        self.fly = FlyCamera::new(scene.spawn, level_size(&scene));
+        self.fly = FlyCamera::new(scene.spawn, level_size(&scene)).scaled(self.fly.scale);
         self.scene = scene;
         self.error = None;
         self.start = Instant::now();

@@ -72,9 +72,9 @@ impl WindowState {
 
 impl App {
     pub(super) fn create_window(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
-        let attrs = Window::default_attributes()
-            .with_title(self.title())
-            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 720.0));
+        let attrs = Window::default_attributes().with_title(self.title()).with_inner_size(
+            winit::dpi::LogicalSize::new(self.keep.window[0] as f64, self.keep.window[1] as f64),
+        );
         let WindowSurface { window, target, gpu } = window_surface::open(event_loop, attrs)?;
         let format = target.format();
         let mut renderer =
@@ -84,6 +84,7 @@ impl App {
         renderer.set_state(&frame_state);
         let compositor = WindowCompositor::new(&gpu, &target);
         let egui_ctx = egui::Context::default();
+        self.restore_panel(&egui_ctx);
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
             egui::ViewportId::ROOT,
@@ -145,6 +146,7 @@ impl App {
         }
 
         let mut actions = overlay::Actions::default();
+        let mut picked = None;
         let mut frozen = self.frozen;
         let overlay = if self.overlay_refresh.due(now) {
             let title = format!("{} ({})", self.scene.name, self.scene.game.name());
@@ -163,6 +165,11 @@ impl App {
                 frame_size: (fw, fh),
             };
             let raw = w.egui_state.take_egui_input(&w.window);
+            if self.keep.picker.open {
+                self.keep.picker.prepare(&self.files, self.source.as_ref());
+            }
+            let (picker, recent) = (&mut self.keep.picker, self.keep.store.recent());
+            let map_index = self.map_index;
             let show = self.show_overlay;
             let (view, game_res, reference) =
                 (&mut self.view, &mut self.game_res, &mut self.reference);
@@ -184,6 +191,7 @@ impl App {
                     };
                     actions = overlay::draw(ctx, &info, controls);
                 }
+                picked = crate::app::map_picker::draw(ctx, picker, map_index, recent);
             });
             w.egui_state.handle_platform_output(&w.window, output.platform_output);
             let ppp = output.pixels_per_point;
@@ -205,12 +213,20 @@ impl App {
         let to = Destination { gpu: &w.gpu, window: &w.window, target: &mut w.target };
         w.compositor.show(to, picture, rect, overlay)?;
         self.set_frozen(frozen);
+        // The overlay's field of view slider (shown outside game resolution).
+        if self.view.fov_deg != fov {
+            self.user_fov = self.view.fov_deg;
+        }
         if actions.next_map {
             self.cycle_map(1);
         }
         if actions.bookmark {
             self.bookmark();
         }
+        if let Some(p) = picked {
+            self.picked(p);
+        }
+        self.keep_settings(now);
         Ok(())
     }
 }
