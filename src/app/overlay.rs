@@ -95,6 +95,11 @@ pub struct Actions {
 /// The panel's width in points.
 const PANEL_WIDTH: f32 = 380.0;
 
+/// The panel's egui id (the settings file keeps whether it is open or folded).
+pub fn panel_id() -> egui::Id {
+    egui::Id::unique("mapscope overlay panel")
+}
+
 /// Draws the overlay panel; toggles edit `controls` in place.
 pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>) -> Actions {
     let mut actions = Actions::default();
@@ -105,6 +110,7 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>)
     // A width wider than its lines, so that figures growing or shrinking a digit leave the
     // panel's size, and so every pixel of it but theirs, as it was (`overlay_layer`).
     egui::Window::new("mapscope")
+        .id(panel_id())
         .frame(frame)
         .min_width(PANEL_WIDTH)
         .default_width(PANEL_WIDTH)

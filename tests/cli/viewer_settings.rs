@@ -100,10 +100,12 @@ fn settings_are_kept_across_runs_and_no_config_ignores_them() {
     let mut args = vec![wad.clone().into_os_string()];
     args.extend(os(&["--map", "E1M1"]));
 
-    // Smooth (M), things off (T), markers off (X), overlay hidden (F1).
+    // Smooth (M), things off (T), markers off (X), the overlay panel folded (its title bar's
+    // triangle) and hidden (F1).
     let mut session = Viewer::start(&tmp, &args);
     let line = session.bookmark();
     assert!(has(&line, "--mode faithful") && has(&line, "--fov 90"), "defaults: {line}");
+    session.click(24, 24);
     for key in ["m", "t", "x", "F1"] {
         session.key(key);
     }
@@ -113,7 +115,7 @@ fn settings_are_kept_across_runs_and_no_config_ignores_them() {
     eprintln!("written: {o:?}");
     assert_eq!(o["mode"], json!("smooth"));
     assert_eq!((o["things"].clone(), o["markers"].clone()), (json!(false), json!(false)));
-    assert_eq!(o["overlay"], json!(false));
+    assert_eq!((o["overlay"].clone(), o["overlay_open"].clone()), (json!(false), json!(false)));
     assert!(!o.contains_key("fov") && !o.contains_key("sky"), "unchanged settings written: {o:?}");
     let wad_path = std::path::absolute(&wad).unwrap();
     assert_eq!(o["recent"], json!([{"files": [wad_path.to_str().unwrap()], "map": "E1M1"}]));

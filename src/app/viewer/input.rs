@@ -174,7 +174,11 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Left,
                 ..
-            } if !egui_used && !self.captured && !w.egui_ctx.egui_wants_pointer_input() => {
+            } if !egui_used
+                && !self.captured
+                && !w.egui_ctx.egui_wants_pointer_input()
+                && !over_overlay(&w.egui_ctx, self.cursor) =>
+            {
                 // Near the wipe divider a click drags it; elsewhere it captures the mouse.
                 match self.wipe_x() {
                     Some(x) if (self.cursor.0 - x).abs() <= 12.0 => {
@@ -225,4 +229,13 @@ impl ApplicationHandler for App {
             w.window.request_redraw();
         }
     }
+}
+
+/// Whether `cursor` (window pixels) is over an overlay window as egui last laid them out: a
+/// click that comes with the move that brought the pointer there (a script, a quick hand),
+/// before egui has seen the pointer over the window, is the window's, not a mouse capture.
+fn over_overlay(ctx: &egui::Context, cursor: (f64, f64)) -> bool {
+    let ppp = ctx.pixels_per_point() as f64;
+    let at = egui::pos2((cursor.0 / ppp) as f32, (cursor.1 / ppp) as f32);
+    ctx.layer_id_at(at).is_some()
 }

@@ -33,10 +33,10 @@ impl Keep {
     }
 }
 
-/// egui's id for the open or collapsed state of the overlay panel (the window titled
-/// "mapscope", `overlay::draw`).
+/// egui's id for the open or folded state of the overlay panel (an `egui::Window` keeps it
+/// at its id `.with("collapsing")`).
 fn panel_state_id() -> egui::Id {
-    egui::Id::unique("mapscope").with("collapsing")
+    crate::app::overlay::panel_id().with("collapsing")
 }
 
 impl App {
