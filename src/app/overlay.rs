@@ -147,11 +147,14 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>)
             if game_fov {
                 ui.label(format!("frame {w}x{h}  fov {}°", view.fov_deg));
             } else {
+                // A field of view outside the slider's range (`--fov 20`) stays until moved.
+                let fov = egui::Slider::new(&mut view.fov_deg, 30.0..=150.0)
+                    .clamping(egui::SliderClamping::Edits)
+                    .step_by(1.0)
+                    .suffix("°");
                 ui.horizontal(|ui| {
                     ui.label(format!("frame {w}x{h}  fov"));
-                    ui.add(
-                        egui::Slider::new(&mut view.fov_deg, 30.0..=150.0).step_by(1.0).suffix("°"),
-                    );
+                    ui.add(fov);
                 });
             }
             ui.checkbox(frozen, "freeze animation (F)");

@@ -136,10 +136,11 @@ fn settings_are_kept_across_runs_and_no_config_ignores_them() {
     // The command line wins, for this run only.
     drop(session);
     let mut with_args = vec![wad.clone().into_os_string()];
-    with_args.extend(os(&["--fov", "70", "--mode", "faithful"]));
+    // Outside the overlay slider's 30..150 and between its steps: left as given.
+    with_args.extend(os(&["--fov", "20.5", "--mode", "faithful"]));
     let mut session = Viewer::start(&tmp, &with_args);
     let line = session.bookmark();
-    assert!(has(&line, "--mode faithful") && has(&line, "--fov 70"), "{line}");
+    assert!(has(&line, "--mode faithful") && has(&line, "--fov 20.5"), "{line}");
     assert!(has(&line, "--no-things"), "{line}");
     session.key("k");
     sleep(Duration::from_millis(300));

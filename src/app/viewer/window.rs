@@ -72,9 +72,10 @@ impl WindowState {
 
 impl App {
     pub(super) fn create_window(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
-        let attrs = Window::default_attributes().with_title(self.title()).with_inner_size(
-            winit::dpi::LogicalSize::new(self.keep.window[0] as f64, self.keep.window[1] as f64),
-        );
+        let [width, height] = self.keep.window.map(f64::from);
+        let attrs = Window::default_attributes()
+            .with_title(self.title())
+            .with_inner_size(winit::dpi::LogicalSize::new(width, height));
         let WindowSurface { window, target, gpu } = window_surface::open(event_loop, attrs)?;
         let format = target.format();
         let mut renderer =
