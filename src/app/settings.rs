@@ -331,6 +331,8 @@ pub struct Store {
     path: Option<PathBuf>,
     /// What the file said (defaults where it said nothing usable).
     pub file: Settings,
+    /// What could not be read in it, as logged (the viewer shows them too).
+    pub warnings: Vec<String>,
     /// The settings the viewer started with (the file's, with the command line's over them):
     /// a setting still at its value is not written.
     start: Settings,
@@ -370,17 +372,20 @@ impl Store {
             Read::Broken(why) => (
                 Settings::default(),
                 vec![format!(
-                    "{why}; using the default settings (the file is kept as {FILE_NAME}.broken \
-                     when the viewer next saves its settings)"
+                    "{why}; using the default settings (the viewer keeps this file as \
+                     {FILE_NAME}.broken and writes a new one)"
                 )],
             ),
         };
+        let warnings: Vec<String> =
+            warnings.iter().map(|w| format!("settings file {}: {w}", path.display())).collect();
         for w in &warnings {
-            log::warn!("settings file {}: {w}", path.display());
+            log::warn!("{w}");
         }
         log::info!("settings file {}", path.display());
         let recent = file.recent.clone();
-        Store { path: Some(path), start: file.clone(), file, recent, ..Store::default() }
+        let start = file.clone();
+        Store { path: Some(path), start, file, warnings, recent, ..Store::default() }
     }
 
     /// Where the file is; `None` when settings are not kept.

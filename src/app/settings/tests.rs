@@ -117,6 +117,12 @@ fn a_broken_file_gives_the_defaults_and_is_kept_when_written() {
     std::fs::write(&path, broken).unwrap();
     let mut store = Store::at(path.clone());
     assert_eq!(store.file, Settings::default());
+    assert_eq!(store.warnings.len(), 1);
+    assert!(
+        store.warnings[0].contains("not valid JSON (expected value at line 2"),
+        "{:?}",
+        store.warnings
+    );
     let start = store.file.clone();
     store.begin(&start);
     store.save(&start);

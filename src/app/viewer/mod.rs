@@ -196,8 +196,7 @@ impl App {
         if let Some(r) = reference {
             app.set_reference(r);
         }
-        let start = app.settings_now();
-        app.keep.store.begin(&start);
+        app.begin_settings();
         Ok(app)
     }
 

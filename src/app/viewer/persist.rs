@@ -59,6 +59,20 @@ impl App {
         }
     }
 
+    /// The viewer is set up: what it shows now is what it started with (not written unless
+    /// changed); what could not be read in the settings file is shown in the overlay too.
+    pub(super) fn begin_settings(&mut self) {
+        let start = self.settings_now();
+        self.keep.store.begin(&start);
+        if let Some(w) = self.keep.store.warnings.first() {
+            let more = self.keep.store.warnings.len() - 1;
+            let more =
+                if more > 0 { format!(" (and {more} more in the log)") } else { String::new() };
+            let said = self.message.take().map(|m| format!("\n{m}")).unwrap_or_default();
+            self.message = Some(format!("{w}{more}{said}"));
+        }
+    }
+
     /// Opens the overlay panel as it was left (once egui is set up).
     pub(super) fn restore_panel(&self, ctx: &egui::Context) {
         let open = self.keep.overlay_open;
