@@ -24,6 +24,9 @@ pub struct FlyCamera {
     pub pose: CameraPose,
     /// Units per second at normal speed.
     pub speed: f64,
+    /// `speed` over the level's own speed: what the mouse wheel chose, kept from level to
+    /// level and in the settings file.
+    pub scale: f64,
     /// Radians per pixel of mouse motion.
     pub sensitivity: f64,
 }
@@ -32,7 +35,16 @@ impl FlyCamera {
     pub fn new(pose: CameraPose, level_size: f64) -> FlyCamera {
         // About a tenth of the level per second, within sensible bounds.
         let speed = (level_size / 10.0).clamp(64.0, 2048.0);
-        FlyCamera { pose, speed, sensitivity: 0.0025 }
+        FlyCamera { pose, speed, scale: 1.0, sensitivity: 0.0025 }
+    }
+
+    /// This camera at `scale` times the level's own speed.
+    pub fn scaled(mut self, scale: f64) -> FlyCamera {
+        let base = self.speed / self.scale;
+        let speed = base * scale;
+        self.speed = speed.clamp(1.0, 100_000.0);
+        self.scale = if self.speed == speed { scale } else { self.speed / base };
+        self
     }
 
     pub fn look(&mut self, dx: f64, dy: f64) {
@@ -44,7 +56,9 @@ impl FlyCamera {
 
     /// Scroll wheel: each notch changes speed by a quarter.
     pub fn scroll(&mut self, notches: f64) {
-        self.speed = (self.speed * 1.25f64.powf(notches)).clamp(1.0, 100_000.0);
+        let speed = (self.speed * 1.25f64.powf(notches)).clamp(1.0, 100_000.0);
+        self.scale *= speed / self.speed;
+        self.speed = speed;
     }
 
     pub fn update(&mut self, keys: MoveKeys, dt: f64) {
@@ -90,5 +104,10 @@ mod tests {
         let s = c.speed;
         c.scroll(1.0);
         assert!(c.speed > s);
+        assert!((c.scale - 1.25).abs() < 1e-12);
+        // The scale carries to another level, of another size.
+        let other = FlyCamera::new(c.pose, 20_000.0).scaled(c.scale);
+        assert!((other.speed - 2000.0 * 1.25).abs() < 1e-9, "{}", other.speed);
+        assert!((other.scale - 1.25).abs() < 1e-12);
     }
 }

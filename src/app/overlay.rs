@@ -95,6 +95,11 @@ pub struct Actions {
 /// The panel's width in points.
 const PANEL_WIDTH: f32 = 380.0;
 
+/// The panel's egui id (the settings file keeps whether it is open or folded).
+pub fn panel_id() -> egui::Id {
+    egui::Id::unique("mapscope overlay panel")
+}
+
 /// Draws the overlay panel; toggles edit `controls` in place.
 pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>) -> Actions {
     let mut actions = Actions::default();
@@ -105,6 +110,7 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>)
     // A width wider than its lines, so that figures growing or shrinking a digit leave the
     // panel's size, and so every pixel of it but theirs, as it was (`overlay_layer`).
     egui::Window::new("mapscope")
+        .id(panel_id())
         .frame(frame)
         .min_width(PANEL_WIDTH)
         .default_width(PANEL_WIDTH)
@@ -135,11 +141,22 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>)
                 Some(s) => format!("game resolution (F2): {s}"),
                 None => "game resolution (F2): unknown for this format".to_string(),
             };
+            let game_fov = *game_res && info.game_screen.is_some();
             ui.checkbox(game_res, game_label);
-            ui.label(format!(
-                "frame {}x{}  fov {}°",
-                info.frame_size.0, info.frame_size.1, view.fov_deg
-            ));
+            let (w, h) = info.frame_size;
+            if game_fov {
+                ui.label(format!("frame {w}x{h}  fov {}°", view.fov_deg));
+            } else {
+                // A field of view outside the slider's range (`--fov 20`) stays until moved.
+                let fov = egui::Slider::new(&mut view.fov_deg, 30.0..=150.0)
+                    .clamping(egui::SliderClamping::Edits)
+                    .step_by(1.0)
+                    .suffix("°");
+                ui.horizontal(|ui| {
+                    ui.label(format!("frame {w}x{h}  fov"));
+                    ui.add(fov);
+                });
+            }
             ui.checkbox(frozen, "freeze animation (F)");
             ui.horizontal(|ui| {
                 if ui.button("next map (N)").clicked() {

@@ -56,14 +56,15 @@ fn renderer_names() -> impl clap::builder::TypedValueParser<Value = RendererChoi
 }
 
 /// How to draw.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct ViewArgs {
-    /// Horizontal field of view in degrees.
-    #[arg(long, default_value_t = 90.0)]
-    pub fov: f64,
-    /// faithful (the game's tables) or smooth (filtered true colour).
-    #[arg(long, default_value = "faithful")]
-    pub mode: RenderMode,
+    /// Horizontal field of view in degrees [default: 90; the viewer: its settings file's].
+    #[arg(long)]
+    pub fov: Option<f64>,
+    /// faithful (the game's tables) or smooth (filtered true colour) [default: faithful; the
+    /// viewer: its settings file's].
+    #[arg(long)]
+    pub mode: Option<RenderMode>,
     /// Hide things/sprites.
     #[arg(long)]
     pub no_things: bool,
@@ -74,7 +75,7 @@ pub struct ViewArgs {
     #[arg(long)]
     pub wireframe: bool,
     /// Show entities, cameras and other records as markers (the viewer shows them unless
-    /// --no-markers).
+    /// --no-markers or its settings file says otherwise).
     #[arg(long, conflicts_with = "no_markers")]
     pub markers: bool,
     /// Viewer: start with markers hidden.
@@ -82,30 +83,17 @@ pub struct ViewArgs {
     pub no_markers: bool,
 }
 
-impl Default for ViewArgs {
-    fn default() -> Self {
-        ViewArgs {
-            fov: 90.0,
-            mode: RenderMode::Faithful,
-            no_things: false,
-            no_sky: false,
-            wireframe: false,
-            markers: false,
-            no_markers: false,
-        }
-    }
-}
-
 impl ViewArgs {
     pub fn settings(&self, width: u32, height: u32) -> Result<ViewSettings> {
-        if !(self.fov > 1.0 && self.fov < 179.0) {
-            bail!("--fov {} is out of range (1..179 degrees)", self.fov);
+        let fov = self.fov.unwrap_or(90.0);
+        if !(fov > 1.0 && fov < 179.0) {
+            bail!("--fov {fov} is out of range (1..179 degrees)");
         }
         Ok(ViewSettings {
             width,
             height,
-            fov_deg: self.fov,
-            mode: self.mode,
+            fov_deg: fov,
+            mode: self.mode.unwrap_or(RenderMode::Faithful),
             show_sprites: !self.no_things,
             show_sky: !self.no_sky,
             wireframe: self.wireframe,

@@ -176,8 +176,28 @@ pub fn view(mut a: OpenArgs) -> Result<ExitCode> {
         super::from_shot::apply(shot, &mut a.files, &mut a.load, &mut a.camera, &mut a.view)?;
     }
     let files = if a.files.is_empty() { vec![crate::demo::demo_wad_path()?] } else { a.files };
-    // The window sets the size; the viewer shows markers unless --no-markers.
-    let view = ViewSettings { show_markers: !a.view.no_markers, ..a.view.settings(1280, 720)? };
+    let settings = if a.no_config {
+        crate::app::settings::Store::disabled()
+    } else {
+        crate::app::settings::Store::open()
+    };
+    // The window sets the size. What the command line leaves out is the settings file's
+    // (with --from-shot, the shot's view, as `render --from-shot` draws it).
+    let saved = if a.from_shot.is_some() {
+        crate::app::settings::Settings::default()
+    } else {
+        settings.file.clone()
+    };
+    let args = &a.view;
+    let view = ViewSettings {
+        fov_deg: args.fov.unwrap_or(saved.fov),
+        mode: args.mode.unwrap_or(saved.mode),
+        show_sprites: saved.things && !args.no_things,
+        show_sky: saved.sky && !args.no_sky,
+        wireframe: saved.wireframe || args.wireframe,
+        show_markers: (saved.markers || args.markers) && !args.no_markers,
+        ..args.settings(1280, 720)?
+    };
     let extra = crate::app::ViewerOptions {
         map: a.camera.map.clone(),
         camera: a.camera.request()?,
@@ -186,9 +206,10 @@ pub fn view(mut a: OpenArgs) -> Result<ExitCode> {
         shot_dir: a.shot_dir,
         reference: a.reference,
         reference_hud: a.reference_hud,
-        game_res: a.game_res,
+        game_res: a.game_res || saved.game_res,
         freeze: a.freeze,
         renderer: a.renderer.renderer,
+        settings,
     };
     crate::app::run_viewer(files, a.load.options(), extra)?;
     Ok(ExitCode::SUCCESS)

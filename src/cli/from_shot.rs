@@ -41,10 +41,10 @@ pub fn apply(
         camera.tic = meta.tic;
     }
     if meta.fov > 0.0 {
-        view.fov = meta.fov;
+        view.fov = Some(meta.fov);
     }
     if let Ok(mode) = meta.mode.parse() {
-        view.mode = mode;
+        view.mode = Some(mode);
     }
     view.no_things |= !meta.things;
     view.no_sky |= !meta.sky;

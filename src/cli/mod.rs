@@ -62,6 +62,10 @@ pub struct OpenArgs {
     /// Open at the camera stored in a mapscope PNG (files and map too, unless given).
     #[arg(long)]
     pub from_shot: Option<PathBuf>,
+    /// Neither read nor write the settings file (speed, field of view, mode, toggles,
+    /// overlay, window size, recent files; Linux: $XDG_CONFIG_HOME/mapscope/settings.json).
+    #[arg(long)]
+    pub no_config: bool,
 }
 
 #[derive(Subcommand, Debug)]

@@ -3,7 +3,8 @@
 //! `bench` (`bench`);
 //! `export` to glTF the Khronos validator accepts and to OBJ (`export`); the demo level matches
 //! its generator and renders (`demo_level`); the windowed viewer under Xvfb driven by xdotool,
-//! files dropped on it through X11 drag and drop (`viewer_window`, `xdnd`).
+//! files dropped on it through X11 drag and drop (`viewer_window`, `xdnd`), its settings file
+//! and map picker (`viewer_settings`).
 //!
 //! Needs Freedoom, `../shared`, Mesa's Vulkan driver, Node.js with `npm ci --prefix
 //! tools/gltf-validator` (export) and Xvfb, xauth and xdotool (the viewer); `.ci/run`
@@ -22,5 +23,6 @@ mod demo_level;
 mod export;
 mod locate;
 mod pick;
+mod viewer_settings;
 mod viewer_window;
 mod xdnd;

@@ -24,13 +24,13 @@ use support::{freedoom1, image_stats, mapscope, success, TempDir};
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A child process killed and reaped when dropped (also when the test fails).
-struct Killed {
+pub(crate) struct Killed {
     name: &'static str,
     child: Child,
 }
 
 impl Killed {
-    fn exited(&mut self) -> Option<std::process::ExitStatus> {
+    pub(crate) fn exited(&mut self) -> Option<std::process::ExitStatus> {
         self.child.try_wait().ok().flatten()
     }
 }
@@ -65,7 +65,7 @@ fn require_tool(tool: &str, package: &str) {
 
 /// Waits for `check` to give a value, polling every 100 ms, or panics after [`TIMEOUT`] with
 /// `what` and whatever `context` says about the state then.
-fn wait_for<T>(
+pub(crate) fn wait_for<T>(
     what: &str,
     mut check: impl FnMut() -> Option<T>,
     context: impl Fn() -> String,
@@ -138,7 +138,7 @@ fn xdotool(display: &str, args: &[&str]) -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-fn xdotool_ok(display: &str, args: &[&str]) {
+pub(crate) fn xdotool_ok(display: &str, args: &[&str]) {
     let out = Command::new("xdotool")
         .args(args)
         .env("DISPLAY", display)
@@ -165,14 +165,15 @@ fn pngs(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-/// A running viewer on its own Xvfb display. Dropping it stops the viewer, then Xvfb.
-struct Viewer {
-    viewer: Killed,
+/// A running viewer on its own Xvfb display, with its settings in TMP/config (its
+/// `XDG_CONFIG_HOME`). Dropping it stops the viewer, then Xvfb.
+pub(crate) struct Viewer {
+    pub(crate) viewer: Killed,
     _xvfb: Killed,
-    display: String,
-    window: String,
+    pub(crate) display: String,
+    pub(crate) window: String,
     shots: PathBuf,
-    logs: (PathBuf, PathBuf),
+    pub(crate) logs: (PathBuf, PathBuf),
 }
 
 /// What the viewer printed so far, for failure messages.
@@ -187,12 +188,12 @@ fn viewer_output(logs: &(PathBuf, PathBuf)) -> String {
 impl Viewer {
     /// Starts Xvfb and `mapscope ARGS --shot-dir TMP/shots`, waits for the window and focuses
     /// it.
-    fn start(tmp: &TempDir, args: &[OsString]) -> Viewer {
+    pub(crate) fn start(tmp: &TempDir, args: &[OsString]) -> Viewer {
         Viewer::start_with(tmp, args, &[])
     }
 
     /// [`Viewer::start`] with extra environment variables.
-    fn start_with(tmp: &TempDir, args: &[OsString], env: &[(&str, &str)]) -> Viewer {
+    pub(crate) fn start_with(tmp: &TempDir, args: &[OsString], env: &[(&str, &str)]) -> Viewer {
         require_tool("Xvfb", "xvfb");
         require_tool("xdotool", "xdotool");
         let shots = tmp.join("shots");
@@ -206,6 +207,7 @@ impl Viewer {
             .env("DISPLAY", &display)
             .env_remove("WAYLAND_DISPLAY")
             .env("RUST_LOG", "info")
+            .env("XDG_CONFIG_HOME", tmp.join("config"))
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(File::create(&logs.0).unwrap())
@@ -242,24 +244,24 @@ impl Viewer {
         Viewer { viewer, _xvfb: xvfb, display, window, shots, logs }
     }
 
-    fn viewer_output(&self) -> String {
+    pub(crate) fn viewer_output(&self) -> String {
         viewer_output(&self.logs)
     }
 
-    fn assert_running(&mut self) {
+    pub(crate) fn assert_running(&mut self) {
         if let Some(status) = self.viewer.exited() {
             panic!("the viewer exited ({status})\n{}", self.viewer_output());
         }
     }
 
     /// Taps `key` in the viewer window.
-    fn key(&mut self, key: &str) {
+    pub(crate) fn key(&mut self, key: &str) {
         self.assert_running();
         xdotool_ok(&self.display, &["key", "--window", &self.window, key]);
     }
 
     /// Presses F12 and returns the new screenshot and its metadata.
-    fn screenshot(&mut self) -> (PathBuf, ShotMeta) {
+    pub(crate) fn screenshot(&mut self) -> (PathBuf, ShotMeta) {
         let before = pngs(&self.shots);
         self.key("F12");
         let shots = &self.shots;
@@ -288,7 +290,7 @@ impl Viewer {
     }
 
     /// Presses B and returns the command line it printed.
-    fn bookmark(&mut self) -> String {
+    pub(crate) fn bookmark(&mut self) -> String {
         let path = self.logs.0.clone();
         let stdout = || std::fs::read_to_string(&path).unwrap_or_default();
         let lines = |s: String| -> Vec<String> {
@@ -313,7 +315,7 @@ impl Viewer {
     }
 
     /// Waits for a line on stderr that holds every one of `words`; returns it.
-    fn wait_for_log(&self, words: &[&str]) -> String {
+    pub(crate) fn wait_for_log(&self, words: &[&str]) -> String {
         let stderr = self.logs.1.clone();
         wait_for(
             &format!("a line on stderr with {words:?}"),
@@ -335,13 +337,13 @@ impl Viewer {
     }
 }
 
-fn os(args: &[&str]) -> Vec<OsString> {
+pub(crate) fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()
 }
 
 /// The viewer tests run one at a time: three software-rendered windows at once on a small
 /// machine slow frames down until a short key press can fall between two frames.
-fn one_viewer_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+pub(crate) fn one_viewer_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     static VIEWER: std::sync::Mutex<()> = std::sync::Mutex::new(());
     VIEWER.lock().unwrap_or_else(|e| e.into_inner())
 }

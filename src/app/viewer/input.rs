@@ -74,6 +74,7 @@ impl App {
     fn command_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode) {
         match code {
             KeyCode::Escape if self.captured => self.set_captured(false),
+            KeyCode::Escape if self.keep.picker.open => self.keep.picker.open = false,
             KeyCode::Escape => event_loop.exit(),
             KeyCode::F12 => self.screenshot(),
             KeyCode::KeyT => self.view.show_sprites = !self.view.show_sprites,
@@ -101,6 +102,7 @@ impl App {
                 }
             }
             KeyCode::KeyF => self.set_frozen(!self.frozen),
+            KeyCode::KeyL => self.keep.picker.toggle(),
             _ => {}
         }
         let fine = self.keys.fast;

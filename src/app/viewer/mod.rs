@@ -2,11 +2,12 @@
 //! window, or reached with N/P), the fly camera and animation clock, the game-resolution
 //! layout and the reference screenshot laid over the frame. Its concerns live beside it:
 //! `window` (window and GPU set-up, drawing a frame), `input` (events and key bindings) and
-//! `capture` (screenshots and bookmarks).
+//! `capture` (screenshots and bookmarks), `persist` (the settings file and the map picker).
 
 mod capture;
 mod input;
 mod inspect;
+mod persist;
 mod window;
 
 use std::path::PathBuf;
@@ -48,6 +49,9 @@ pub struct ViewerOptions {
     pub freeze: bool,
     /// Which way draws the frames.
     pub renderer: RendererChoice,
+    /// The settings file: speed, overlay, window size and recent files come from it (the
+    /// view's settings above are already the file's where the command line said nothing).
+    pub settings: crate::app::settings::Store,
 }
 
 /// Opens the viewer window on `files` and runs until it is closed.
@@ -55,6 +59,7 @@ pub fn run_viewer(files: Vec<PathBuf>, options: OpenOptions, extra: ViewerOption
     let mut app = App::new(files, options, extra)?;
     let event_loop = EventLoop::new().context("opening the window system (is DISPLAY set?)")?;
     event_loop.run_app(&mut app).context("running the window")?;
+    app.save_settings();
     match app.fatal {
         Some(e) => Err(e),
         None => Ok(()),
@@ -145,6 +150,8 @@ struct App {
     inspected: Option<crate::app::inspector::Inspected>,
     /// The find panel (J) and its list of the level's things.
     find: crate::app::find_panel::FindPanel,
+    /// The settings file and the map picker.
+    keep: persist::Keep,
 }
 
 impl App {
@@ -153,7 +160,8 @@ impl App {
         let maps = source.maps();
         let pose = extra.camera.resolve(&scene)?;
         let map_index = maps.iter().position(|m| *m == scene.name).unwrap_or(0);
-        let fly = FlyCamera::new(pose, level_size(&scene));
+        let keep = persist::Keep::new(extra.settings);
+        let fly = FlyCamera::new(pose, level_size(&scene)).scaled(keep.store.file.speed);
         let settings = extra.view;
         let mut reference = extra.reference.as_deref().map(ReferenceView::load).transpose()?;
         if let Some(r) = &mut reference {
@@ -189,15 +197,17 @@ impl App {
             overlay_refresh: OverlayRefresh::default(),
             renderer: extra.renderer,
             fatal: None,
-            show_overlay: true,
+            show_overlay: keep.store.file.overlay,
             pick_at: None,
             inspected: None,
             find: crate::app::find_panel::FindPanel::default(),
+            keep,
         };
         app.find = crate::app::find_panel::FindPanel::for_scene(&app.scene, false);
         if let Some(r) = reference {
             app.set_reference(r);
         }
+        app.begin_settings();
         Ok(app)
     }
 
@@ -265,7 +275,7 @@ impl App {
                 }
             }
         }
-        self.fly = FlyCamera::new(scene.spawn, level_size(&scene));
+        self.fly = FlyCamera::new(scene.spawn, level_size(&scene)).scaled(self.fly.scale);
         self.find = crate::app::find_panel::FindPanel::for_scene(&scene, self.find.open);
         self.inspected = None;
         self.scene = scene;

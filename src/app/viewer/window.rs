@@ -73,9 +73,10 @@ impl WindowState {
 
 impl App {
     pub(super) fn create_window(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
+        let [width, height] = self.keep.window.map(f64::from);
         let attrs = Window::default_attributes()
             .with_title(self.title())
-            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 720.0));
+            .with_inner_size(winit::dpi::LogicalSize::new(width, height));
         let WindowSurface { window, target, gpu } = window_surface::open(event_loop, attrs)?;
         let format = target.format();
         let mut renderer =
@@ -85,6 +86,7 @@ impl App {
         renderer.set_state(&frame_state);
         let compositor = WindowCompositor::new(&gpu, &target);
         let egui_ctx = egui::Context::default();
+        self.restore_panel(&egui_ctx);
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
             egui::ViewportId::ROOT,
@@ -153,6 +155,7 @@ impl App {
         let mut find_action = None;
         let find = &mut self.find;
         let kinds = self.scene.records.as_ref().map_or(&[][..], |r| r.kinds());
+        let mut picked = None;
         let mut frozen = self.frozen;
         let overlay = if self.overlay_refresh.due(now) {
             let title = format!("{} ({})", self.scene.name, self.scene.game.name());
@@ -171,6 +174,11 @@ impl App {
                 frame_size: (fw, fh),
             };
             let raw = w.egui_state.take_egui_input(&w.window);
+            if self.keep.picker.open {
+                self.keep.picker.prepare(&self.files, self.source.as_ref());
+            }
+            let (picker, recent) = (&mut self.keep.picker, self.keep.store.recent());
+            let map_index = self.map_index;
             let show = self.show_overlay;
             let (view, game_res, reference) =
                 (&mut self.view, &mut self.game_res, &mut self.reference);
@@ -201,6 +209,7 @@ impl App {
                     };
                     actions = overlay::draw(ctx, &info, controls);
                 }
+                picked = crate::app::map_picker::draw(ctx, picker, map_index, recent);
             });
             w.egui_state.handle_platform_output(&w.window, output.platform_output);
             let ppp = output.pixels_per_point;
@@ -226,12 +235,20 @@ impl App {
         if let Some(a) = find_action {
             self.go(a);
         }
+        // The overlay's field of view slider (shown outside game resolution).
+        if self.view.fov_deg != fov {
+            self.user_fov = self.view.fov_deg;
+        }
         if actions.next_map {
             self.cycle_map(1);
         }
         if actions.bookmark {
             self.bookmark();
         }
+        if let Some(p) = picked {
+            self.picked(p);
+        }
+        self.keep_settings(now);
         Ok(())
     }
 }
