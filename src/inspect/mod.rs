@@ -140,9 +140,7 @@ fn describe(scene: &Scene, state: &FrameState, camera: &CameraPose, hit: &Hit, p
             };
             pick.texture = texture_name(scene, state, v.texture);
             let part = scene.parts.of_triangle.get(t).copied();
-            if let Some(name) = part.and_then(|p| scene.parts.names.get(p as usize)) {
-                pick.facts.push(part_fact(name));
-            }
+            let mut facts = Facts::new();
             if let Some(records) = &scene.records {
                 let asked = SurfaceHit {
                     triangle: t,
@@ -151,8 +149,15 @@ fn describe(scene: &Scene, state: &FrameState, camera: &CameraPose, hit: &Hit, p
                     point: point.to_array(),
                     normal: normal.to_array(),
                 };
-                pick.facts.extend(records.surface(&asked));
+                facts = records.surface(&asked);
             }
+            // Without the format's records, the scene's part names what the surface belongs to.
+            if facts.is_empty() {
+                if let Some(name) = part.and_then(|p| scene.parts.names.get(p as usize)) {
+                    facts.push(part_fact(name));
+                }
+            }
+            pick.facts.extend(facts);
         }
         Target::Sprite(i) => {
             let s = &scene.sprites[i];
@@ -178,7 +183,7 @@ fn part_fact(name: &str) -> (String, Fact) {
     }
 }
 
-/// Keeps the first of facts that share a name (the parts' guess gives way to the records).
+/// Keeps one of facts that share a name: the last (the records come after the generic facts).
 fn dedupe(facts: &mut Facts) {
     let mut seen = std::collections::HashSet::new();
     // The records come after the part name; where both name a key, the records' is right.

@@ -358,3 +358,38 @@ fn go_looks_at_the_record_asked_for() {
     let out = mapscope(["pick", files[0], "--map", "MAP01", "--go", "polygon:1"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("sector, linedef, thing"));
 }
+
+/// `pick --json` of one pixel of a level file.
+fn pick_one(files: &[&str], at: &str) -> Value {
+    let mut args = vec!["pick"];
+    args.extend(files);
+    args.extend(["--at", at, "--json"]);
+    serde_json::from_str(&success(&mapscope(&args), "pick")).unwrap()
+}
+
+#[test]
+fn pick_names_saturn_saucerman_and_carmageddon_records() {
+    // Saturn Quake: the floor's plane, its tile and a normal pointing up.
+    let lev = support::fixture("saturn/test_room.lev");
+    let floor = pick_one(&[lev.to_str().unwrap()], "160,180");
+    assert_eq!(floor["kind"], "floor", "{floor}");
+    assert!(floor["plane"].as_u64().is_some() && floor["tile"].as_u64().is_some(), "{floor}");
+    assert!(floor["plane_normal"][1].as_i64().unwrap() > 8192, "{floor}");
+    // Attack of the Saucerman: the grid cell under the point, and its terrain tile.
+    let wad = support::fixture("saucer/LEVELS/TESTA.wad");
+    let ground = pick_one(&[wad.to_str().unwrap()], "160,150");
+    let cell = |i: usize| ground["cell"][i].as_u64().unwrap();
+    let point = |i: usize| ground["point"][i].as_f64().unwrap();
+    assert_eq!(
+        (cell(0), cell(1)),
+        ((point(0) / 256.0) as u64, (point(2) / 256.0) as u64),
+        "{ground}"
+    );
+    assert_eq!(ground["tile"].as_u64(), Some(cell(1) * 64 + cell(0)), "{ground}");
+    // Carmageddon 2: the actor, its model, the face and the face's material.
+    let twt = support::fixture("carma2/TRACK.TWT");
+    let track = pick_one(&[twt.to_str().unwrap()], "160,100");
+    for key in ["actor", "model", "face", "material"] {
+        assert!(!track[key].is_null(), "no {key}: {track}");
+    }
+}

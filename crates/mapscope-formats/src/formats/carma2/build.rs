@@ -120,6 +120,7 @@ pub fn build_scene(
         surfaces,
         world: Vec::new(),
         parts: Parts { placed_objects: true, ..Parts::default() },
+        records: super::record_lookup::Carma2Records::default(),
     };
     for inst in &instances {
         b.add_instance(inst, &mut report);
@@ -147,7 +148,7 @@ pub fn build_scene(
         textures_used: b.surfaces.pixelmaps_used(),
         notes,
     };
-    let Builder { surfaces, world, parts, .. } = b;
+    let Builder { surfaces, world, parts, records, .. } = b;
     let (palette_entries, textures) = surfaces.finish(palette);
     let scene = Scene {
         name,
@@ -167,7 +168,7 @@ pub fn build_scene(
         spawn,
         animator: Box::new(StaticAnimator { state: FrameState::default() }),
         facts,
-        records: None,
+        records: Some(std::sync::Arc::new(records)),
     };
     Ok((scene, report))
 }
@@ -246,6 +247,8 @@ struct Builder<'a> {
     surfaces: Surfaces<'a>,
     world: Vec<WorldVertex>,
     parts: Parts,
+    /// Each triangle's model, face and material, for the inspector.
+    records: super::record_lookup::Carma2Records,
 }
 
 impl<'a> Builder<'a> {
@@ -254,6 +257,7 @@ impl<'a> Builder<'a> {
         report.models_used.insert(m.name.clone());
         let part = self.parts.names.len() as u32;
         self.parts.names.push(inst.label.clone());
+        self.records.add_actor(&inst.label, &m.name);
         // BRender culls in model space, so a mirroring matrix turns the visible winding round.
         let mirrored = inst.matrix.determinant() < 0.0;
         let world: Vec<[f32; 3]> =
@@ -268,7 +272,7 @@ impl<'a> Builder<'a> {
                 faces: 0,
             })
             .collect();
-        for face in &m.faces {
+        for (face_index, face) in m.faces.iter().enumerate() {
             let [a, b, c] = face.vertices.map(usize::from);
             let (Some(&pa), Some(&pb), Some(&pc)) = (world.get(a), world.get(b), world.get(c))
             else {
@@ -295,10 +299,12 @@ impl<'a> Builder<'a> {
             if mirrored {
                 corners.swap(1, 2);
             }
-            self.emit(&look, corners, shade, part);
+            let material_name = material.map(|x| x.name.as_str()).or(slot.name);
+            let source = self.records.source(face_index, material_name);
+            self.emit(&look, corners, shade, part, source);
             if material.is_some_and(|x| x.has(flags::TWO_SIDED)) {
                 corners.swap(1, 2);
-                self.emit(&look, corners, shade, part);
+                self.emit(&look, corners, shade, part, source);
             }
         }
         for slot in slots.iter().filter(|s| s.faces > 0) {
@@ -317,6 +323,7 @@ impl<'a> Builder<'a> {
         corners: [([f32; 3], [f32; 2]); 3],
         shade: u8,
         part: u32,
+        source: (u32, u16),
     ) {
         for (pos, uv) in corners {
             self.world.push(WorldVertex {
@@ -330,6 +337,7 @@ impl<'a> Builder<'a> {
             });
         }
         self.parts.of_triangle.push(part);
+        self.records.push_triangle(source);
     }
 }
 

@@ -11,6 +11,7 @@ pub mod library;
 pub mod materials;
 pub mod models;
 pub mod pixelmaps;
+pub mod record_lookup;
 pub mod records;
 pub mod surfaces;
 pub mod track_files;

@@ -137,7 +137,7 @@ pub fn build_scene(file: &LevFile, map_name: &str) -> Scene {
         spawn,
         animator: Box::new(animator),
         facts,
-        records: None,
+        records: Some(std::sync::Arc::new(super::records::SaturnRecords::new(file))),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod file;
 pub mod geometry;
 pub mod junctions;
 pub mod level;
+pub mod records;
 pub mod sky;
 pub mod tail;
 pub mod textures;

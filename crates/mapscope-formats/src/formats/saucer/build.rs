@@ -97,7 +97,7 @@ pub fn build_scene(level: &SaucerLevel) -> Scene {
         spawn,
         animator: Box::new(animator),
         facts,
-        records: None,
+        records: Some(std::sync::Arc::new(super::records::SaucerRecords::new(level))),
     }
 }
 

@@ -19,6 +19,7 @@ pub mod model_placement;
 pub mod packed;
 pub mod pak;
 pub mod pcx;
+pub mod records;
 pub mod sound;
 pub mod texture_def;
 pub mod textures;
