@@ -119,6 +119,7 @@ fn scene(shading: Shading) -> Scene {
             },
         }),
         facts: LevelFacts::default(),
+        automap: None,
     }
 }
 

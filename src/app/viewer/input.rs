@@ -16,7 +16,7 @@ use crate::app::MoveKeys;
 use crate::render::RenderMode;
 
 impl App {
-    fn set_captured(&mut self, on: bool) {
+    pub(super) fn set_captured(&mut self, on: bool) {
         let Some(w) = &self.win else { return };
         if on {
             let grabbed = w
@@ -72,6 +72,9 @@ impl App {
     }
 
     fn command_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode) {
+        if self.automap_key(code) {
+            return;
+        }
         match code {
             KeyCode::Escape if self.captured => self.set_captured(false),
             KeyCode::Escape => event_loop.exit(),
@@ -146,6 +149,15 @@ impl ApplicationHandler for App {
         if !matches!(event, WindowEvent::RedrawRequested) {
             self.overlay_refresh.invalidate();
         }
+        // Tab is the automap's, never egui's (which would move the keyboard focus with it).
+        if let WindowEvent::KeyboardInput { event: key, .. } = &event {
+            if key.physical_key == PhysicalKey::Code(KeyCode::Tab) {
+                if key.state == ElementState::Pressed && !key.repeat {
+                    self.toggle_automap();
+                }
+                return;
+            }
+        }
         let Some(w) = &mut self.win else { return };
         let egui_used = if self.captured {
             false
@@ -159,6 +171,7 @@ impl ApplicationHandler for App {
             }
             WindowEvent::CursorMoved { position, .. } => {
                 self.cursor = (position.x, position.y);
+                self.automap_drag();
                 if self.dragging_wipe {
                     self.drag_wipe_to(position.x);
                 }
@@ -167,14 +180,19 @@ impl ApplicationHandler for App {
                 state: ElementState::Released,
                 button: MouseButton::Left,
                 ..
-            } => self.dragging_wipe = false,
+            } => {
+                self.dragging_wipe = false;
+                self.automap_release();
+            }
             WindowEvent::MouseInput {
                 state: ElementState::Pressed,
                 button: MouseButton::Left,
                 ..
             } if !egui_used && !self.captured && !w.egui_ctx.egui_wants_pointer_input() => {
-                // Near the wipe divider a click drags it; elsewhere it captures the mouse.
+                // Near the wipe divider a click drags it; elsewhere it captures the mouse (on
+                // the automap: drags the map, or moves the camera there).
                 match self.wipe_x() {
+                    _ if self.automap.on => self.automap_press(),
                     Some(x) if (self.cursor.0 - x).abs() <= 12.0 => {
                         self.dragging_wipe = true;
                         self.drag_wipe_to(self.cursor.0);
@@ -187,7 +205,11 @@ impl ApplicationHandler for App {
                     MouseScrollDelta::LineDelta(_, y) => y as f64,
                     MouseScrollDelta::PixelDelta(p) => p.y / 40.0,
                 };
-                self.fly.scroll(notches);
+                if self.automap.on {
+                    self.automap_wheel(notches);
+                } else {
+                    self.fly.scroll(notches);
+                }
             }
             WindowEvent::KeyboardInput { event, .. } if !egui_used || self.captured => {
                 if let PhysicalKey::Code(code) = event.physical_key {

@@ -4,6 +4,7 @@
 //! `window` (window and GPU set-up, drawing a frame), `input` (events and key bindings) and
 //! `capture` (screenshots and bookmarks).
 
+mod automap;
 mod capture;
 mod input;
 mod window;
@@ -138,6 +139,8 @@ struct App {
     /// When the overlay is drawn anew (input, its figures' interval).
     overlay_refresh: OverlayRefresh,
     renderer: RendererChoice,
+    /// The automap (Tab) and its view.
+    automap: automap::AutomapState,
 }
 
 impl App {
@@ -183,7 +186,9 @@ impl App {
             renderer: extra.renderer,
             fatal: None,
             show_overlay: true,
+            automap: Default::default(),
         };
+        app.automap.level_changed();
         if let Some(r) = reference {
             app.set_reference(r);
         }
@@ -256,6 +261,7 @@ impl App {
         }
         self.fly = FlyCamera::new(scene.spawn, level_size(&scene));
         self.scene = scene;
+        self.automap.level_changed();
         self.error = None;
         self.start = Instant::now();
         let title = self.title();

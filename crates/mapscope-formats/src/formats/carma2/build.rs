@@ -167,6 +167,7 @@ pub fn build_scene(
         spawn,
         animator: Box::new(StaticAnimator { state: FrameState::default() }),
         facts,
+        automap: None,
     };
     Ok((scene, report))
 }

@@ -137,6 +137,7 @@ pub fn build_scene(file: &LevFile, map_name: &str) -> Scene {
         spawn,
         animator: Box::new(animator),
         facts,
+        automap: None,
     }
 }
 

@@ -97,6 +97,7 @@ pub fn build_scene(level: &SaucerLevel) -> Scene {
         spawn,
         animator: Box::new(animator),
         facts,
+        automap: None,
     }
 }
 
