@@ -54,8 +54,22 @@ pub fn level_bounds(map: &Automap, scene: &Scene) -> Option<(DVec2, DVec2)> {
 
 impl MapView {
     /// The map as the game opens it (its style's zoom) for an image of `size`, centred on
-    /// `center`.
+    /// `center`; from a camera outside the level (Carmageddon 2's spawn looks at the track
+    /// from beyond it) far enough out to show the whole level round it.
     pub fn opening(map: &Automap, scene: &Scene, center: DVec2, size: (u32, u32)) -> MapView {
+        let view = MapView::game_opening(map, scene, center, size);
+        let Some((lo, hi)) = level_bounds(map, scene) else { return view };
+        if center.cmpge(lo).all() && center.cmple(hi).all() {
+            return view;
+        }
+        let reach = (lo - center).abs().max((hi - center).abs()).max(DVec2::splat(1e-6));
+        let half = DVec2::new(size.0 as f64, size.1 as f64) * 0.5;
+        let whole = (half / reach).min_element() * 0.95;
+        MapView { center, px_per_unit: sane_scale(view.px_per_unit.min(whole)) }
+    }
+
+    /// The game's own opening zoom, centred on `center`.
+    fn game_opening(map: &Automap, scene: &Scene, center: DVec2, size: (u32, u32)) -> MapView {
         let k = size_factor(map, size);
         let px_per_unit = match map.style.zoom {
             Zoom::PixelsPerUnit(p) => p * k,
