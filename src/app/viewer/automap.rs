@@ -48,6 +48,11 @@ struct DrawnFrom {
 }
 
 impl AutomapState {
+    /// Down, following the camera once shown.
+    pub(super) fn new() -> AutomapState {
+        AutomapState { follow: true, ..Default::default() }
+    }
+
     /// The level changed: its map is made again when next shown, following the camera.
     pub(super) fn level_changed(&mut self) {
         let on = self.on;

@@ -1,8 +1,8 @@
 //! The interactive viewer's state: the level opened from the command line (or dropped on the
 //! window, or reached with N/P), the fly camera and animation clock, the game-resolution
 //! layout and the reference screenshot laid over the frame. Its concerns live beside it:
-//! `window` (window and GPU set-up, drawing a frame), `input` (events and key bindings) and
-//! `capture` (screenshots and bookmarks).
+//! `window` (window and GPU set-up, drawing a frame), `input` (events and key bindings),
+//! `capture` (screenshots and bookmarks) and `automap` (Tab: the level from above).
 
 mod automap;
 mod capture;
@@ -186,9 +186,8 @@ impl App {
             renderer: extra.renderer,
             fatal: None,
             show_overlay: true,
-            automap: Default::default(),
+            automap: automap::AutomapState::new(),
         };
-        app.automap.level_changed();
         if let Some(r) = reference {
             app.set_reference(r);
         }

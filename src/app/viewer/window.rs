@@ -130,7 +130,7 @@ impl App {
         self.view.height = fh;
         self.view.fov_deg = fov;
         self.display_rect = rect;
-        let wipe_x = self.wipe_x();
+        let wipe_x = self.wipe_x().filter(|_| !self.automap.on);
         // The automap, drawn on the CPU, fills the window in place of the 3D view (drawn
         // again only when it changes: `None` keeps the composite as it is).
         let automap = self.automap.on.then(|| self.automap_image((cw, ch)));

@@ -278,7 +278,7 @@ mod tests {
     }
 
     #[test]
-    fn two_floors_at_one_height_draw_only_their_outer_edge_and_a_step_draws_once() {
+    fn two_floors_at_one_height_draw_only_their_outer_edge_and_a_step_draws_from_both_sides() {
         let mut world = Vec::new();
         floor(&mut world, (0.0, 100.0), (0.0, 100.0), 0.0);
         // Beside it, the same height but cut in two (a T-junction on the shared edge).
