@@ -169,6 +169,7 @@ impl BenchWindow {
                     error: None,
                     game_screen: screen.as_ref().map(overlay::game_screen_label),
                     frame_size: (self.view.width, self.view.height),
+                    automap: None,
                 };
                 let (frame, delay) =
                     overlay_frame(&self.egui, &info, self.view, width, height, self.started);

@@ -65,6 +65,8 @@ pub struct OverlayInfo<'a> {
     pub game_screen: Option<String>,
     /// Size of the rendered frame.
     pub frame_size: (u32, u32),
+    /// While the automap is up, its help line.
+    pub automap: Option<&'a str>,
 }
 
 /// The game's screen as the overlay names it, e.g. "320x200 at 90°, shown 4:3".
@@ -180,6 +182,7 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>)
                 "click the view to look around"
             });
             ui.label("WASD move, Space/E up, C/Q down, Shift fast, wheel speed, F12 shot");
+            ui.label(info.automap.unwrap_or("Tab automap"));
             if let Some(m) = info.message {
                 ui.label(m);
             }

@@ -27,6 +27,9 @@ pub fn render(mut a: RenderArgs) -> Result<ExitCode> {
         }
     }
     let (w, h) = parse_size(size.as_deref().unwrap_or("320x200"))?;
+    if a.automap.automap {
+        return super::automap::render(&a, (w, h));
+    }
     let view = a.view.settings(w, h)?;
     let source = loader::open(&a.files, &a.load.options())?;
     let mut scene = source.build(a.camera.map.as_deref())?;

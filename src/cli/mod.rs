@@ -1,6 +1,7 @@
 //! Command-line interface: `mapscope FILE` opens the viewer; `render`, `compare`, `info`,
 //! `list` work without a window.
 
+mod automap;
 mod camera_args;
 mod commands;
 mod from_shot;
@@ -160,6 +161,8 @@ pub struct RenderArgs {
     /// metadata; options given beside it win.
     #[arg(long)]
     pub from_shot: Option<PathBuf>,
+    #[command(flatten)]
+    pub automap: automap::AutomapArgs,
 }
 
 #[derive(Args, Debug)]

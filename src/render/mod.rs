@@ -1,6 +1,7 @@
 //! wgpu rendering: upload a `Scene` once, draw it with its shading family's shaders into an
 //! offscreen image that the window shows and screenshots read back.
 
+pub mod automap;
 mod canvas_bands;
 mod canvas_markers;
 mod carma2;

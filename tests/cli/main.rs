@@ -1,4 +1,5 @@
-//! The binary as people run it: `compare` as scripts use it (`compare`), on screenshots as
+//! The binary as people run it: `render --automap` (`automap`); `compare` as scripts use it
+//! (`compare`), on screenshots as
 //! people keep them (`compare_screenshots`) and with `--align` (`align`); `locate` (`locate`);
 //! `bench` (`bench`);
 //! `export` to glTF the Khronos validator accepts and to OBJ (`export`); the demo level matches
@@ -16,6 +17,7 @@
 mod support;
 
 mod align;
+mod automap;
 mod bench;
 mod compare;
 mod compare_screenshots;

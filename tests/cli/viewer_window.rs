@@ -799,3 +799,55 @@ fn the_window_shows_the_frame_through_either_way_of_presenting() {
         session.assert_running();
     }
 }
+
+/// The automap (Tab) fills the window with what `render --automap` draws of the same camera
+/// at the window's size, pixel for pixel, whichever way the window is presented; a click on
+/// it moves the camera to that spot at eye height above the floor there, and F12 still saves
+/// the 3D view, from there.
+#[test]
+fn the_automap_in_the_window_is_render_automap_and_a_click_moves_the_camera() {
+    let _one_at_a_time = one_viewer_at_a_time();
+    let wad = freedoom1();
+    for way in ["cpu", "swapchain"] {
+        let tmp = TempDir::new("viewer-automap");
+        let mut args = vec![wad.clone().into_os_string()];
+        // The viewer shows markers unless told not to; `render --automap` only with --markers.
+        args.extend(os(&["--map", "E1M1", "--no-markers"]));
+        let mut session = Viewer::start_with(&tmp, &args, &[("MAPSCOPE_PRESENT", way)]);
+        session.key("F1");
+        session.key("Tab");
+        sleep(Duration::from_millis(700));
+        let shown = grab_window(&session.display, &session.window);
+        let (w, h) = shown.dimensions();
+        let out = tmp.join("automap.png");
+        let size = format!("{w}x{h}");
+        let render = [wad.to_str().unwrap(), "--map", "E1M1", "--automap", "--size", &size];
+        let mut all = vec!["render"];
+        all.extend(render);
+        all.extend(["-o", out.to_str().unwrap()]);
+        success(&mapscope(&all), "render --automap");
+        let drawn = image::open(&out).unwrap().to_rgba8();
+        assert_identical(&shown, &drawn, &format!("{way}: the window's automap"));
+        if way == "swapchain" {
+            continue;
+        }
+        // F12 on the automap saves the 3D view of the camera.
+        let (_, start) = session.screenshot();
+        assert_eq!(start.pose.position, [-160.0, 304.0, 41.0], "the player start");
+        // A click 100 pixels right of the centre: east of the start, in its room.
+        let (x, y) = ((w / 2 + 100).to_string(), (h / 2).to_string());
+        let click = ["mousemove", "--window", &session.window, &x, &y, "click", "1"];
+        xdotool_ok(&session.display, &click);
+        sleep(Duration::from_millis(500));
+        let (_, moved) = session.screenshot();
+        let [mx, my, mz] = moved.pose.position;
+        assert!(mx > -160.0 + 100.0, "moved east: {:?}", moved.pose.position);
+        assert_eq!(my, 304.0, "a click level with the centre keeps y");
+        let stack = mapscope::formats::doom::WadStack::open(std::slice::from_ref(&wad)).unwrap();
+        let level = mapscope::formats::doom::DoomLevel::load(&stack, "E1M1").unwrap();
+        let sector = level.sector_at(mx, my).expect("the click lands in a sector");
+        let floor = level.map.sectors[sector].floor as f64;
+        assert!((mz - (floor + 41.0)).abs() < 1e-6, "eye height: {mz} over floor {floor}");
+        session.assert_running();
+    }
+}

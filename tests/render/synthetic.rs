@@ -121,6 +121,7 @@ fn scene(shading: Shading) -> Scene {
         }),
         facts: LevelFacts::default(),
         records: None,
+        automap: None,
     }
 }
 

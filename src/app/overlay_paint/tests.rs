@@ -130,6 +130,7 @@ fn viewer_overlay(width: u32, height: u32) -> (Vec<ClippedPrimitive>, egui::Text
         error: None,
         game_screen: Some("320x200 at 90°, shown 4:3".into()),
         frame_size: (width, height),
+        automap: None,
     };
     let (shapes, textures) = overlay::opened(&ctx, &info, raw);
     (ctx.tessellate(shapes, 1.0), textures)

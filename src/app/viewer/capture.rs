@@ -34,12 +34,19 @@ impl App {
     }
 
     pub(super) fn screenshot(&mut self) {
-        let Some(w) = &self.win else { return };
+        let tic = self.tic();
+        let Some(w) = &mut self.win else { return };
+        if self.automap.on {
+            // The 3D view is not drawn while the automap is up: drawn now for the shot.
+            self.scene.animator.state_at(tic, &mut w.frame_state);
+            w.renderer.set_state(&w.frame_state);
+            w.renderer.render(&w.gpu, &self.fly.pose, &self.view);
+        }
         let result = (|| -> Result<PathBuf> {
             let image = w.renderer.read_image(&w.gpu)?;
             let pose = self.fly.pose.native(self.scene.axes);
             let (files, options, view) = (&self.files, &self.options, &self.view);
-            let meta = ShotMeta::for_view(files, options, &self.scene.name, pose, view, self.tic());
+            let meta = ShotMeta::for_view(files, options, &self.scene.name, pose, view, tic);
             let name = format!("mapscope-{}-{}.png", sanitize(&self.scene.name), timestamp());
             let path = self.shot_dir.join(name);
             shot::save_png(&path, &image, Some(&meta))?;

@@ -16,7 +16,7 @@ use crate::app::MoveKeys;
 use crate::render::RenderMode;
 
 impl App {
-    fn set_captured(&mut self, on: bool) {
+    pub(super) fn set_captured(&mut self, on: bool) {
         let Some(w) = &self.win else { return };
         if on {
             let grabbed = w
@@ -72,6 +72,9 @@ impl App {
     }
 
     fn command_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode) {
+        if self.automap_key(code) {
+            return;
+        }
         match code {
             KeyCode::Escape if self.captured => self.set_captured(false),
             KeyCode::Escape if self.keep.picker.open => self.keep.picker.open = false,
@@ -150,6 +153,15 @@ impl ApplicationHandler for App {
         if !matches!(event, WindowEvent::RedrawRequested) {
             self.overlay_refresh.invalidate();
         }
+        // Tab is the automap's, never egui's (which would move the keyboard focus with it).
+        if let WindowEvent::KeyboardInput { event: key, .. } = &event {
+            if key.physical_key == PhysicalKey::Code(KeyCode::Tab) {
+                if key.state == ElementState::Pressed && !key.repeat {
+                    self.toggle_automap();
+                }
+                return;
+            }
+        }
         let Some(w) = &mut self.win else { return };
         let egui_used = if self.captured {
             false
@@ -163,6 +175,7 @@ impl ApplicationHandler for App {
             }
             WindowEvent::CursorMoved { position, .. } => {
                 self.cursor = (position.x, position.y);
+                self.automap_drag();
                 if self.dragging_wipe {
                     self.drag_wipe_to(position.x);
                 }
@@ -171,14 +184,19 @@ impl ApplicationHandler for App {
                 state: ElementState::Released,
                 button: MouseButton::Left,
                 ..
-            } => self.dragging_wipe = false,
+            } => {
+                self.dragging_wipe = false;
+                self.automap_release();
+            }
             WindowEvent::MouseInput {
                 state: ElementState::Pressed,
                 button: MouseButton::Left,
                 ..
             } if !egui_used && !self.captured && !over_panel(&w.egui_ctx, self.cursor) => {
-                // Near the wipe divider a click drags it; elsewhere it captures the mouse.
+                // Near the wipe divider a click drags it; elsewhere it captures the mouse (on
+                // the automap: drags the map, or moves the camera there).
                 match self.wipe_x() {
+                    _ if self.automap.on => self.automap_press(),
                     Some(x) if (self.cursor.0 - x).abs() <= 12.0 => {
                         self.dragging_wipe = true;
                         self.drag_wipe_to(self.cursor.0);
@@ -198,7 +216,11 @@ impl ApplicationHandler for App {
                     MouseScrollDelta::LineDelta(_, y) => y as f64,
                     MouseScrollDelta::PixelDelta(p) => p.y / 40.0,
                 };
-                self.fly.scroll(notches);
+                if self.automap.on {
+                    self.automap_wheel(notches);
+                } else {
+                    self.fly.scroll(notches);
+                }
             }
             WindowEvent::KeyboardInput { event, .. } if !egui_used || self.captured => {
                 if let PhysicalKey::Code(code) = event.physical_key {

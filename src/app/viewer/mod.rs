@@ -1,9 +1,11 @@
 //! The interactive viewer's state: the level opened from the command line (or dropped on the
 //! window, or reached with N/P), the fly camera and animation clock, the game-resolution
 //! layout and the reference screenshot laid over the frame. Its concerns live beside it:
-//! `window` (window and GPU set-up, drawing a frame), `input` (events and key bindings) and
-//! `capture` (screenshots and bookmarks), `persist` (the settings file and the map picker).
+//! `window` (window and GPU set-up, drawing a frame), `input` (events and key bindings),
+//! `capture` (screenshots and bookmarks), `persist` (the settings file and the map picker),
+//! `inspect` (the inspector and find and go) and `automap` (Tab: the level from above).
 
+mod automap;
 mod capture;
 mod input;
 mod inspect;
@@ -152,6 +154,8 @@ struct App {
     find: crate::app::find_panel::FindPanel,
     /// The settings file and the map picker.
     keep: persist::Keep,
+    /// The automap (Tab) and its view.
+    automap: automap::AutomapState,
 }
 
 impl App {
@@ -201,6 +205,7 @@ impl App {
             pick_at: None,
             inspected: None,
             find: crate::app::find_panel::FindPanel::default(),
+            automap: automap::AutomapState::new(),
             keep,
         };
         app.find = crate::app::find_panel::FindPanel::for_scene(&app.scene, false);
@@ -279,6 +284,7 @@ impl App {
         self.find = crate::app::find_panel::FindPanel::for_scene(&scene, self.find.open);
         self.inspected = None;
         self.scene = scene;
+        self.automap.level_changed();
         self.error = None;
         self.start = Instant::now();
         let title = self.title();

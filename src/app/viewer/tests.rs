@@ -164,6 +164,7 @@ fn the_overlay_shows_the_error() {
         error: Some("bad.wad: WAD header: directory at offset 12 past the end"),
         game_screen: None,
         frame_size: (320, 200),
+        automap: None,
     };
     let (shapes, mut textures) = overlay::opened(&ctx, &info, Default::default());
     textures.clear();

@@ -133,19 +133,35 @@ impl App {
         self.view.height = fh;
         self.view.fov_deg = fov;
         self.display_rect = rect;
-        let wipe_x = self.wipe_x();
+        let wipe_x = self.wipe_x().filter(|_| !self.automap.on);
+        // The automap, drawn on the CPU, fills the window in place of the 3D view (drawn
+        // again only when it changes: `None` keeps the composite as it is).
+        let automap = self.automap.on.then(|| self.automap_image((cw, ch)));
         let Some(w) = &mut self.win else { return Ok(()) };
-        self.scene.animator.state_at(tic, &mut w.frame_state);
-        w.renderer.set_state(&w.frame_state);
-        w.renderer.render(&w.gpu, &self.fly.pose, &self.view);
-        self.take_pick();
+        let mut composed = false;
+        let mut rect = rect;
+        if let Some(image) = automap {
+            if let Some(image) = image {
+                w.upload_composite(&image);
+            }
+            composed = true;
+            rect = [0.0, 0.0, cw as f32, ch as f32];
+        } else {
+            self.scene.animator.state_at(tic, &mut w.frame_state);
+            w.renderer.set_state(&w.frame_state);
+            w.renderer.render(&w.gpu, &self.fly.pose, &self.view);
+        }
+        // A pick reads the 3D frame just drawn (none while the automap shows).
+        if !composed {
+            self.take_pick();
+        }
         let Some(w) = &mut self.win else { return Ok(()) };
         // With a reference shown, the frame is read back and composed on the CPU.
-        let mut composed = false;
-        if let Some(r) = self.reference.as_mut().filter(|r| r.visible) {
+        if let Some(r) = self.reference.as_mut().filter(|r| r.visible && !composed) {
             let image = w.renderer.read_image(&w.gpu)?;
             let picture = r.process(&image, game.as_ref());
             w.upload_composite(&picture);
+            self.automap.drawn_over();
             composed = true;
         }
 
@@ -156,6 +172,7 @@ impl App {
         let find = &mut self.find;
         let kinds = self.scene.records.as_ref().map_or(&[][..], |r| r.kinds());
         let mut picked = None;
+        let automap_help = self.automap.on.then(|| self.automap.help());
         let mut frozen = self.frozen;
         let overlay = if self.overlay_refresh.due(now) {
             let title = format!("{} ({})", self.scene.name, self.scene.game.name());
@@ -172,6 +189,7 @@ impl App {
                 error: self.error.as_deref(),
                 game_screen: game.as_ref().map(overlay::game_screen_label),
                 frame_size: (fw, fh),
+                automap: automap_help.as_deref(),
             };
             let raw = w.egui_state.take_egui_input(&w.window);
             if self.keep.picker.open {

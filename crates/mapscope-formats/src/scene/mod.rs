@@ -4,6 +4,7 @@
 //! its native coordinates through [`Axes`], so cameras are read and printed natively.
 
 mod animation;
+pub mod automap;
 mod axes;
 mod camera;
 mod cells;
@@ -13,6 +14,7 @@ mod records;
 mod texture;
 
 pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
+pub use automap::Automap;
 pub use axes::Axes;
 pub use camera::{CameraPose, NativePose, MAX_PITCH_DEG};
 pub use cells::{Cell, CellEdge, CellMap, NO_CELL};
@@ -52,6 +54,9 @@ pub struct Scene {
     /// The game's records behind surfaces and sprites (inspector, `pick`, find and go);
     /// `None` where the format keeps none beyond [`Parts`].
     pub records: Option<std::sync::Arc<dyn LevelRecords>>,
+    /// The level's map as the game draws it from its own records (Doom, Marathon); `None`:
+    /// drawn from the triangles in the plain style when asked for ([`Scene::automap`]).
+    pub automap: Option<Automap>,
 }
 
 impl Scene {
@@ -64,6 +69,19 @@ impl Scene {
 
     pub fn triangle_count(&self) -> usize {
         self.world.len() / 3
+    }
+
+    /// The level's map: the format's own, else the plain one drawn from the triangles
+    /// ([`automap::outline`], made anew on each call: keep it).
+    pub fn automap(&self) -> std::borrow::Cow<'_, Automap> {
+        match &self.automap {
+            Some(map) => std::borrow::Cow::Borrowed(map),
+            None => std::borrow::Cow::Owned(automap::outline(
+                &self.world,
+                self.axes,
+                self.game.units_per_metre(),
+            )),
+        }
     }
 }
 

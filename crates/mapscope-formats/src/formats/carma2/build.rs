@@ -169,6 +169,7 @@ pub fn build_scene(
         animator: Box::new(StaticAnimator { state: FrameState::default() }),
         facts,
         records: Some(std::sync::Arc::new(records)),
+        automap: None,
     };
     Ok((scene, report))
 }

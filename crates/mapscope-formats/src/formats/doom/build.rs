@@ -10,10 +10,11 @@
 //! drawing through one `Builder`: `inputs` (what the map's lumps say), `skies`, `walls`
 //! (segs and polyobjects), `planes` (floors, ceilings and 3D floors' `slabs`), `things`,
 //! `cycles` (animation), the spawn camera (`level`), `vanilla_payload` (what the CPU's frames
-//! draw from) and `facts` (with `missing`: the names no lookup found, and where the map asks
-//! for them). Texture lookups are in `scene_textures`, light and scroll numbering
-//! in `slots`, 3D floors' light in `light_bands`. The order matters: notes, texture numbers and
-//! light slots are given out as the steps go.
+//! draw from), `facts` (with `missing`: the names no lookup found, and where the map asks
+//! for them) and `automap` (the linedefs as vanilla's automap draws them). Texture lookups
+//! are in `scene_textures`, light and scroll numbering in `slots`, 3D floors' light in
+//! `light_bands`. The order matters: notes, texture numbers and light slots are given out as
+//! the steps go.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -33,6 +34,7 @@ use super::specials::lights::LightSim;
 use super::specials::line_styles::LineStyle;
 use super::specials::slopes::SectorSlopes;
 
+mod automap;
 mod cycles;
 mod facts;
 mod inputs;
@@ -125,6 +127,7 @@ pub fn build_level_scene(
     let lights = LightSim::with_random(map, things.random);
     let facts = b.level_facts(map, level, &things, &lights, cycles.len());
     let parts = b.parts(map);
+    let automap = automap::doom_automap(map, &tables.palette);
     let animator = DoomAnimator::new(cycles, lights, b.textures.len(), b.scrolls.velocities)
         .with_derived_lights(b.lights.derived.clone())
         .with_things(things.spawn_words, things.animated);
@@ -152,6 +155,7 @@ pub fn build_level_scene(
         animator: Box::new(animator),
         facts,
         records: Some(std::sync::Arc::new(super::records::DoomRecords::new(map, &level.polygons))),
+        automap: Some(automap),
     })
 }
 

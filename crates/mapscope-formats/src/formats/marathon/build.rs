@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use glam::{DVec3, Vec3};
 
 use super::animator::{MarathonAnimator, ScrollKind};
+use super::automap;
 use super::cells::{cell_map, Cover};
 use super::definitions::{self, transfer, Descriptor};
 use super::level::Level;
@@ -60,7 +61,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
             b.side_walls(s, g, &joints, &mut extra_triangles);
         }
     }
-    let (sprites, markers) = b.objects();
+    let (sprites, markers, sprite_rgb) = b.objects();
     let spawn = spawn(level);
 
     let mut facts = facts(level);
@@ -71,6 +72,8 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
     // A camera that can see one of these draws every polygon (render/cell_visibility.rs).
     let open = cells.cells.iter().filter(|c| c.leaks || c.edges.iter().any(|e| e.leaks));
     facts.counts.push(("polygons_open_to_the_void".into(), open.count() as u64));
+    let mut automap = automap::marathon_automap(level, &b.lights_at_start);
+    automap.sprite_rgb = sprite_rgb;
     let Builder { textures, mut anim, world, part_of_triangle, .. } = b;
     anim.set_texture_count(textures.textures.len());
     let tables = textures.tables();
@@ -97,6 +100,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
         animator: Box::new(anim),
         facts,
         records: Some(std::sync::Arc::new(super::records::MarathonRecords::new(level))),
+        automap: Some(automap),
     }
 }
 
@@ -355,10 +359,12 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn objects(&mut self) -> (Vec<Sprite>, Vec<Marker>) {
+    /// The objects' billboards and markers, and each billboard's colour on the overhead map.
+    fn objects(&mut self) -> (Vec<Sprite>, Vec<Marker>, Vec<[u8; 3]>) {
         let level = self.level;
         let mut sprites = Vec::new();
         let mut markers = Vec::new();
+        let mut sprite_rgb = Vec::new();
         for (i, o) in level.objects.iter().enumerate() {
             let poly = usize::try_from(o.polygon).ok().filter(|&p| p < level.polygons.len());
             let z = match poly {
@@ -380,6 +386,7 @@ impl Builder<'_, '_> {
             let shape = sequence.and_then(|(d, size)| Some((self.textures.sprite(d)?, size)));
             match shape {
                 Some((shape, size)) => {
+                    sprite_rgb.push(automap::object_rgb(o.kind, o.index));
                     let light =
                         poly.map_or(0, |p| self.anim.light_slot(level.polygons[p].floor_light, 0));
                     sprites.push(Sprite {
@@ -400,7 +407,7 @@ impl Builder<'_, '_> {
                 None => markers.push(Marker { pos, label: format!("object {i}: {label}") }),
             }
         }
-        (sprites, markers)
+        (sprites, markers, sprite_rgb)
     }
 }
 

@@ -4,6 +4,7 @@
 //! Entry points: [`Wad::parse`], [`Level::load`], [`level_names`], [`ShapesFile::parse`].
 
 pub mod animator;
+pub mod automap;
 pub mod build;
 pub mod cells;
 pub mod container;

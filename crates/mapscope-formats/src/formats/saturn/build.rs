@@ -138,6 +138,7 @@ pub fn build_scene(file: &LevFile, map_name: &str) -> Scene {
         animator: Box::new(animator),
         facts,
         records: Some(std::sync::Arc::new(super::records::SaturnRecords::new(file))),
+        automap: None,
     }
 }
 

@@ -98,6 +98,7 @@ pub fn build_scene(level: &SaucerLevel) -> Scene {
         animator: Box::new(animator),
         facts,
         records: Some(std::sync::Arc::new(super::records::SaucerRecords::new(level))),
+        automap: None,
     }
 }
 
