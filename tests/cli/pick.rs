@@ -302,10 +302,8 @@ fn pick_refuses_a_pixel_outside_the_frame() {
 fn pick_names_marathon_polygons_lines_and_sides() {
     let map = support::fixture("marathon/M2Map.sceA");
     let shapes = support::fixture("marathon/Shapes.shpA");
-    let (m, s) = (map.to_str().unwrap(), shapes.to_str().unwrap());
-    let out = mapscope(["pick", m, "--shapes", s, "--at", "160,100", "--at", "160,180", "--json"]);
-    let out = success(&out, "pick");
-    let answers: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let files = [map.to_str().unwrap(), "--shapes", shapes.to_str().unwrap()];
+    let answers = pick_answers(&files, &["--at", "160,100", "--at", "160,180"]);
     let (wall, floor) = (&answers[0], &answers[1]);
     assert_eq!(wall["kind"], "wall", "{wall}");
     assert!(wall["line"].as_u64().is_some() && wall["side"].as_u64().is_some(), "{wall}");
@@ -316,12 +314,19 @@ fn pick_names_marathon_polygons_lines_and_sides() {
     assert_eq!(floor["point"][2].as_f64(), floor["floor_height"].as_f64(), "{floor}");
 }
 
-/// The centre pixel's answer from the camera `--go GOAL` gives.
-fn centre_after_go(files: &[&str], goal: &str) -> Value {
+/// `pick FILES EXTRA... --json`: one answer a pixel asked for.
+fn pick_answers(files: &[&str], extra: &[&str]) -> Vec<Value> {
     let mut args = vec!["pick"];
     args.extend(files);
-    args.extend(["--go", goal, "--json"]);
-    serde_json::from_str(&success(&mapscope(&args), "pick --go")).unwrap()
+    args.extend(extra);
+    args.push("--json");
+    let out = success(&mapscope(&args), "pick");
+    out.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// The centre pixel's answer from the camera `--go GOAL` gives.
+fn centre_after_go(files: &[&str], goal: &str) -> Value {
+    pick_answers(files, &["--go", goal]).remove(0)
 }
 
 #[test]
@@ -361,10 +366,7 @@ fn go_looks_at_the_record_asked_for() {
 
 /// `pick --json` of one pixel of a level file.
 fn pick_one(files: &[&str], at: &str) -> Value {
-    let mut args = vec!["pick"];
-    args.extend(files);
-    args.extend(["--at", at, "--json"]);
-    serde_json::from_str(&success(&mapscope(&args), "pick")).unwrap()
+    pick_answers(files, &["--at", at]).remove(0)
 }
 
 #[test]

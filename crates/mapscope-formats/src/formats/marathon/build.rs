@@ -67,6 +67,7 @@ pub fn build_scene(level: &Level, shapes: Option<&ShapesFile>, notes: &[String])
     let mut facts = facts(level);
     facts.notes.extend(notes.iter().cloned());
     facts.notes.extend(level.notes.iter().cloned());
+    facts.notes.extend(start_less_note(level));
     facts.notes.extend(b.textures.notes.iter().cloned());
     let cells = cell_map(level, &b.cover);
     // A camera that can see one of these draws every polygon (render/cell_visibility.rs).
@@ -424,6 +425,26 @@ fn object_label(kind: u16, index: i16) -> String {
     format!("{what} {index}")
 }
 
+/// The polygon with the largest area that has an outline (ties: the first).
+fn largest_polygon(level: &Level) -> Option<usize> {
+    (0..level.polygons.len())
+        .filter(|&p| level.polygon_vertices(p).is_some())
+        .max_by_key(|&p| (level.polygons[p].area, std::cmp::Reverse(p)))
+}
+
+/// What `info` says of a level with no player start.
+fn start_less_note(level: &Level) -> Option<String> {
+    if level.objects.iter().any(|o| o.kind == object_kind::PLAYER) {
+        return None;
+    }
+    Some(match largest_polygon(level) {
+        Some(p) => {
+            format!("no player start: the camera opens at eye height in polygon {p}, the largest")
+        }
+        None => "no player start and no polygon with an outline: the camera opens at 0, 0".into(),
+    })
+}
+
 fn polygon_centre(level: &Level, p: usize) -> [f32; 3] {
     let ring = level.polygon_vertices(p).unwrap_or_default();
     let n = ring.len().max(1) as f64;
@@ -432,8 +453,8 @@ fn polygon_centre(level: &Level, p: usize) -> [f32; 3] {
     viewer(x, y, level.floor[p] as f64)
 }
 
-/// The first player start at eye height, facing its stored angle; else the first polygon's
-/// centre.
+/// The first player start at eye height, facing its stored angle; else, inside the level,
+/// the centre of its largest polygon (by the map's stored area; `start_less_note` says so).
 fn spawn(level: &Level) -> CameraPose {
     let start = level.objects.iter().find(|o| o.kind == object_kind::PLAYER);
     let (x, y, floor, facing) = match start {
@@ -446,7 +467,7 @@ fn spawn(level: &Level) -> CameraPose {
             (o.x as f64, o.y as f64, floor as f64 + o.z as f64, o.facing as f64)
         }
         None => {
-            let c = (0..level.polygons.len()).find_map(|p| level.polygon_vertices(p).map(|_| p));
+            let c = largest_polygon(level);
             match c {
                 Some(p) => {
                     let v = polygon_centre(level, p);

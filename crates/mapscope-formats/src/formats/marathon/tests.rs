@@ -175,3 +175,17 @@ fn names_stop_at_nul_and_side_owners_come_from_lines() {
     assert_eq!(level.side_owners[1], Some((0, 1)));
     assert!(level.notes.is_empty(), "{:?}", level.notes);
 }
+
+#[test]
+fn a_level_without_a_player_start_opens_in_its_largest_polygon_and_says_so() {
+    let bytes = writer::wad(4, 1, "t", &[square_room()]);
+    let wad = Wad::parse("t", &bytes).unwrap();
+    let mut level = Level::load(&wad, 0).unwrap();
+    level.objects.clear();
+    let scene = build::build_scene(&level, None, &[]);
+    let native = scene.spawn.native(scene.axes).position;
+    // The square room's middle, at eye height over its floor.
+    assert_eq!(native, [1024.0, 1024.0, build::EYE_HEIGHT]);
+    let note = scene.facts.notes.iter().find(|n| n.contains("no player start"));
+    assert!(note.is_some_and(|n| n.contains("polygon 0")), "{:?}", scene.facts.notes);
+}
