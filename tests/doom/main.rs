@@ -46,4 +46,5 @@ mod slopes;
 mod texture_scale;
 mod texture_tables;
 mod textures_sprites;
+mod udmf_gzdoom_leniency;
 mod udmf_props;

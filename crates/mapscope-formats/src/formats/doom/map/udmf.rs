@@ -85,6 +85,10 @@ pub struct UdmfDocument {
     /// Global assignments such as `namespace = "zdoom";`.
     pub globals: Vec<(String, UdmfValue)>,
     pub blocks: Vec<UdmfBlock>,
+    /// Keys written as a number, `true`/`false` or a quoted string rather than a name, read by
+    /// their text (see [`token_key`]): how many, and the first one's text and line.
+    pub token_keys: usize,
+    pub first_token_key: Option<(String, usize)>,
 }
 
 impl UdmfDocument {
@@ -266,6 +270,22 @@ fn classify(w: &str) -> std::result::Result<Token, String> {
     Ok(Token::Value(UdmfValue::Keyword(w.to_string())))
 }
 
+/// The key a value token stands for where a key is expected, as GZDoom reads it: its UDMF
+/// parser takes a key with `FScanner::MustGetString` (`UDMFParserBase::ParseKey`), which
+/// accepts any token and keeps its text, so `1 = 0;` sets a key named "1" (unknown, ignored)
+/// and `"x" = 0;` sets `x`. `raw` is the token as written. A leading `+` or a keyword that
+/// is not a name splits into several tokens there, then fails GZDoom's `=` check: `None`.
+fn token_key(value: &UdmfValue, raw: &str) -> Option<String> {
+    match value {
+        UdmfValue::Str(s) => Some(s.to_ascii_lowercase()),
+        UdmfValue::Int(_) | UdmfValue::Float(_) if raw.starts_with('+') => None,
+        UdmfValue::Int(_) | UdmfValue::Float(_) | UdmfValue::Bool(_) => {
+            Some(raw.to_ascii_lowercase())
+        }
+        UdmfValue::Keyword(_) => None,
+    }
+}
+
 fn number(w: &str) -> std::result::Result<UdmfValue, String> {
     let bad = || format!("malformed number {w:?}");
     let (neg, digits) = match w.as_bytes()[0] {
@@ -324,66 +344,65 @@ fn parse_until(file: &str, data: &[u8], base: u64, globals_only: bool) -> Result
     let mut open: Option<UdmfBlock> = None;
     let mut open_line = 0;
     while let Some((tok, at, line)) = lx.next()? {
-        match tok {
+        let name = match tok {
             Token::Close if open.is_some() => {
                 if let Some(b) = open.take() {
                     doc.blocks.push(b);
                 }
+                continue;
             }
-            Token::Ident(name) => {
-                let (p, l) = (lx.pos, lx.line);
-                match lx.next()? {
-                    Some((Token::Equals, _, _)) => {
-                        let (vp, vl) = (lx.pos, lx.line);
-                        let value = match lx.next()? {
-                            Some((Token::Value(v), _, _)) => v,
-                            // A bare identifier as a value is a keyword.
-                            Some((Token::Ident(w), _, _)) => UdmfValue::Keyword(w),
-                            Some((t, p, l)) => {
-                                return Err(lx.error_at(
-                                    p,
-                                    l,
-                                    format!("expected a value, found {t:?}"),
-                                ))
-                            }
-                            None => {
-                                return Err(lx.error_at(vp, vl, "expected a value, found the end"))
-                            }
-                        };
-                        expect(&mut lx, Token::Semicolon, "';'")?;
-                        assignments += 1;
-                        if assignments > MAX_UDMF_ASSIGNMENTS {
-                            return Err(lx.error_at(at, line, "too many assignments"));
-                        }
-                        match open.as_mut() {
-                            Some(b) => b.fields.push((name, value)),
-                            None => doc.globals.push((name, value)),
-                        }
-                    }
-                    Some((Token::Open, _, _)) if open.is_none() => {
-                        if globals_only {
-                            return Ok(doc);
-                        }
-                        if doc.blocks.len() >= MAX_UDMF_BLOCKS {
-                            return Err(lx.error_at(at, line, "too many blocks"));
-                        }
-                        open = Some(UdmfBlock {
-                            kind: name,
-                            offset: base + at as u64,
-                            fields: Vec::new(),
-                        });
-                        open_line = line;
-                    }
-                    Some((Token::Open, p, l)) => {
-                        return Err(lx.error_at(p, l, "blocks cannot be nested"));
-                    }
+            Token::Ident(name) => name,
+            Token::Value(v) => {
+                let raw = String::from_utf8_lossy(&data[at..lx.pos]);
+                let Some(key) = token_key(&v, &raw) else {
+                    return Err(lx.error_at(at, line, format!("expected a key, found {raw}")));
+                };
+                doc.token_keys += 1;
+                doc.first_token_key.get_or_insert_with(|| (raw.into_owned(), line));
+                key
+            }
+            t => return Err(lx.error_at(at, line, format!("expected a key, found {t:?}"))),
+        };
+        let (p, l) = (lx.pos, lx.line);
+        match lx.next()? {
+            Some((Token::Equals, _, _)) => {
+                let (vp, vl) = (lx.pos, lx.line);
+                let value = match lx.next()? {
+                    Some((Token::Value(v), _, _)) => v,
+                    // A bare identifier as a value is a keyword.
+                    Some((Token::Ident(w), _, _)) => UdmfValue::Keyword(w),
                     Some((t, p, l)) => {
-                        return Err(lx.error_at(p, l, format!("expected '=' or '{{', found {t:?}")))
+                        return Err(lx.error_at(p, l, format!("expected a value, found {t:?}")))
                     }
-                    None => return Err(lx.error_at(p, l, "expected '=' or '{', found the end")),
+                    None => return Err(lx.error_at(vp, vl, "expected a value, found the end")),
+                };
+                expect(&mut lx, Token::Semicolon, "';'")?;
+                assignments += 1;
+                if assignments > MAX_UDMF_ASSIGNMENTS {
+                    return Err(lx.error_at(at, line, "too many assignments"));
+                }
+                match open.as_mut() {
+                    Some(b) => b.fields.push((name, value)),
+                    None => doc.globals.push((name, value)),
                 }
             }
-            t => return Err(lx.error_at(at, line, format!("expected an identifier, found {t:?}"))),
+            Some((Token::Open, _, _)) if open.is_none() => {
+                if globals_only {
+                    return Ok(doc);
+                }
+                if doc.blocks.len() >= MAX_UDMF_BLOCKS {
+                    return Err(lx.error_at(at, line, "too many blocks"));
+                }
+                open = Some(UdmfBlock { kind: name, offset: base + at as u64, fields: Vec::new() });
+                open_line = line;
+            }
+            Some((Token::Open, p, l)) => {
+                return Err(lx.error_at(p, l, "blocks cannot be nested"));
+            }
+            Some((t, p, l)) => {
+                return Err(lx.error_at(p, l, format!("expected '=' or '{{', found {t:?}")))
+            }
+            None => return Err(lx.error_at(p, l, "expected '=' or '{', found the end")),
         }
     }
     if let Some(b) = open {
@@ -468,11 +487,43 @@ mod tests {
         assert!(e.message.contains("malformed number"), "{e}");
 
         let e = err("}");
-        assert!(e.message.contains("expected an identifier"), "{e}");
+        assert!(e.message.contains("expected a key"), "{e}");
 
         let e = err("x = ;");
         assert_eq!(e.offset, 1004);
         assert!(e.message.contains("expected a value"), "{e}");
+    }
+
+    #[test]
+    fn a_value_where_a_key_is_expected_is_a_key_named_by_its_text() {
+        let d = doc("namespace = \"zdoom\";\n1 = 2;\n\
+             vertex { x = 1; 0x1F = 3; \"Y\" = 2; TRUE = 4; -1.5 = 0; }\n7 { a = 1; }");
+        assert_eq!(d.globals[1], ("1".to_string(), UdmfValue::Int(2)));
+        let v = &d.blocks[0];
+        let keys: Vec<&str> = v.fields.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["x", "0x1f", "y", "true", "-1.5"]);
+        // A quoted name is that key, as in GZDoom.
+        assert_eq!(v.get("y"), Some(&UdmfValue::Int(2)));
+        assert_eq!(d.blocks[1].kind, "7");
+        assert_eq!(d.token_keys, 6);
+        assert_eq!(d.first_token_key, Some(("1".to_string(), 2)));
+        let plain = doc("v { x = 1; }");
+        assert_eq!((plain.token_keys, plain.first_token_key), (0, None));
+    }
+
+    #[test]
+    fn a_stray_token_gzdoom_also_refuses_is_an_error() {
+        // GZDoom reads `1` as a key, then wants '='.
+        let e = err("v { x = 1;\n 1; }");
+        assert!(e.message.starts_with("line 2:"), "{e}");
+        assert!(e.message.contains("expected '='"), "{e}");
+        assert_eq!(e.offset, 1000 + 13);
+        // Its scanner splits these into several tokens, the first not followed by '='.
+        for (text, found) in [("v { +1 = 2; }", "+1"), ("v { $a = 2; }", "$a")] {
+            let e = err(text);
+            assert!(e.message.contains(&format!("expected a key, found {found}")), "{e}");
+            assert_eq!(e.offset, 1004, "{e}");
+        }
     }
 
     #[test]

@@ -144,6 +144,7 @@ pub fn udmf_records(file: &str, name: &str, doc: &UdmfDocument) -> Result<MapDat
         ..Default::default()
     };
     let mut clamped = 0usize;
+    let mut no_front = Vec::new();
     for block in &doc.blocks {
         let index = |n: usize| Record { file, block, index: n, used: Vec::new() };
         match block.kind.as_str() {
@@ -179,7 +180,12 @@ pub fn udmf_records(file: &str, name: &str, doc: &UdmfDocument) -> Result<MapDat
                 };
                 let v1 = r.fit("v1", None)?;
                 let v2 = r.fit("v2", None)?;
-                let front = side(&mut r, "sidefront", None)?;
+                // GZDoom's `ParseLinedef` gives a line without a front side (none, or -1)
+                // sidedef 0 and says "Line N has no first side", as its binary loader does.
+                let front = side(&mut r, "sidefront", Some(-1))?.or_else(|| {
+                    no_front.push(map.linedefs.len());
+                    Some(0)
+                });
                 let back = side(&mut r, "sideback", Some(-1))?;
                 let special: i64 = r.int("special", Some(0))?;
                 let id: i64 = r.int("id", Some(-1))?;
@@ -281,11 +287,32 @@ pub fn udmf_records(file: &str, name: &str, doc: &UdmfDocument) -> Result<MapDat
     if clamped > 0 {
         map.notes.push(format!("{clamped} UDMF heights or offsets clamped to 16 bits"));
     }
+    note_leniencies(doc, &no_front, &mut map.notes);
     check_references(file, doc, &map)?;
     note_missing_fronts(&mut map);
     note_undrawn(&extra, &mut map.notes);
     map.udmf = Some(Box::new(extra));
     Ok(map)
+}
+
+/// Notes on what was read as GZDoom reads it where the text strays from the UDMF spec:
+/// linedefs without a front side (`no_front`, their indices) and keys that are not names.
+fn note_leniencies(doc: &UdmfDocument, no_front: &[usize], notes: &mut Vec<String>) {
+    if let Some(first) = no_front.first() {
+        notes.push(format!(
+            "{} linedefs without sidefront (the first: linedef {first}) given sidedef 0 as \
+             their front side, as GZDoom does",
+            no_front.len()
+        ));
+    }
+    if let Some((text, line)) = &doc.first_token_key {
+        notes.push(format!(
+            "{} TEXTMAP keys written as a number, boolean or string (the first: {text} on line \
+             {line}) read as keys named by their text, as GZDoom does; unknown ones are kept \
+             but do nothing",
+            doc.token_keys
+        ));
+    }
 }
 
 /// One note naming the properties the map sets that mapscope keeps but does not draw yet
@@ -502,6 +529,47 @@ mod tests {
         let m = udmf_records("s.wad", "MAP01", &doc).unwrap();
         assert_eq!(m.linedefs[0].tag, 7);
         assert!(m.doom_specials());
+    }
+
+    #[test]
+    fn a_linedef_without_sidefront_takes_sidedef_0_as_gzdoom_does() {
+        // One line with no sidefront at all, one with -1 (the same to GZDoom).
+        let text = SMALL.replacen("sidefront = 1; sideback = 0;", "sideback = 1;", 1).replacen(
+            "sidefront = 0;",
+            "sidefront = -1;",
+            1,
+        );
+        let doc = udmf::parse("s.wad", text.as_bytes(), 0).unwrap();
+        let m = udmf_records("s.wad", "MAP01", &doc).unwrap();
+        assert_eq!(m.linedefs[0].sides, [Some(0), None]);
+        assert_eq!(m.linedefs[1].sides, [Some(0), Some(1)]);
+        let note = m.notes.iter().find(|n| n.contains("without sidefront"));
+        assert!(
+            note.is_some_and(|n| n.starts_with("2 linedefs") && n.contains("first: linedef 0")),
+            "{:?}",
+            m.notes
+        );
+        assert!(!m.notes.iter().any(|n| n.contains("no front sidedef")), "{:?}", m.notes);
+        assert!(!small().notes.iter().any(|n| n.contains("without sidefront")));
+        // With no sidedef 0 to give, the map is refused (GZDoom: "Map has no sidedefs").
+        let bare = "vertex { x = 0; y = 0; } vertex { x = 1; y = 0; } linedef { v1 = 0; v2 = 1; }";
+        let doc = udmf::parse("s.wad", bare.as_bytes(), 0).unwrap();
+        let e = udmf_records("s.wad", "MAP01", &doc).unwrap_err();
+        assert!(e.message.contains("linedef 0: sidedef 0 does not exist"), "{e}");
+    }
+
+    #[test]
+    fn keys_written_as_values_are_kept_and_noted() {
+        let text = SMALL.replacen("id = 12;", "id = 12; 1 = 5;", 1);
+        assert_ne!(text, SMALL);
+        let doc = udmf::parse("s.wad", text.as_bytes(), 0).unwrap();
+        let m = udmf_records("s.wad", "MAP01", &doc).unwrap();
+        let x = m.udmf.as_ref().unwrap();
+        assert!(x.linedefs[0].contains(&("1".to_string(), UdmfValue::Int(5))), "{x:?}");
+        let note = m.notes.iter().find(|n| n.contains("written as a number"));
+        assert!(note.is_some_and(|n| n.starts_with("1 TEXTMAP keys")), "{:?}", m.notes);
+        assert!(note.unwrap().contains("the first: 1 on line 7"), "{note:?}");
+        assert!(!small().notes.iter().any(|n| n.contains("written as a number")));
     }
 
     #[test]
