@@ -75,7 +75,7 @@ impl FindPanel {
     }
 
     /// Draws the panel; returns where to go, if anywhere.
-    pub fn draw(&mut self, ctx: &egui::Context, kinds: &[&str]) -> Option<FindAction> {
+    pub fn draw(&mut self, ctx: &egui::Context, kinds: &[String]) -> Option<FindAction> {
         let mut action = None;
         let frame = egui::Frame::window(&ctx.global_style()).shadow(egui::Shadow::NONE);
         let mut open = self.open;
@@ -90,10 +90,10 @@ impl FindPanel {
                     ui.horizontal(|ui| {
                         self.kind = self.kind.min(kinds.len() - 1);
                         egui::ComboBox::from_id_salt("find kind")
-                            .selected_text(kinds[self.kind])
+                            .selected_text(kinds[self.kind].as_str())
                             .show_ui(ui, |ui| {
                                 for (i, k) in kinds.iter().enumerate() {
-                                    ui.selectable_value(&mut self.kind, i, *k);
+                                    ui.selectable_value(&mut self.kind, i, k.as_str());
                                 }
                             });
                         let field = ui.add(

@@ -33,17 +33,40 @@ impl std::str::FromStr for Goal {
     }
 }
 
+/// The kinds `--go` and the find panel take for `scene`: its format's records', then the
+/// scene's parts (Saturn Quake's planes, Carmageddon 2's actors) where those are not among them.
+pub fn kinds(scene: &Scene) -> Vec<String> {
+    let mut kinds: Vec<String> = scene
+        .records
+        .as_ref()
+        .map(|r| r.kinds().iter().map(|k| k.to_string()).collect())
+        .unwrap_or_default();
+    if let Some(k) = part_kind(scene) {
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    kinds
+}
+
+/// What the scene's parts are called: the word of names such as "plane 5"; "actor" for
+/// placed objects named otherwise (Carmageddon 2's), counted in their order.
+fn part_kind(scene: &Scene) -> Option<String> {
+    let first = scene.parts.names.first()?;
+    match first.rsplit_once(' ') {
+        Some((word, n)) if n.parse::<u64>().is_ok() && !word.contains(' ') => Some(word.into()),
+        _ if scene.parts.placed_objects => Some("actor".into()),
+        _ => None,
+    }
+}
+
 /// The camera that shows `goal`, starting from `from`.
 pub fn camera_for(scene: &Scene, goal: &Goal, from: &CameraPose) -> Result<CameraPose> {
-    let records = scene.records.as_ref().with_context(|| {
-        format!(
-            "{}: finding records by number is not available for {} levels",
-            scene.name,
-            scene.game.name()
-        )
-    })?;
-    let kinds = records.kinds();
-    if !kinds.contains(&goal.kind.as_str()) {
+    let kinds = kinds(scene);
+    if !kinds.contains(&goal.kind) {
+        if kinds.is_empty() {
+            bail!("{}: {} levels have no numbered records to go to", scene.name, scene.game.name());
+        }
         bail!(
             "{}: no record kind '{}' (this level has: {})",
             scene.name,
@@ -51,6 +74,8 @@ pub fn camera_for(scene: &Scene, goal: &Goal, from: &CameraPose) -> Result<Camer
             kinds.join(", ")
         );
     }
+    let known = scene.records.as_ref().filter(|r| r.kinds().contains(&goal.kind.as_str()));
+    let Some(records) = known else { return camera_for_part(scene, goal, from) };
     let located = records
         .locate(&goal.kind, goal.number)
         .with_context(|| format!("{}: there is no {} {}", scene.name, goal.kind, goal.number))?;
@@ -64,6 +89,40 @@ pub fn camera_for(scene: &Scene, goal: &Goal, from: &CameraPose) -> Result<Camer
         .seen_from
         .map(|[x, y]| scene.axes.to_viewer_f64(native + DVec3::new(x, y, 0.0)) - spot);
     Ok(look_from_back(scene, spot, target, seen_from, from))
+}
+
+/// The camera that looks at one of the scene's parts from a few metres back (or, for a large
+/// one, far enough back to see it whole).
+fn camera_for_part(scene: &Scene, goal: &Goal, from: &CameraPose) -> Result<CameraPose> {
+    let numbered = format!("{} {}", goal.kind, goal.number);
+    let part = match scene.parts.names.iter().position(|n| *n == numbered) {
+        Some(p) => p,
+        None if usize::try_from(goal.number).is_ok_and(|n| n < scene.parts.names.len())
+            && !scene.parts.names[0].ends_with(char::is_numeric) =>
+        {
+            goal.number as usize
+        }
+        None => bail!("{}: there is no {} {}", scene.name, goal.kind, goal.number),
+    };
+    let (mut lo, mut hi) = (DVec3::splat(f64::MAX), DVec3::splat(f64::MIN));
+    for (t, _) in scene.parts.of_triangle.iter().enumerate().filter(|(_, &p)| p as usize == part) {
+        for v in &scene.world[t * 3..t * 3 + 3] {
+            let p = glam::Vec3::from(v.pos).as_dvec3();
+            (lo, hi) = (lo.min(p), hi.max(p));
+        }
+    }
+    if lo.x > hi.x {
+        bail!("{}: {} {} has no surfaces", scene.name, goal.kind, goal.number);
+    }
+    let middle = (lo + hi) / 2.0;
+    let radius = (hi - lo).length() / 2.0;
+    let mut away = DVec3::new(from.pos.x - middle.x, 0.0, from.pos.z - middle.z);
+    if away.length_squared() < 1e-6 {
+        away = -from.forward();
+    }
+    let back = (STANDOFF_METRES * scene.game.units_per_metre()).max(radius * 1.5);
+    let pos = middle + away.normalize_or(DVec3::X) * back + DVec3::new(0.0, radius * 0.5, 0.0);
+    Ok(CameraPose::looking_at(pos, middle))
 }
 
 /// The camera that looks at sprite `i` of the scene (any game's: the find panel's list).

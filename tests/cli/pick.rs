@@ -357,6 +357,13 @@ fn go_looks_at_the_record_asked_for() {
         "{seen}"
     );
     assert_eq!(centre_after_go(&m, "line:3")["line"].as_u64(), Some(3));
+    // The scene's parts where the format numbers nothing else: Saturn's planes, Carmageddon
+    // 2's actors in their order.
+    let lev = support::fixture("saturn/test_room.lev");
+    assert_eq!(centre_after_go(&[lev.to_str().unwrap()], "plane:5")["plane"].as_u64(), Some(5));
+    let twt = support::fixture("carma2/TRACK.TWT");
+    let actor = centre_after_go(&[twt.to_str().unwrap()], "actor:1");
+    assert!(actor["actor"].is_string(), "{actor}");
     // What is not there is refused by name.
     let out = mapscope(["pick", files[0], "--map", "MAP01", "--go", "thing:99999"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("there is no thing 99999"));

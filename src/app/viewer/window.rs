@@ -169,8 +169,9 @@ impl App {
         let mut inspector_actions = InspectorActions::default();
         let (inspected, captured) = (self.inspected.as_ref(), self.captured);
         let mut find_action = None;
+        let kinds =
+            if self.find.open { crate::inspect::go::kinds(&self.scene) } else { Vec::new() };
         let find = &mut self.find;
-        let kinds = self.scene.records.as_ref().map_or(&[][..], |r| r.kinds());
         let mut picked = None;
         let automap_help = self.automap.on.then(|| self.automap.help());
         let mut frozen = self.frozen;
@@ -210,7 +211,7 @@ impl App {
                     painter.line_segment([egui::pos2(x, top), egui::pos2(x, bottom)], stroke);
                 }
                 if find.open {
-                    find_action = find.draw(ctx, kinds);
+                    find_action = find.draw(ctx, &kinds);
                 }
                 if let Some(i) = inspected {
                     inspector_actions = inspector::draw(ctx, i);
