@@ -20,10 +20,22 @@ pub struct Inspected {
 
 impl Inspected {
     pub fn new(pick: &Pick) -> Inspected {
-        let id =
-            ["linedef", "sector", "polygon", "plane", "object", "thing"].iter().find_map(|k| {
-                pick.facts.iter().find(|(name, _)| name == k).map(|(n, v)| format!("{n} {v}"))
-            });
+        // The most particular record first: a wall's line before its sector or polygon.
+        const FIRST: [&str; 10] = [
+            "thing",
+            "object",
+            "billboard",
+            "linedef",
+            "line",
+            "sector",
+            "polygon",
+            "plane",
+            "actor",
+            "cell",
+        ];
+        let id = FIRST.iter().find_map(|k| {
+            pick.facts.iter().find(|(name, _)| name == k).map(|(n, v)| format!("{n} {v}"))
+        });
         let title = match id {
             Some(id) => format!("{}: {id}", pick.kind.name()),
             None => pick.kind.name().to_string(),
