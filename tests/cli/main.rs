@@ -1,6 +1,6 @@
 //! The binary as people run it: `compare` as scripts use it (`compare`), on screenshots as
 //! people keep them (`compare_screenshots`) and with `--align` (`align`); `locate` (`locate`);
-//! `bench` (`bench`);
+//! `bench` (`bench`); `film` (`film`);
 //! `export` to glTF the Khronos validator accepts and to OBJ (`export`); the demo level matches
 //! its generator and renders (`demo_level`); the windowed viewer under Xvfb driven by xdotool,
 //! files dropped on it through X11 drag and drop (`viewer_window`, `xdnd`), its settings file
@@ -21,6 +21,7 @@ mod compare;
 mod compare_screenshots;
 mod demo_level;
 mod export;
+mod film;
 mod locate;
 mod pick;
 mod viewer_settings;
