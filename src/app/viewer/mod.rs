@@ -7,6 +7,7 @@
 mod capture;
 mod input;
 mod inspect;
+mod path;
 mod persist;
 mod window;
 
@@ -152,6 +153,8 @@ struct App {
     find: crate::app::find_panel::FindPanel,
     /// The settings file and the map picker.
     keep: persist::Keep,
+    /// The camera path panel (F5) and its keyframes.
+    path: crate::app::path_panel::PathPanel,
 }
 
 impl App {
@@ -202,6 +205,7 @@ impl App {
             inspected: None,
             find: crate::app::find_panel::FindPanel::default(),
             keep,
+            path: Default::default(),
         };
         app.find = crate::app::find_panel::FindPanel::for_scene(&app.scene, false);
         if let Some(r) = reference {
