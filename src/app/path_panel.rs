@@ -154,6 +154,10 @@ impl PathPanel {
     }
 
     fn save(&mut self) {
+        if self.path.is_empty() {
+            self.note = Some("no keyframes to save (Insert adds one)".to_string());
+            return;
+        }
         let file = PathBuf::from(self.file.trim());
         self.note = Some(match self.path.save(&file) {
             Ok(()) => format!("saved {}", file.display()),
@@ -220,18 +224,22 @@ impl PathPanel {
                     if ui.checkbox(&mut looping, "loop (End)").changed() {
                         self.toggle_loop();
                     }
-                    if ui.button("◀ key (PgUp)").clicked() {
+                    if ui.button("prev key (PgUp)").clicked() {
                         self.step_key(-1);
                         action = Some(PathAction::ShowPlayhead);
                     }
-                    if ui.button("key ▶ (PgDn)").clicked() {
+                    if ui.button("next key (PgDn)").clicked() {
                         self.step_key(1);
                         action = Some(PathAction::ShowPlayhead);
                     }
                 });
                 let end = self.path.duration();
                 let mut time = self.time;
-                let slider = egui::Slider::new(&mut time, 0.0..=end.max(0.01)).suffix(" s");
+                // Shown to hundredths, not rounded to them: a slider that rounds its value reports a
+                // change every frame and would stop the playing.
+                let slider = egui::Slider::new(&mut time, 0.0..=end.max(0.01))
+                    .custom_formatter(|v, _| format!("{v:.2}"))
+                    .suffix(" s");
                 if ui.add_enabled(!self.path.is_empty(), slider).changed() {
                     self.time = time;
                     self.playing_since = None;
