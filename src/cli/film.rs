@@ -90,6 +90,7 @@ pub fn film(a: FilmArgs) -> Result<ExitCode> {
     let mut poses = Vec::with_capacity(frames);
     let progress = Progress::new(frames);
     let name = scene.name.clone();
+    let started = std::time::Instant::now();
     film.render(&gpu, &mut scene, &view, a.renderer.renderer, |pose, tic, image| {
         match &mut sink {
             Sink::Gif(_, gif) => gif.add(&image)?,
@@ -104,6 +105,11 @@ pub fn film(a: FilmArgs) -> Result<ExitCode> {
         Ok(())
     })?;
     progress.finish();
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{frames} frames in {secs:.2} s: {:.1} a second (drawn, read back and written)",
+        frames as f64 / secs.max(1e-9)
+    );
     if let Sink::Gif(file, gif) = sink {
         use std::io::Write;
         gif.finish()?.flush().with_context(|| format!("writing {}", file.display()))?;
@@ -128,6 +134,10 @@ fn open_sink(output: &Path, w: u32, h: u32, palette: &[[u8; 3]], fps: f64) -> Re
     let ext = output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     match ext.as_deref() {
         Some("gif") => {
+            if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating the folder {}", dir.display()))?;
+            }
             let file = std::fs::File::create(output)
                 .with_context(|| format!("creating {}", output.display()))?;
             let gif = GifWriter::new(BufWriter::new(file), w, h, palette, fps)

@@ -12,6 +12,9 @@ use anyhow::{bail, Context, Result};
 /// NeuQuant's sampling (1 best, 30 fastest); 10 is the gif crate's own compromise.
 const QUANTISE_SPEED: i32 = 10;
 
+/// Entries of the colour cache: 2^12, indexed by the top 12 bits of a 32-bit hash.
+const CACHE_SIZE: usize = 1 << 12;
+
 /// Writes frames of one size to an animated GIF that loops.
 pub struct GifWriter<W: Write> {
     encoder: gif::Encoder<W>,
@@ -51,8 +54,22 @@ impl<W: Write> GifWriter<W> {
                 self.height
             );
         }
-        let indices: Option<Vec<u8>> =
-            image.pixels().map(|p| self.palette_index.get(&[p[0], p[1], p[2]]).copied()).collect();
+        // A frame uses few colours many times over: a small direct-mapped cache in front of
+        // the map keeps the look-up off the hasher for nearly every pixel.
+        let mut cache = vec![(u32::MAX, 0u8); CACHE_SIZE];
+        let indices: Option<Vec<u8>> = image
+            .pixels()
+            .map(|p| {
+                let rgb = u32::from_le_bytes([p[0], p[1], p[2], 0]);
+                let slot = &mut cache[(rgb.wrapping_mul(0x9E37_79B1) >> 20) as usize];
+                if slot.0 == rgb {
+                    return Some(slot.1);
+                }
+                let i = self.palette_index.get(&[p[0], p[1], p[2]]).copied()?;
+                *slot = (rgb, i);
+                Some(i)
+            })
+            .collect();
         let mut frame = match indices {
             Some(indices) => {
                 gif::Frame::from_indexed_pixels(self.width, self.height, indices, None)
