@@ -150,9 +150,9 @@ impl CameraPath {
 
     /// A path from its file's text; errors say where in it.
     pub fn parse(text: &str) -> Result<CameraPath> {
-        let root: Value = serde_json::from_str(text).map_err(|e| {
-            anyhow::anyhow!("line {} column {}: not JSON: {e}", e.line(), e.column())
-        })?;
+        // serde_json's message ends with the line and column.
+        let root: Value =
+            serde_json::from_str(text).map_err(|e| anyhow::anyhow!("not JSON: {e}"))?;
         let list = root
             .get("keyframes")
             .context("no \"keyframes\": expected {\"keyframes\": [...]}")?
