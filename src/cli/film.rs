@@ -97,7 +97,7 @@ pub fn film(a: FilmArgs) -> Result<ExitCode> {
             Sink::Pngs(dir) => {
                 let meta = ShotMeta::for_view(&a.files, &load, &name, pose.pose, &view, tic);
                 let file = dir.join(format!("frame_{:05}.png", pose.frame));
-                shot::save_png(&file, &image, Some(&meta))?;
+                shot::save_png_compressed(&file, &image, Some(&meta), png::Compression::Fast)?;
             }
         }
         poses.push(pose);
@@ -115,8 +115,7 @@ pub fn film(a: FilmArgs) -> Result<ExitCode> {
         gif.finish()?.flush().with_context(|| format!("writing {}", file.display()))?;
     }
     if let Some(file) = &a.poses {
-        let list: Vec<_> = poses.iter().map(|p| p.to_json()).collect();
-        let text = serde_json::to_string_pretty(&list)? + "\n";
+        let text = crate::film::json_list(poses.iter().map(|p| p.to_json_line())) + "\n";
         std::fs::write(file, text).with_context(|| format!("writing {}", file.display()))?;
     }
     outln!("{}", a.output.display());

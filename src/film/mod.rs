@@ -10,7 +10,7 @@ pub mod path;
 pub mod progress;
 
 use anyhow::Result;
-use serde_json::{json, Value};
+use serde_json::json;
 
 pub use path::{CameraPath, Keyframe};
 
@@ -43,14 +43,31 @@ pub struct FramePose {
 }
 
 impl FramePose {
-    pub fn to_json(&self) -> Value {
-        json!({
-            "frame": self.frame,
-            "camera": self.pose.position,
-            "angle": self.pose.angle,
-            "pitch": self.pose.pitch,
-        })
+    /// The pose as one line of `--poses`, its fields in the documented order.
+    pub fn to_json_line(&self) -> String {
+        let p = &self.pose;
+        format!(
+            "{{\"frame\": {}, \"camera\": {}, \"angle\": {}, \"pitch\": {}}}",
+            self.frame,
+            json_xyz(p.position),
+            json!(p.angle),
+            json!(p.pitch)
+        )
     }
+}
+
+/// `[X, Y, Z]` as JSON, spaced as the documentation writes it.
+pub fn json_xyz(p: [f64; 3]) -> String {
+    format!("[{}, {}, {}]", json!(p[0]), json!(p[1]), json!(p[2]))
+}
+
+/// `lines` (JSON values) as a JSON list, one a line, as people read and diff it.
+pub fn json_list(lines: impl IntoIterator<Item = String>) -> String {
+    let items: Vec<String> = lines.into_iter().map(|l| format!("  {l}")).collect();
+    if items.is_empty() {
+        return "[]".to_string();
+    }
+    format!("[\n{}\n]", items.join(",\n"))
 }
 
 impl Film {

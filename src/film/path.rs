@@ -118,26 +118,24 @@ impl CameraPath {
         })
     }
 
-    /// The path as its file holds it.
-    pub fn to_json(&self) -> Value {
-        let keys: Vec<Value> = self
-            .keyframes
-            .iter()
-            .map(|k| {
-                json!({
-                    "t": k.t,
-                    "camera": k.pose.position,
-                    "angle": k.pose.angle,
-                    "pitch": k.pose.pitch,
-                })
-            })
-            .collect();
-        json!({ "keyframes": keys })
+    /// The path file's text: a keyframe a line, its fields in the documented order, for
+    /// reading and changing by hand.
+    pub fn to_json_text(&self) -> String {
+        let lines = self.keyframes.iter().map(|k| {
+            format!(
+                "{{\"t\": {}, \"camera\": {}, \"angle\": {}, \"pitch\": {}}}",
+                json!(k.t),
+                super::json_xyz(k.pose.position),
+                json!(k.pose.angle),
+                json!(k.pose.pitch)
+            )
+        });
+        format!("{{\"keyframes\": {}}}\n", super::json_list(lines))
     }
 
     /// Writes the path file.
     pub fn save(&self, file: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(&self.to_json())? + "\n";
+        let text = self.to_json_text();
         std::fs::write(file, text).with_context(|| format!("writing {}", file.display()))
     }
 
@@ -276,7 +274,7 @@ mod tests {
         let p = path(&[(2.0, pose(5.0, 45.0)), (0.0, pose(1.0, 0.0)), (2.0, pose(6.0, 46.0))]);
         assert_eq!(p.keyframes().iter().map(|k| k.t).collect::<Vec<_>>(), [0.0, 2.0]);
         assert_eq!(p.keyframes()[1].pose, pose(6.0, 46.0));
-        let back = CameraPath::parse(&p.to_json().to_string()).unwrap();
+        let back = CameraPath::parse(&p.to_json_text()).unwrap();
         assert_eq!(back, p);
         assert_eq!(p.nearest(1.4), Some(1));
     }
