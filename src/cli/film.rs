@@ -86,6 +86,9 @@ pub fn film(a: FilmArgs) -> Result<ExitCode> {
     let film = Film { camerawork, frames, fps: a.fps };
     let gpu = Gpu::headless()?;
     let mut sink = open_sink(&a.output, w, h, &scene.palette, a.fps)?;
+    if let Sink::Pngs(dir) = &sink {
+        remove_frames_from(dir, frames)?;
+    }
     let load = a.load.options();
     let mut poses = Vec::with_capacity(frames);
     let progress = Progress::new(frames);
@@ -154,4 +157,30 @@ fn open_sink(output: &Path, w: u32, h: u32, palette: &[[u8; 3]], fps: f64) -> Re
             Ok(Sink::Pngs(output.to_path_buf()))
         }
     }
+}
+
+/// Removes the frames numbered `first` and on that an earlier, longer film left in `dir`, so
+/// the folder holds this film's frames only (a PNG sequence is read by its numbers).
+fn remove_frames_from(dir: &Path, first: usize) -> Result<()> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("reading the folder {}", dir.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(n) = name.to_str().and_then(frame_number) else { continue };
+        if n >= first {
+            let path = entry.path();
+            std::fs::remove_file(&path)
+                .with_context(|| format!("removing the old frame {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// N of a `frame_N.png` name as film writes it (five digits or more).
+fn frame_number(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix("frame_")?.strip_suffix(".png")?;
+    if digits.len() < 5 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }

@@ -74,6 +74,13 @@ fn png_sequence_and_gif_hold_exactly_the_frames_asked_the_same_bytes_every_time(
         support::image_stats(&image::open(a.join(&names[0])).unwrap().to_rgba8()).looks_rendered()
     );
     assert_ne!(first, png_rgb(&a.join(&names[6])), "the camera moves along the path");
+    // A shorter film into the same folder leaves its frames only.
+    let keep = a.join("notes.txt");
+    std::fs::write(&keep, "mine").unwrap();
+    success(&film(&path, &["--frames", "3", "--fps", "5", "-o", a.to_str().unwrap()]), "film");
+    let mut three: Vec<String> = (0..3).map(|i| format!("frame_{i:05}.png")).collect();
+    three.push("notes.txt".to_string());
+    assert_eq!(file_names(&a), three);
 
     let (ga, gb) = (dir.join("a.gif"), dir.join("b.gif"));
     for out in [&ga, &gb] {
@@ -87,7 +94,7 @@ fn png_sequence_and_gif_hold_exactly_the_frames_asked_the_same_bytes_every_time(
     assert_eq!(frames.len(), 7);
     // Doom's faithful frames are palette images: the GIF holds them exactly.
     for (i, frame) in frames.iter().enumerate() {
-        assert!(*frame == png_rgb(&a.join(&names[i])), "GIF frame {i} differs from the PNG");
+        assert!(*frame == png_rgb(&b.join(&names[i])), "GIF frame {i} differs from the PNG");
     }
 }
 
