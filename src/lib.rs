@@ -14,6 +14,7 @@ pub mod compare;
 pub mod demo;
 pub mod demo_level;
 pub mod export;
+pub mod film;
 pub mod inspect;
 pub mod output;
 pub mod render;

@@ -12,6 +12,7 @@ mod map_picker;
 mod overlay;
 mod overlay_layer;
 mod overlay_paint;
+mod path_panel;
 pub mod reference;
 pub mod settings;
 mod viewer;

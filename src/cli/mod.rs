@@ -4,6 +4,7 @@
 mod automap;
 mod camera_args;
 mod commands;
+mod film;
 mod from_shot;
 mod pick;
 mod search;
@@ -88,6 +89,8 @@ pub enum Command {
     /// What one pixel of a frame shows, in the game's records (Doom: sector, linedef,
     /// sidedef, part, texture, thing).
     Pick(PickArgs),
+    /// Render a camera path (or bench's tour) frame by frame to an animated GIF or PNGs.
+    Film(film::FilmArgs),
 }
 
 #[derive(Args, Debug)]
@@ -362,6 +365,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Bench(a)) => commands::bench(a),
         Some(Command::Locate(a)) => search::locate(a),
         Some(Command::Pick(a)) => pick::pick(a),
+        Some(Command::Film(a)) => film::film(a),
         None => commands::view(cli.view),
     }
 }

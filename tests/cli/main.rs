@@ -1,11 +1,11 @@
 //! The binary as people run it: `render --automap` (`automap`); `compare` as scripts use it
 //! (`compare`), on screenshots as
 //! people keep them (`compare_screenshots`) and with `--align` (`align`); `locate` (`locate`);
-//! `bench` (`bench`);
+//! `bench` (`bench`); `film` (`film`);
 //! `export` to glTF the Khronos validator accepts and to OBJ (`export`); the demo level matches
 //! its generator and renders (`demo_level`); the windowed viewer under Xvfb driven by xdotool,
 //! files dropped on it through X11 drag and drop (`viewer_window`, `xdnd`), its settings file
-//! and map picker (`viewer_settings`).
+//! and map picker (`viewer_settings`), its camera path keys (`viewer_path`).
 //!
 //! Needs Freedoom, `../shared`, Mesa's Vulkan driver, Node.js with `npm ci --prefix
 //! tools/gltf-validator` (export) and Xvfb, xauth and xdotool (the viewer); `.ci/run`
@@ -23,8 +23,10 @@ mod compare;
 mod compare_screenshots;
 mod demo_level;
 mod export;
+mod film;
 mod locate;
 mod pick;
+mod viewer_path;
 mod viewer_settings;
 mod viewer_window;
 mod xdnd;

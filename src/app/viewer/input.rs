@@ -106,6 +106,13 @@ impl App {
             }
             KeyCode::KeyF => self.set_frozen(!self.frozen),
             KeyCode::KeyL => self.keep.picker.toggle(),
+            KeyCode::F5
+            | KeyCode::Insert
+            | KeyCode::Delete
+            | KeyCode::Home
+            | KeyCode::End
+            | KeyCode::PageUp
+            | KeyCode::PageDown => self.path_key(code),
             _ => {}
         }
         let fine = self.keys.fast;

@@ -9,6 +9,7 @@ mod automap;
 mod capture;
 mod input;
 mod inspect;
+mod path;
 mod persist;
 mod window;
 
@@ -156,6 +157,8 @@ struct App {
     keep: persist::Keep,
     /// The automap (Tab) and its view.
     automap: automap::AutomapState,
+    /// The camera path panel (F5) and its keyframes.
+    path: crate::app::path_panel::PathPanel,
 }
 
 impl App {
@@ -207,6 +210,7 @@ impl App {
             find: crate::app::find_panel::FindPanel::default(),
             automap: automap::AutomapState::new(),
             keep,
+            path: Default::default(),
         };
         app.find = crate::app::find_panel::FindPanel::for_scene(&app.scene, false);
         if let Some(r) = reference {

@@ -122,6 +122,7 @@ impl App {
         self.last = now;
         self.frame_ms = self.frame_ms * 0.9 + dt * 1000.0 * 0.1;
         self.move_camera(now);
+        self.follow_path(now);
         let tic = self.tic();
         let pose = self.fly.pose.native(self.scene.axes);
         let Some((cw, ch)) = self.win.as_ref().map(|w| w.target.size()) else {
@@ -171,6 +172,8 @@ impl App {
         let mut find_action = None;
         let kinds =
             if self.find.open { crate::inspect::go::kinds(&self.scene) } else { Vec::new() };
+        let mut path_action = None;
+        let path = &mut self.path;
         let find = &mut self.find;
         let mut picked = None;
         let automap_help = self.automap.on.then(|| self.automap.help());
@@ -213,6 +216,9 @@ impl App {
                 if find.open {
                     find_action = find.draw(ctx, &kinds);
                 }
+                if path.open {
+                    path_action = path.draw(ctx, now);
+                }
                 if let Some(i) = inspected {
                     inspector_actions = inspector::draw(ctx, i);
                     if captured {
@@ -253,6 +259,9 @@ impl App {
         self.inspector_actions(inspector_actions);
         if let Some(a) = find_action {
             self.go(a);
+        }
+        if let Some(a) = path_action {
+            self.path_action(a);
         }
         // The overlay's field of view slider (shown outside game resolution).
         if self.view.fov_deg != fov {
