@@ -146,10 +146,7 @@ impl Film {
             bail!("--walk walks a camera path (--path), not the tour");
         };
         let Some(mut walker) = scene.records.as_ref().and_then(|r| r.walker()) else {
-            bail!(
-                "--walk: walk mode knows Doom's rules only so far ({:?} has none yet)",
-                scene.game
-            );
+            bail!("--walk: walk mode knows Doom's rules only so far, not {}'s", scene.game.name());
         };
         let start = path.at(0.0).unwrap_or_default().position;
         walker.place([start[0], start[1]]);
