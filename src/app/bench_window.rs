@@ -163,6 +163,7 @@ impl BenchWindow {
                     angle: native.angle,
                     pitch: native.pitch,
                     speed: 0.0,
+                    walking: false,
                     tic: i as u32,
                     captured: false,
                     message: None,

@@ -56,6 +56,8 @@ pub struct OverlayInfo<'a> {
     pub angle: f64,
     pub pitch: f64,
     pub speed: f64,
+    /// Walk mode (Z) is on: the camera rides the game's body.
+    pub walking: bool,
     pub tic: u32,
     pub captured: bool,
     pub message: Option<&'a str>,
@@ -131,6 +133,7 @@ pub fn draw(ctx: &egui::Context, info: &OverlayInfo<'_>, controls: Controls<'_>)
             ui.label(format!("pos {:.1}, {:.1}, {:.1}", p[0], p[1], p[2]));
             ui.label(format!("angle {:.1}°  pitch {:.1}°", info.angle, info.pitch));
             ui.label(format!("speed {:.0}/s  tic {}", info.speed, info.tic));
+            ui.label(if info.walking { "walk mode (Z: fly)" } else { "fly mode (Z: walk)" });
             ui.separator();
             ui.checkbox(&mut view.show_sprites, "things (T)");
             ui.checkbox(&mut view.show_sky, "sky (K)");

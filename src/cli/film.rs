@@ -37,6 +37,10 @@ pub struct FilmArgs {
     /// Film `bench`'s camera tour of the level instead of a path.
     #[arg(long)]
     pub tour: bool,
+    /// Walk the path instead of flying it: a body with the game's gravity, eye height, steps
+    /// and collision heads for the path's point every game tic (Doom only so far).
+    #[arg(long, requires = "path")]
+    pub walk: bool,
     /// Frames to render [default: a path's through its last keyframe; the tour: 200].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub frames: Option<u64>,
@@ -83,7 +87,7 @@ pub fn film(a: FilmArgs) -> Result<ExitCode> {
         (None, Camerawork::Path(path)) => Film::frames_for(path, a.fps),
         (None, Camerawork::Tour(_)) => TOUR_FRAMES,
     };
-    let film = Film { camerawork, frames, fps: a.fps };
+    let film = Film { camerawork, frames, fps: a.fps, walk: a.walk };
     let gpu = Gpu::headless()?;
     let mut sink = open_sink(&a.output, w, h, &scene.palette, a.fps)?;
     if let Sink::Pngs(dir) = &sink {

@@ -9,14 +9,14 @@ pub mod gif;
 pub mod path;
 pub mod progress;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use serde_json::json;
 
 pub use path::{CameraPath, Keyframe};
 
 use crate::bench::Tour;
 use crate::render::{Gpu, RendererChoice, SceneRenderer, ViewSettings};
-use crate::scene::{Axes, CameraPose, NativePose, Scene};
+use crate::scene::{Axes, CameraPose, NativePose, Scene, Walker};
 
 /// Where the camera goes.
 #[derive(Clone, Debug)]
@@ -33,6 +33,9 @@ pub struct Film {
     pub camerawork: Camerawork,
     pub frames: usize,
     pub fps: f64,
+    /// Walk the path instead of flying it: a body heads for the path's point each game tic
+    /// and the game's rules say where it gets to ([`crate::scene::Walker`]).
+    pub walk: bool,
 }
 
 /// The camera of one frame, in the game's terms.
@@ -113,9 +116,13 @@ impl Film {
         renderer.set_renderer(renderer_choice, gpu);
         let mut state = scene.animator.initial();
         let rate = scene.game.tic_rate();
+        let mut walk = if self.walk { Some(self.start_walk(scene)?) } else { None };
         for f in 0..self.frames {
-            let (camera, pose) = self.camera(f, scene.axes);
             let tic = self.tic(f, rate);
+            let (camera, pose) = match &mut walk {
+                Some(walk) => self.walked_camera(walk, tic, rate, scene.axes),
+                None => self.camera(f, scene.axes),
+            };
             scene.animator.state_at(tic, &mut state);
             renderer.set_state(&state);
             renderer.render(gpu, &camera, view);
@@ -123,6 +130,53 @@ impl Film {
             take(FramePose { frame: f, pose }, tic, image)?;
         }
         Ok(())
+    }
+}
+
+/// A walker on its way along a path: the tics it has run so far.
+struct Walking {
+    walker: Box<dyn Walker>,
+    tics: u32,
+}
+
+impl Film {
+    /// The scene's walker, standing at the path's start.
+    fn start_walk(&self, scene: &Scene) -> Result<Walking> {
+        let Camerawork::Path(path) = &self.camerawork else {
+            bail!("--walk walks a camera path (--path), not the tour");
+        };
+        let Some(mut walker) = scene.records.as_ref().and_then(|r| r.walker()) else {
+            bail!("--walk: walk mode knows Doom's rules only so far, not {}'s", scene.game.name());
+        };
+        let start = path.at(0.0).unwrap_or_default().position;
+        walker.place([start[0], start[1]]);
+        Ok(Walking { walker, tics: 0 })
+    }
+
+    /// The walker's camera at `tic`: each tic it heads for the path's point at that time, at
+    /// most its speed, and looks the path's way.
+    fn walked_camera(
+        &self,
+        walk: &mut Walking,
+        tic: u32,
+        rate: f64,
+        axes: Axes,
+    ) -> (CameraPose, NativePose) {
+        let Camerawork::Path(path) = &self.camerawork else { unreachable!("start_walk") };
+        while walk.tics < tic {
+            walk.tics += 1;
+            let goal = path.at(f64::from(walk.tics) / rate).unwrap_or_default().position;
+            let feet = walk.walker.feet();
+            let mut wish = glam::DVec2::new(goal[0] - feet[0], goal[1] - feet[1]);
+            let speed = walk.walker.speed();
+            if wish.length() > speed {
+                wish = wish.normalize() * speed;
+            }
+            walk.walker.tic(wish.into());
+        }
+        let look = path.at(f64::from(tic) / rate).unwrap_or_default();
+        let native = NativePose { position: walk.walker.eye(), ..look };
+        (native.to_viewer(axes), native)
     }
 }
 
@@ -136,7 +190,7 @@ mod tests {
         path.insert(0.0, NativePose::default());
         path.insert(2.0, NativePose { angle: 90.0, ..NativePose::default() });
         assert_eq!(Film::frames_for(&path, 35.0), 71);
-        let film = Film { camerawork: Camerawork::Path(path), frames: 71, fps: 35.0 };
+        let film = Film { camerawork: Camerawork::Path(path), frames: 71, fps: 35.0, walk: false };
         assert_eq!(film.tic(35, 35.0), 35);
         assert_eq!(film.tic(70, 30.0), 60);
         let film = Film { fps: 10.0, ..film };

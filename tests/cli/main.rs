@@ -24,6 +24,7 @@ mod compare_screenshots;
 mod demo_level;
 mod export;
 mod film;
+mod film_walk;
 mod locate;
 mod pick;
 mod viewer_path;

@@ -124,6 +124,7 @@ fn viewer_overlay(width: u32, height: u32) -> (Vec<ClippedPrimitive>, egui::Text
         angle: 90.0,
         pitch: 0.0,
         speed: 400.0,
+        walking: false,
         tic: 123,
         captured: false,
         message: Some("saved mapscope-MAP02-0001.png"),

@@ -43,7 +43,11 @@ impl App {
         // more than a slow frame, so slow frames do not slow the camera down.
         let dt = now.saturating_duration_since(self.moved_at).as_secs_f64().min(1.0);
         self.moved_at = now;
-        self.fly.update(self.keys, dt);
+        if self.walk.is_some() {
+            self.walk_camera(dt);
+        } else {
+            self.fly.update(self.keys, dt);
+        }
     }
 
     fn key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode, pressed: bool) {
@@ -92,7 +96,11 @@ impl App {
             }
             KeyCode::KeyN => self.cycle_map(1),
             KeyCode::KeyP => self.cycle_map(-1),
-            KeyCode::KeyR => self.fly.pose = self.scene.spawn,
+            KeyCode::KeyR => {
+                self.fly.pose = self.scene.spawn;
+                self.walk = None;
+            }
+            KeyCode::KeyZ => self.toggle_walk(),
             KeyCode::F1 => self.show_overlay = !self.show_overlay,
             KeyCode::KeyB => self.bookmark(),
             KeyCode::KeyI => self.ask_pick(),

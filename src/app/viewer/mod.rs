@@ -11,6 +11,7 @@ mod input;
 mod inspect;
 mod path;
 mod persist;
+mod walk;
 mod window;
 
 use std::path::PathBuf;
@@ -116,6 +117,8 @@ struct App {
     map_index: usize,
     scene: Scene,
     fly: FlyCamera,
+    /// Walk mode's body, when on (Z).
+    walk: Option<walk::WalkMode>,
     view: ViewSettings,
     keys: MoveKeys,
     captured: bool,
@@ -182,6 +185,7 @@ impl App {
             map_index,
             scene,
             fly,
+            walk: None,
             view: settings,
             keys: MoveKeys::default(),
             captured: false,
@@ -285,6 +289,7 @@ impl App {
             }
         }
         self.fly = FlyCamera::new(scene.spawn, level_size(&scene)).scaled(self.fly.scale);
+        self.walk = None;
         self.find = crate::app::find_panel::FindPanel::for_scene(&scene, self.find.open);
         self.inspected = None;
         self.scene = scene;

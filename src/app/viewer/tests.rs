@@ -158,6 +158,7 @@ fn the_overlay_shows_the_error() {
         angle: 0.0,
         pitch: 0.0,
         speed: 1.0,
+        walking: false,
         tic: 0,
         captured: false,
         message: None,

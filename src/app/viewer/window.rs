@@ -187,6 +187,7 @@ impl App {
                 angle: pose.angle,
                 pitch: pose.pitch,
                 speed: self.fly.speed,
+                walking: self.walk.is_some(),
                 tic,
                 captured: self.captured,
                 message: self.message.as_deref(),

@@ -12,6 +12,7 @@ pub mod doom;
 mod game;
 mod records;
 mod texture;
+mod walk;
 
 pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
 pub use automap::Automap;
@@ -21,6 +22,7 @@ pub use cells::{Cell, CellEdge, CellMap, NO_CELL};
 pub use game::{Game, GameScreen, HudPicture, LightScale};
 pub use records::{flag_names, Fact, Facts, LevelRecords, Located, SurfaceHit};
 pub use texture::{Texels, Texture};
+pub use walk::Walker;
 
 use glam::Vec3;
 

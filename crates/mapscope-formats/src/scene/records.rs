@@ -2,7 +2,7 @@
 //! sidedef, a Marathon polygon), for the inspector and `pick`. Each format answers for its
 //! scenes through [`LevelRecords`]; the renderer only knows triangles and sprites.
 
-use super::{Sprite, WorldVertex};
+use super::{Sprite, Walker, WorldVertex};
 
 /// One value of a record, kept typed so that `pick --json` prints numbers as numbers.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +72,11 @@ pub trait LevelRecords: Send + Sync {
     /// The kinds [`Self::locate`] answers, for the viewer's list.
     fn kinds(&self) -> &'static [&'static str] {
         &[]
+    }
+    /// A body that walks through the level by the game's rules; `None` where the format does
+    /// not know them yet.
+    fn walker(&self) -> Option<Box<dyn Walker>> {
+        None
     }
 }
 

@@ -20,6 +20,7 @@ pub mod nodes;
 pub mod records;
 pub mod script_tokens;
 pub mod specials;
+pub mod walk;
 
 #[cfg(test)]
 mod node_test_support;

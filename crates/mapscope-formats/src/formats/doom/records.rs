@@ -251,6 +251,10 @@ impl LevelRecords for DoomRecords {
     fn kinds(&self) -> &'static [&'static str] {
         &["sector", "linedef", "thing"]
     }
+
+    fn walker(&self) -> Option<Box<dyn crate::scene::Walker>> {
+        Some(Box::new(super::walk::DoomWalker::new(&self.map)))
+    }
 }
 
 #[cfg(test)]
