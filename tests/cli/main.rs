@@ -29,5 +29,6 @@ mod locate;
 mod pick;
 mod viewer_path;
 mod viewer_settings;
+mod viewer_walk;
 mod viewer_window;
 mod xdnd;

@@ -327,7 +327,7 @@ impl Viewer {
         )
     }
 
-    fn hold(&mut self, key: &str, time: Duration) {
+    pub(crate) fn hold(&mut self, key: &str, time: Duration) {
         self.assert_running();
         xdotool_ok(&self.display, &["keydown", "--window", &self.window, key]);
         sleep(time);
