@@ -102,15 +102,24 @@ impl App {
                 self.keep.overlay_open = state.is_open();
             }
         }
+        // Compared in place: this runs every frame, and the key is cloned only when it changed.
         let o = &self.options;
-        let level: LevelKey = (
-            self.files.clone(),
-            self.scene.name.clone(),
-            o.shapes.clone(),
-            o.palette.clone(),
-            o.vanilla,
-        );
-        if self.keep.level.as_ref() != Some(&level) {
+        let same =
+            self.keep.level.as_ref().is_some_and(|(files, name, shapes, palette, vanilla)| {
+                *files == self.files
+                    && *name == self.scene.name
+                    && *shapes == o.shapes
+                    && *palette == o.palette
+                    && *vanilla == o.vanilla
+            });
+        if !same {
+            let level: LevelKey = (
+                self.files.clone(),
+                self.scene.name.clone(),
+                o.shapes.clone(),
+                o.palette.clone(),
+                o.vanilla,
+            );
             self.keep.store.opened(Recent::new(&self.files, &self.scene.name, &self.options));
             self.keep.level = Some(level);
         }
