@@ -73,8 +73,19 @@ fn steps_room() -> String {
 /// The eye of every frame of a walk from `from` to `to` (x, y) over `secs` seconds, as
 /// `--poses` writes them.
 fn walk(dir: &TempDir, from: [f64; 2], to: [f64; 2], secs: f64) -> Vec<[f64; 3]> {
+    walk_map(dir, steps_room(), from, to, secs)
+}
+
+/// The same walk over the UDMF map `textmap` (a PWAD over freedoom2).
+pub(crate) fn walk_map(
+    dir: &TempDir,
+    textmap: String,
+    from: [f64; 2],
+    to: [f64; 2],
+    secs: f64,
+) -> Vec<[f64; 3]> {
     let wad = dir.join("steps.wad");
-    std::fs::write(&wad, udmf_room_pwad(steps_room()).to_bytes()).unwrap();
+    std::fs::write(&wad, udmf_room_pwad(textmap).to_bytes()).unwrap();
     let path = dir.join("path.json");
     let key = |t: f64, p: [f64; 2]| {
         format!(r#"{{"t": {t}, "camera": [{}, {}, 41], "angle": 0, "pitch": 0}}"#, p[0], p[1])
@@ -113,7 +124,7 @@ fn read_eyes(poses: &Path) -> Vec<[f64; 3]> {
         .collect()
 }
 
-fn near(a: f64, b: f64) -> bool {
+pub(crate) fn near(a: f64, b: f64) -> bool {
     (a - b).abs() < 0.01
 }
 

@@ -25,6 +25,7 @@ mod demo_level;
 mod export;
 mod film;
 mod film_walk;
+mod film_walk_gzdoom;
 mod locate;
 mod pick;
 mod viewer_path;

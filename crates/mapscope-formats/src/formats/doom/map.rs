@@ -40,6 +40,14 @@ pub mod line_flags {
     pub const BLOCK_SOUND: u16 = 0x0040;
     pub const NOT_ON_MAP: u16 = 0x0080;
     pub const ALREADY_ON_MAP: u16 = 0x0100;
+    /// Eternity's reserved bit: in a Doom-format map it says the bits above 0x1FF are junk
+    /// from an old editor (GZDoom and Boom ports then clear them).
+    pub const RESERVED: u16 = 0x0800;
+    /// MBF21: blocks players (Doom-format maps).
+    pub const MBF21_BLOCK_PLAYERS: u16 = 0x2000;
+    /// ZDoom's Hexen-format bits, which UDMF's `blockplayers` and `blockeverything` set too.
+    pub const ZDOOM_BLOCK_PLAYERS: u16 = 0x4000;
+    pub const ZDOOM_BLOCK_EVERYTHING: u16 = 0x8000;
 }
 
 /// Set in a vanilla NODES child to mark a subsector rather than a node.

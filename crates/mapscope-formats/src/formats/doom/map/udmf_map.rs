@@ -166,6 +166,8 @@ pub fn udmf_records(file: &str, name: &str, doc: &UdmfDocument) -> Result<MapDat
                     ("blocksound", line_flags::BLOCK_SOUND),
                     ("dontdraw", line_flags::NOT_ON_MAP),
                     ("mapped", line_flags::ALREADY_ON_MAP),
+                    ("blockplayers", line_flags::ZDOOM_BLOCK_PLAYERS),
+                    ("blockeverything", line_flags::ZDOOM_BLOCK_EVERYTHING),
                 ] {
                     if r.flag(key)? {
                         flags |= bit;

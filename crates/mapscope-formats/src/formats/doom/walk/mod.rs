@@ -2,17 +2,25 @@
 //! `P_CheckPosition`, `P_TryMove`, `P_SlideMove`; `p_mobj.c` `P_XYMovement`, `P_ZMovement`;
 //! `p_user.c` `P_CalcHeight`; `info.c` mobjinfo), read for the rules, written anew.
 //!
+//! Where a map uses them, GZDoom's additions are followed as GZDoom treats them: the line
+//! flags that block players in Boom-format (MBF21), Hexen-format and UDMF maps, sloped floors
+//! and ceilings, and solid 3D floors (see [`heights`]).
+//!
 //! The level stays as it starts: doors, lifts and platforms do not move, nothing else thinks.
-//! Sector floors are flat (slopes are not followed). The body moves straight where it is told
-//! (no momentum or friction ramp), at most [`RUN_SPEED`] a tic.
+//! The body moves straight where it is told (no momentum or friction ramp), at most
+//! [`RUN_SPEED`] a tic.
+
+mod blockmap;
+mod heights;
 
 use glam::DVec2;
 
 use crate::scene::Walker;
 
-use super::map::line_flags;
 use super::map::things::{spawn_decision, Spawn};
-use super::map::MapData;
+use super::map::{line_flags, Linedef, MapData, MapFormat};
+use blockmap::Blockmap;
+use heights::Heights;
 
 /// mobjinfo's player radius (`MT_PLAYER`, 16 units): half the width of its square box.
 pub const PLAYER_RADIUS: f64 = 16.0;
@@ -42,7 +50,7 @@ struct Line {
     /// Front (right) and back sectors; no back: one-sided.
     front: Option<usize>,
     back: Option<usize>,
-    /// `ML_BLOCKING`: blocks the player even when two-sided.
+    /// Blocks the player even when two-sided (see [`blocks_players`]).
     blocking: bool,
 }
 
@@ -73,9 +81,9 @@ struct Opening {
 /// The player's body in a Doom map.
 pub struct DoomWalker {
     lines: Vec<Line>,
-    /// Per sector: floor and ceiling height.
-    sectors: Vec<(f64, f64)>,
+    heights: Heights,
     solids: Vec<Solid>,
+    blockmap: Blockmap,
     at: DVec2,
     z: f64,
     momz: f64,
@@ -98,11 +106,10 @@ impl DoomWalker {
                     b: map.vertex(ld.v2)?.to_dvec2(),
                     front: side_sector(ld.sides[0]),
                     back: side_sector(ld.sides[1]),
-                    blocking: ld.has_flag(line_flags::IMPASSABLE),
+                    blocking: blocks_players(map, ld),
                 })
             })
-            .collect();
-        let sectors = map.sectors.iter().map(|s| (s.floor as f64, s.ceiling as f64)).collect();
+            .collect::<Vec<Line>>();
         // The things of a single-player game at skill 3 ("Hurt me plenty").
         let solids = map
             .things
@@ -114,11 +121,16 @@ impl DoomWalker {
                     radius: solid_radius(t.kind)?,
                 })
             })
-            .collect();
+            .collect::<Vec<Solid>>();
+        let blockmap = Blockmap::new(
+            &lines.iter().map(|l| (l.a, l.b)).collect::<Vec<_>>(),
+            &solids.iter().map(|s| (s.at, s.radius)).collect::<Vec<_>>(),
+        );
         DoomWalker {
             lines,
-            sectors,
+            heights: Heights::new(map),
             solids,
+            blockmap,
             at: DVec2::ZERO,
             z: 0.0,
             momz: 0.0,
@@ -130,15 +142,18 @@ impl DoomWalker {
     /// The sector holding `p`: the side it lies on of the nearest line met going east.
     fn sector_at(&self, p: DVec2) -> Option<usize> {
         let mut best: Option<(f64, &Line)> = None;
-        for line in &self.lines {
-            if (line.a.y > p.y) == (line.b.y > p.y) {
-                continue;
+        self.blockmap.lines_east(p, |lines, edge| {
+            for line in lines.iter().map(|&i| &self.lines[i as usize]) {
+                if (line.a.y > p.y) == (line.b.y > p.y) {
+                    continue;
+                }
+                let x = line.a.x + (p.y - line.a.y) * (line.b.x - line.a.x) / (line.b.y - line.a.y);
+                if x >= p.x && best.is_none_or(|(bx, _)| x < bx) {
+                    best = Some((x, line));
+                }
             }
-            let x = line.a.x + (p.y - line.a.y) * (line.b.x - line.a.x) / (line.b.y - line.a.y);
-            if x >= p.x && best.is_none_or(|(bx, _)| x < bx) {
-                best = Some((x, line));
-            }
-        }
+            best.is_some_and(|(x, _)| x <= edge)
+        });
         let (_, line) = best?;
         // The front is on the right going from a to b (`P_PointOnLineSide` 0).
         if (line.b - line.a).perp_dot(p - line.a) <= 0.0 {
@@ -152,17 +167,19 @@ impl DoomWalker {
     /// or what blocks it there.
     fn check(&self, p: DVec2) -> Result<Opening, Block> {
         let sector = self.sector_at(p).ok_or(Block::Other)?;
-        let &(floor, ceiling) = self.sectors.get(sector).ok_or(Block::Other)?;
+        let (floor, ceiling) =
+            self.heights.standing(sector, p, self.z, STEP_HEIGHT).ok_or(Block::Other)?;
         let mut open = Opening { floor, ceiling };
         let r = PLAYER_RADIUS;
-        for s in &self.solids {
+        let (lo, hi) = (p - DVec2::splat(r), p + DVec2::splat(r));
+        for s in self.blockmap.things_near(lo, hi).into_iter().map(|i| &self.solids[i as usize]) {
             let reach = s.radius + r;
             if (s.at.x - p.x).abs() < reach && (s.at.y - p.y).abs() < reach {
                 return Err(Block::Other);
             }
         }
-        let (lo, hi) = (p - DVec2::splat(r), p + DVec2::splat(r));
-        for (i, line) in self.lines.iter().enumerate() {
+        for i in self.blockmap.lines_near(lo, hi).into_iter().map(|i| i as usize) {
+            let line = &self.lines[i];
             if !box_crosses_line(lo, hi, line.a, line.b) {
                 continue;
             }
@@ -172,7 +189,11 @@ impl DoomWalker {
             if line.blocking {
                 return Err(Block::Line(i));
             }
-            let (Some(f), Some(b)) = (self.sectors.get(front), self.sectors.get(back)) else {
+            // GZDoom measures a sloped or 3D-floored opening at the line's point nearest the
+            // body; on level planes every point gives vanilla's opening.
+            let q = nearest_on_segment(p, line.a, line.b);
+            let side = |s| self.heights.side_opening(s, q, self.z, PLAYER_HEIGHT);
+            let (Some(f), Some(b)) = (side(front), side(back)) else {
                 return Err(Block::Line(i));
             };
             open.ceiling = open.ceiling.min(f.1.min(b.1));
@@ -257,7 +278,10 @@ impl Walker for DoomWalker {
         self.at = DVec2::from(at);
         let (floor, ceiling) = self
             .sector_at(self.at)
-            .and_then(|s| self.sectors.get(s).copied())
+            .and_then(|s| {
+                let floor = self.heights.planes(s, self.at)?.0;
+                self.heights.standing(s, self.at, floor, STEP_HEIGHT)
+            })
             .unwrap_or((0.0, 0.0));
         self.z = floor;
         self.momz = 0.0;
@@ -270,10 +294,21 @@ impl Walker for DoomWalker {
 
     fn tic(&mut self, wish: [f64; 2]) {
         let wish = DVec2::from(wish);
+        let on_floor = self.z <= self.floorz;
+        let from = self.sector_at(self.at);
         if wish.is_finite() && wish != DVec2::ZERO {
             let pieces = (wish.x.abs().max(wish.y.abs()) / MOVE_PIECE).ceil().max(1.0);
             for _ in 0..pieces as u32 {
                 self.move_piece(wish / pieces);
+            }
+        }
+        // GZDoom's `P_CheckSlopeWalk`: a body walking down a sloped floor keeps to it rather
+        // than falling off it a little every tic.
+        let drop = self.z - self.floorz;
+        if on_floor && drop > 0.0 && drop <= STEP_HEIGHT {
+            let sloped = |s: Option<usize>| s.is_some_and(|s| self.heights.sloped_floor(s));
+            if sloped(from) || sloped(self.sector_at(self.at)) {
+                self.z = self.floorz;
             }
         }
         self.fall();
@@ -291,6 +326,32 @@ impl Walker for DoomWalker {
     fn speed(&self) -> f64 {
         RUN_SPEED
     }
+}
+
+/// Whether a line stops players though it is two-sided: `ML_BLOCKING` in every format, and
+/// the players-only and everything blocks of the later formats, as GZDoom reads them: MBF21's
+/// bit 0x2000 in Doom-format maps (ignored where bit 0x800, Eternity's reserved bit, says the
+/// high bits are junk), ZDoom's 0x4000 and 0x8000 in Hexen-format maps, and UDMF's
+/// `blockplayers` and `blockeverything` (read into those bits).
+fn blocks_players(map: &MapData, ld: &Linedef) -> bool {
+    let flags = match map.format {
+        MapFormat::Doom if ld.flags & line_flags::RESERVED == 0 => line_flags::MBF21_BLOCK_PLAYERS,
+        MapFormat::Doom => 0,
+        MapFormat::Hexen | MapFormat::Udmf { .. } => {
+            line_flags::ZDOOM_BLOCK_PLAYERS | line_flags::ZDOOM_BLOCK_EVERYTHING
+        }
+    };
+    ld.has_flag(line_flags::IMPASSABLE | flags)
+}
+
+/// The point of segment a-b nearest `p`.
+fn nearest_on_segment(p: DVec2, a: DVec2, b: DVec2) -> DVec2 {
+    let d = b - a;
+    let len2 = d.length_squared();
+    if len2 == 0.0 {
+        return a;
+    }
+    a + d * ((p - a).dot(d) / len2).clamp(0.0, 1.0)
 }
 
 /// Whether the line a-b passes through the open box lo..hi (`P_BoxOnLineSide` -1, within the
@@ -342,6 +403,23 @@ mod tests {
         assert!(box_crosses_line(lo, hi, DVec2::new(0.0, -100.0), DVec2::new(0.0, 100.0)));
         assert!(!box_crosses_line(lo, hi, DVec2::new(16.0, -100.0), DVec2::new(16.0, 100.0)));
         assert!(!box_crosses_line(lo, hi, DVec2::new(0.0, 20.0), DVec2::new(0.0, 100.0)));
+    }
+
+    #[test]
+    fn each_format_blocks_players_by_its_own_bits() {
+        let blocks = |format: MapFormat, flags: u16| {
+            let map = MapData { format, ..MapData::default() };
+            blocks_players(&map, &Linedef { flags, ..Linedef::default() })
+        };
+        let udmf = || MapFormat::Udmf { namespace: "zdoom".into() };
+        assert!(blocks(MapFormat::Doom, line_flags::IMPASSABLE));
+        assert!(blocks(MapFormat::Doom, 0x2000));
+        // Bit 0x800 marks the high bits as an old editor's junk.
+        assert!(!blocks(MapFormat::Doom, 0x2800));
+        assert!(!blocks(MapFormat::Doom, 0x4000 | 0x8000));
+        assert!(blocks(MapFormat::Hexen, 0x4000) && blocks(MapFormat::Hexen, 0x8000));
+        assert!(!blocks(MapFormat::Hexen, 0x2000));
+        assert!(blocks(udmf(), 0x4000) && !blocks(udmf(), line_flags::BLOCK_MONSTERS));
     }
 
     #[test]
