@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::camera_args::parse_size;
 use super::{LoadArgs, RendererArgs, ViewArgs};
+use crate::film::video::{VideoWriter, VIDEO_EXTENSIONS};
 use crate::film::{gif::GifWriter, progress::Progress, CameraPath, Camerawork, Film};
 use crate::loader;
 use crate::outln;
@@ -58,7 +59,8 @@ pub struct FilmArgs {
     /// "angle": DEG, "pitch": DEG}, ...].
     #[arg(long)]
     pub poses: Option<PathBuf>,
-    /// An animated GIF (name ending .gif) or a folder for frame_00000.png, frame_00001.png, ...
+    /// An animated GIF (name ending .gif), a video (.mp4, .mkv, .webm, .mov, .avi; needs
+    /// ffmpeg) or a folder for frame_00000.png, frame_00001.png, ...
     #[arg(short = 'o', long = "output", required = true)]
     pub output: PathBuf,
 }
@@ -66,6 +68,7 @@ pub struct FilmArgs {
 /// Where the frames go.
 enum Sink {
     Gif(PathBuf, GifWriter<BufWriter<std::fs::File>>),
+    Video(VideoWriter),
     Pngs(PathBuf),
 }
 
@@ -101,6 +104,7 @@ pub fn film(a: FilmArgs) -> Result<ExitCode> {
     film.render(&gpu, &mut scene, &view, a.renderer.renderer, |pose, tic, image| {
         match &mut sink {
             Sink::Gif(_, gif) => gif.add(&image)?,
+            Sink::Video(video) => video.add(&image)?,
             Sink::Pngs(dir) => {
                 let meta = ShotMeta::for_view(&a.files, &load, &name, pose.pose, &view, tic);
                 let file = dir.join(format!("frame_{:05}.png", pose.frame));
@@ -117,9 +121,13 @@ pub fn film(a: FilmArgs) -> Result<ExitCode> {
         "{frames} frames in {secs:.2} s: {:.1} a second (drawn, read back and written)",
         frames as f64 / secs.max(1e-9)
     );
-    if let Sink::Gif(file, gif) = sink {
-        use std::io::Write;
-        gif.finish()?.flush().with_context(|| format!("writing {}", file.display()))?;
+    match sink {
+        Sink::Gif(file, gif) => {
+            use std::io::Write;
+            gif.finish()?.flush().with_context(|| format!("writing {}", file.display()))?;
+        }
+        Sink::Video(video) => video.finish()?,
+        Sink::Pngs(_) => {}
     }
     if let Some(file) = &a.poses {
         let text = crate::film::json_list(poses.iter().map(|p| p.to_json_line())) + "\n";
@@ -135,26 +143,30 @@ fn scene_for(a: &FilmArgs) -> Result<crate::scene::Scene> {
     source.build(a.map.as_deref())
 }
 
-/// A GIF for a name ending `.gif`, else a folder of PNGs (made where missing).
+/// A GIF for a name ending `.gif`, a video for a video file's name, else a folder of PNGs
+/// (made where missing).
 fn open_sink(output: &Path, w: u32, h: u32, palette: &[[u8; 3]], fps: f64) -> Result<Sink> {
     let ext = output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let parent_folder = || -> Result<()> {
+        if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating the folder {}", dir.display()))?;
+        }
+        Ok(())
+    };
     match ext.as_deref() {
         Some("gif") => {
-            if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("creating the folder {}", dir.display()))?;
-            }
+            parent_folder()?;
             let file = std::fs::File::create(output)
                 .with_context(|| format!("creating {}", output.display()))?;
             let gif = GifWriter::new(BufWriter::new(file), w, h, palette, fps)
                 .with_context(|| output.display().to_string())?;
             Ok(Sink::Gif(output.to_path_buf(), gif))
         }
-        Some("mp4" | "webm" | "mkv" | "avi" | "mov") => bail!(
-            "{}: film writes an animated GIF (-o NAME.gif) or a PNG sequence (-o FOLDER/), \
-             not video; make a video from the PNGs with an encoder such as ffmpeg",
-            output.display()
-        ),
+        Some(ext) if VIDEO_EXTENSIONS.contains(&ext) => {
+            parent_folder()?;
+            Ok(Sink::Video(VideoWriter::new(output, w, h, fps)?))
+        }
         _ => {
             std::fs::create_dir_all(output)
                 .with_context(|| format!("creating the folder {}", output.display()))?;

@@ -8,6 +8,7 @@
 pub mod gif;
 pub mod path;
 pub mod progress;
+pub mod video;
 
 use anyhow::{bail, Result};
 use serde_json::json;

@@ -230,3 +230,67 @@ fn a_bad_path_file_is_named_with_the_place_in_it() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("none.json"));
     assert!(!out.exists(), "nothing written for a bad path");
 }
+
+/// ffprobe's word on a video's first stream: (frames decoded, width, height).
+fn probe(file: &Path) -> (usize, u32, u32) {
+    let out = std::process::Command::new("ffprobe")
+        .args(["-v", "error", "-count_frames", "-select_streams", "v:0"])
+        .args(["-show_entries", "stream=nb_read_frames,width,height", "-of", "csv=p=0"])
+        .arg(file)
+        .output()
+        .expect("ffprobe (installed with ffmpeg, .ci/run) runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: Vec<usize> = text.trim().split(',').map(|n| n.parse().unwrap()).collect();
+    (v[2], v[0] as u32, v[1] as u32)
+}
+
+#[test]
+fn a_video_holds_exactly_the_frames_asked_the_same_bytes_every_time_and_shows_them() {
+    let dir = TempDir::new("film-video");
+    let path = dir.join("path.json");
+    std::fs::write(&path, PATH).unwrap();
+    let (a, b, pngs) = (dir.join("a.mp4"), dir.join("sub/b.mp4"), dir.join("pngs"));
+    for out in [&a, &b, &pngs] {
+        success(&film(&path, &["--frames", "12", "-o", out.to_str().unwrap()]), "film");
+    }
+    assert_eq!(probe(&a), (12, 160, 100));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap(), "not the same bytes");
+    // The video's last frame, decoded, is the last PNG up to the codec's loss.
+    let last = dir.join("last.png");
+    let out = std::process::Command::new("ffmpeg")
+        .args(["-v", "error", "-i"])
+        .arg(&a)
+        .args(["-vf", "select=eq(n\\,11)", "-frames:v", "1"])
+        .arg(&last)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (video, png) = (png_rgb(&last), png_rgb(&pngs.join("frame_00011.png")));
+    assert_eq!(video.len(), png.len());
+    let mean =
+        video.iter().zip(&png).map(|(&v, &p)| v.abs_diff(p) as f64).sum::<f64>() / png.len() as f64;
+    assert!(mean < 6.0, "decoded frame 11 differs from the PNG by {mean:.2} a channel");
+    // Not just any frame: the first PNG is farther from it.
+    let first = png_rgb(&pngs.join("frame_00000.png"));
+    let off = video.iter().zip(&first).map(|(&v, &p)| v.abs_diff(p) as f64).sum::<f64>()
+        / png.len() as f64;
+    assert!(off > mean * 2.0, "frame 11 is as near frame 0 ({off:.2}) as frame 11 ({mean:.2})");
+}
+
+#[test]
+fn a_video_without_ffmpeg_is_refused_before_drawing_saying_how_to_get_one() {
+    let dir = TempDir::new("film-no-ffmpeg");
+    let path = dir.join("path.json");
+    std::fs::write(&path, PATH).unwrap();
+    let wad = support::freedoom2();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mapscope"))
+        .args(["film", wad.to_str().unwrap(), "--path", path.to_str().unwrap()])
+        .args(["-o", dir.join("a.webm").to_str().unwrap()])
+        .env("MAPSCOPE_FFMPEG", dir.join("no-such-ffmpeg"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs ffmpeg") && err.contains("apt install ffmpeg"), "{err}");
+    assert!(!dir.join("a.webm").exists());
+}
