@@ -113,6 +113,7 @@ impl RasterTriangle {
     /// Clips `corners` at the near plane, projects them and sets up the edges and planes;
     /// `None` for a triangle that is back-facing, wholly behind the near plane, or covers no
     /// pixel row.
+    #[inline(always)]
     pub fn new(corners: &[ClipCorner; 3], vp: &Viewport) -> Option<RasterTriangle> {
         let near = vp.near as f64;
         // Sutherland-Hodgman against w >= near (the GPU's z <= w, with z = near).
