@@ -20,7 +20,7 @@ impl App {
             return;
         }
         let Some(mut walker) = self.scene.records.as_ref().and_then(|r| r.walker()) else {
-            self.message = Some("walk mode: Doom only so far".to_string());
+            self.message = Some("walk mode: Doom and Marathon only so far".to_string());
             return;
         };
         let at = self.fly.pose.native(self.scene.axes).position;
