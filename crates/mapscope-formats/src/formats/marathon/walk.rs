@@ -108,6 +108,8 @@ impl PlayerPhysics {
 /// One line as the body meets it.
 #[derive(Clone, Copy, Debug)]
 struct WalkLine {
+    /// False for a line with an endpoint missing: it lists no zone and leads nowhere.
+    valid: bool,
     a: usize,
     b: usize,
     solid: bool,
@@ -195,20 +197,27 @@ impl MarathonWalker {
             usize::try_from(p).ok().filter(|&p| level.polygon_ok.get(p).copied().unwrap_or(false))
         };
         let point_index = |e: i16| usize::try_from(e).ok().filter(|&e| e < points.len());
-        // Lines with a missing endpoint stay as placeholders so indices keep, but block nothing
-        // and are never crossed.
+        // Lines with a missing endpoint stay as placeholders so indices keep.
         let lines: Vec<WalkLine> = level
             .lines
             .iter()
             .map(|l| match (point_index(l.endpoints[0]), point_index(l.endpoints[1])) {
                 (Some(a), Some(b)) => WalkLine {
+                    valid: true,
                     a,
                     b,
                     solid: l.flags & line_flags::SOLID != 0,
                     clockwise: polygon_index(l.clockwise_polygon),
                     counterclockwise: polygon_index(l.counterclockwise_polygon),
                 },
-                _ => WalkLine { a: 0, b: 0, solid: false, clockwise: None, counterclockwise: None },
+                _ => WalkLine {
+                    valid: false,
+                    a: 0,
+                    b: 0,
+                    solid: false,
+                    clockwise: None,
+                    counterclockwise: None,
+                },
             })
             .collect();
         let sim = level.light_sim();
@@ -325,22 +334,17 @@ impl MarathonWalker {
             .iter()
             .map(|&l| (self.points[self.lines[l].a], self.points[self.lines[l].b]))
             .collect();
-        let mut visited = vec![false; self.polygons.len()];
+        // A short list, not a flag per polygon: this runs for every polygon of the level.
+        let mut visited = vec![p];
         let mut queue = VecDeque::from([p]);
-        visited[p] = true;
-        let mut flooded = 0;
         while let Some(s) = queue.pop_front() {
-            flooded += 1;
-            if flooded > MAX_FLOOD {
-                break;
-            }
             let Some(poly) = self.polygon(s) else { continue };
             let mut near = s == p;
             if poly.floor <= original.ceiling && poly.ceiling >= original.floor {
                 for (&li, &e) in poly.lines.iter().zip(&poly.vertices) {
                     if zones.lines.iter().any(|&(l, _)| l == li) {
                         near = true;
-                    } else if self.line_matters(li, original) {
+                    } else if self.lines[li].valid && self.line_matters(li, original) {
                         let line = &self.lines[li];
                         let (a, b) = (self.points[line.a], self.points[line.b]);
                         if corners.iter().any(|&c| segment_distance2(c, a, b) < reach2) {
@@ -364,8 +368,8 @@ impl MarathonWalker {
                 for &li in &poly.lines {
                     let line = &self.lines[li];
                     for q in [line.clockwise, line.counterclockwise].into_iter().flatten() {
-                        if !visited[q] {
-                            visited[q] = true;
+                        if !visited.contains(&q) && visited.len() < MAX_FLOOD {
+                            visited.push(q);
                             queue.push_back(q);
                         }
                     }
@@ -432,18 +436,13 @@ impl MarathonWalker {
                 if !zone.holds(out.at) {
                     continue;
                 }
-                let adjacent = across.and_then(|q| self.polygon(q));
-                let blocked = match adjacent {
-                    Some(adj) => {
-                        line.solid
-                            || adj.floor - z > STEP_HEIGHT
-                            || adj.ceiling - z < height
-                            || adj.ceiling.min(poly.ceiling) - adj.floor.max(poly.floor) < height
-                    }
-                    None => true,
-                };
-                if !blocked {
-                    let adj = adjacent.expect("passable lines have a polygon across");
+                let passable = across.and_then(|q| self.polygon(q)).filter(|adj| {
+                    !line.solid
+                        && adj.floor - z <= STEP_HEIGHT
+                        && adj.ceiling - z >= height
+                        && adj.ceiling.min(poly.ceiling) - adj.floor.max(poly.floor) >= height
+                });
+                if let Some(adj) = passable {
                     out.floor = out.floor.max(adj.floor);
                     out.ceiling = out.ceiling.max(adj.ceiling);
                     continue;
@@ -897,6 +896,29 @@ mod tests {
         let l = level(&[block(0, 2048, 0, 2048), block(2048, 4096, 0, 800)], |_| {}, Vec::new());
         let feet = walk(&l, [1024.0, 1024.0], [3072.0, 1024.0], 40);
         assert!(near(feet.last().unwrap()[0], 2048.0 - WALL_SEPARATION));
+    }
+
+    #[test]
+    fn a_body_walks_the_station_level_from_its_start_and_stays_in_it() {
+        let (bytes, _) = crate::formats::marathon::station::station_wad();
+        let wad = Wad::parse("station", &bytes).unwrap();
+        let l = Level::load(&wad, 0).unwrap();
+        let start = l.objects.iter().find(|o| o.kind == 3).unwrap();
+        let mut w = MarathonWalker::new(&l);
+        w.place([start.x as f64, start.y as f64]);
+        let mut visited = std::collections::HashSet::new();
+        for k in 0..600 {
+            let a = k as f64 / 40.0;
+            w.tic([128.0 * a.cos(), 128.0 * a.sin()]);
+            let [x, y, z] = w.feet();
+            let p = w.polygon.expect("in a polygon");
+            visited.insert(p);
+            let poly = w.polygon(p).unwrap();
+            assert!(x.is_finite() && y.is_finite() && z.is_finite());
+            // Never under the floor by more than a step's climb, never through the ceiling.
+            assert!(z > poly.floor - STEP_HEIGHT - 1.0 && z < poly.ceiling, "{k}: {:?}", w.feet());
+        }
+        assert!(visited.len() > 3, "stuck in {visited:?}");
     }
 
     #[test]
