@@ -2,7 +2,7 @@
 //! eye height, steps, walls, solid things; see [`crate::scene::Walker`]). WASD push it along
 //! the floor in the direction the camera faces; the mouse still looks. Fly stays the default.
 
-use crate::scene::Walker;
+use crate::scene::{Axes, Walker};
 
 use super::App;
 
@@ -20,7 +20,7 @@ impl App {
             return;
         }
         let Some(mut walker) = self.scene.records.as_ref().and_then(|r| r.walker()) else {
-            self.message = Some("walk mode: Doom only so far".to_string());
+            self.message = Some("walk mode: Doom and Marathon only so far".to_string());
             return;
         };
         let at = self.fly.pose.native(self.scene.axes).position;
@@ -46,8 +46,10 @@ impl App {
         let (sin, cos) = native.angle.to_radians().sin_cos();
         let axis = |p: bool, n: bool| (p as i32 - n as i32) as f64;
         let (ahead, aside) = (axis(keys.forward, keys.back), axis(keys.right, keys.left));
-        // Facing (cos, sin); its right is (sin, -cos) (angles count counter-clockwise).
-        let mut wish = [ahead * cos + aside * sin, ahead * sin - aside * cos];
+        // Facing (cos, sin); its right is (sin, -cos) where angles count counter-clockwise
+        // seen from above, (-sin, cos) where they count clockwise (Marathon's left-handed map).
+        let hand = if self.scene.axes == Axes::ZUpLeftHanded { -1.0 } else { 1.0 };
+        let mut wish = [ahead * cos + hand * aside * sin, ahead * sin - hand * aside * cos];
         let len = wish[0].hypot(wish[1]);
         let speed = walk.walker.speed();
         if len > 0.0 {

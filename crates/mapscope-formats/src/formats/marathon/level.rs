@@ -10,6 +10,7 @@ use super::map::{SideType, NONE};
 use super::panels::NO_TEXTURE;
 use super::platforms;
 use super::wad::{self, Chunk, Wad, DATA_VERSION_M1};
+use super::walk::PlayerPhysics;
 use super::WORLD_ONE;
 use crate::formats::{Reader, Result};
 
@@ -43,6 +44,9 @@ pub struct Level {
     pub ceiling: Vec<i16>,
     /// Polygons with a usable vertex ring (indices checked).
     pub polygon_ok: Vec<bool>,
+    /// The player's running physics from the level's `PHys` chunk (Marathon 2 and Infinity
+    /// maps may carry the scenario's physics); None: the engine's own.
+    pub physics: Option<PlayerPhysics>,
     /// Problems skipped while loading.
     pub notes: Vec<String>,
 }
@@ -155,7 +159,20 @@ impl Level {
             optional(file, &chunks, b"medi", "medi media", 32, map::media)?
         };
 
+        let physics = wad::find(&chunks, b"PHys").and_then(|c| {
+            let physics = PlayerPhysics::from_chunk(c.data);
+            if physics.is_none() {
+                notes.push(format!(
+                    "PHys chunk of {} bytes at offset {} holds no running model; walking uses \
+                     the engine's physics",
+                    c.data.len(),
+                    c.offset
+                ));
+            }
+            physics
+        });
         let mut level = Level {
+            physics,
             index,
             name,
             data_version,

@@ -22,6 +22,7 @@ pub mod station;
 pub mod summary;
 pub mod textures;
 pub mod wad;
+pub mod walk;
 #[cfg(any(test, feature = "writers"))]
 pub mod writer;
 

@@ -250,4 +250,8 @@ impl LevelRecords for MarathonRecords {
     fn kinds(&self) -> &'static [&'static str] {
         &["polygon", "line", "object"]
     }
+
+    fn walker(&self) -> Option<Box<dyn crate::scene::Walker>> {
+        Some(Box::new(super::walk::MarathonWalker::new(&self.level)))
+    }
 }

@@ -9,6 +9,7 @@ use super::lights::{LightingFunction, OldLight, StaticLight, FIXED_ONE, LIGHT_IN
 use super::mac_roman;
 use super::map::{Line, MapObject, Media, Platform, Point, Polygon, Side, SideTexture, NONE};
 use super::shapes::{ColorEntry, BITMAP_COLUMN_ORDER, BITMAP_TRANSPARENT};
+use super::walk::PlayerPhysics;
 use crate::formats::{ByteWriter, Slot};
 
 /// `text` in Mac Roman, as the games wrote it, cut or NUL-padded to `n` bytes.
@@ -255,6 +256,22 @@ pub fn medi(media: &[Media]) -> Vec<u8> {
         point(out, m.origin);
         out.i16(m.height).i32(m.minimum_light).u16(m.texture).u16(m.transfer_mode).zeros(4);
     })
+}
+
+/// A `PHys` chunk of two physics models (walking, running), both `running`'s values, the
+/// fields walking does not use zero.
+pub fn phys(running: &PlayerPhysics) -> Vec<u8> {
+    let mut fields = [0i32; 26];
+    fields[0] = running.maximum_forward_velocity;
+    fields[6] = running.gravitational_acceleration;
+    fields[7] = running.climbing_acceleration;
+    fields[8] = running.terminal_velocity;
+    fields[20] = running.radius;
+    fields[21] = running.height;
+    fields[23] = running.camera_height;
+    let mut out = ByteWriter::big_endian();
+    out.i32s(&fields).i32s(&fields);
+    out.into_bytes()
 }
 
 pub fn minf(name: &str, environment: u16) -> Vec<u8> {
