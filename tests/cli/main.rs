@@ -1,7 +1,7 @@
 //! The binary as people run it: `render --automap` (`automap`); `compare` as scripts use it
 //! (`compare`), on screenshots as
 //! people keep them (`compare_screenshots`) and with `--align` (`align`); `locate` (`locate`);
-//! `bench` (`bench`); `film` (`film`);
+//! `bench` (`bench`); `film` (`film`), walking (`film_walk`, `film_walk_mesh`);
 //! `export` to glTF the Khronos validator accepts and to OBJ (`export`); the demo level matches
 //! its generator and renders (`demo_level`); the windowed viewer under Xvfb driven by xdotool,
 //! files dropped on it through X11 drag and drop (`viewer_window`, `xdnd`), its settings file
@@ -25,6 +25,7 @@ mod demo_level;
 mod export;
 mod film;
 mod film_walk;
+mod film_walk_mesh;
 mod locate;
 mod pick;
 mod viewer_path;

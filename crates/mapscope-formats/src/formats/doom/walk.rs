@@ -8,7 +8,7 @@
 
 use glam::DVec2;
 
-use crate::scene::Walker;
+use crate::scene::NativeWalker;
 
 use super::map::line_flags;
 use super::map::things::{spawn_decision, Spawn};
@@ -252,7 +252,7 @@ impl DoomWalker {
     }
 }
 
-impl Walker for DoomWalker {
+impl NativeWalker for DoomWalker {
     fn place(&mut self, at: [f64; 2]) {
         self.at = DVec2::from(at);
         let (floor, ceiling) = self
