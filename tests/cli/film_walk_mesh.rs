@@ -1,6 +1,6 @@
 //! `mapscope film --walk` in the games walked on their triangles (Saturn Quake and
 //! Carmageddon 2 levels written here with the formats' writers; Attack of the Saucerman's
-//! fixture): a walker heading into a wall stops its radius from it, climbs a step of the
+//! fixture: its eye over the ground): a walker heading into a wall stops its radius from it, climbs a step of the
 //! game's step height but not a higher one, falls off a ledge with gravity to the floor
 //! below, and keeps its eye at the game's eye height over the floor.
 
@@ -258,4 +258,14 @@ fn saturn_quakes_test_room_walks_on_its_floor() {
     let lev = support::fixture("saturn/test_room.lev");
     let eyes = walk(&dir, &lev, [40.0, 40.0, -24.0], [100.0, 40.0, -24.0], 0.5);
     assert!(eyes.iter().all(|e| near(e[1], 16.0 + QUAKE_EYE, 1e-6)), "eyes {eyes:?}");
+}
+
+#[test]
+fn saucermans_walker_stands_its_eye_128_over_the_ground_where_the_spawn_camera_does() {
+    // The fixture's spawn camera is 128 over the ground of the player's cell (15744, 14208).
+    let dir = TempDir::new("walk-saucer");
+    let pak = support::fixture("saucer/Saucerdata.pak");
+    let from = [15744.0, 400.0, 14208.0];
+    let eyes = walk(&dir, &pak, from, from, 0.3);
+    assert!(eyes.iter().all(|e| near(e[1], 128.0, 1e-3)), "eyes {eyes:?}");
 }

@@ -12,6 +12,7 @@
 //! it that is no more than a step above the feet (Quake's box also stands on a ledge while any
 //! part of it is over the ledge).
 //!
+//! Where nothing at all lies under its foot (past the edge of the level), it does not go.
 //! The level stays as it starts: nothing moves. The body moves straight where it is told (no
 //! momentum), at most the game's running speed a tic; no jumping, swimming or crouching.
 
@@ -155,7 +156,10 @@ impl MeshWalker {
         }
         // (The tolerance lets a step of the exact height count when stored in single floats.)
         let top = self.feet.y + self.body.step + self.tol;
-        let Some(floor) = self.ground(p, top) else { return Ok(stay) };
+        let Some(floor) = self.ground(p, top) else {
+            // Nothing below at all: the edge of the level holds it in.
+            return Err(DVec2::ZERO);
+        };
         if floor < self.feet.y - self.body.step {
             // Off a ledge: it falls from here.
             return Ok(stay);
@@ -530,6 +534,15 @@ mod tests {
         walk(&mut w, [0.0, 0.0], 30);
         assert_eq!(w.feet()[1], 0.0);
         assert_eq!(w.eye()[1], 46.0);
+    }
+
+    #[test]
+    fn stays_on_the_level_at_its_edge() {
+        let mut w = MeshWalker::new(floor(-100.0, 100.0, -100.0, 100.0, 0.0), QUAKE, 30.0);
+        w.place([0.0, 40.0, 0.0]);
+        walk(&mut w, [10.0, 0.0], 30);
+        // Its foot still touches the floor; a step further would leave nothing under it.
+        assert!((w.feet()[0] - 116.0).abs() < 0.01 && w.feet()[1] == 0.0, "{:?}", w.feet());
     }
 
     #[test]
