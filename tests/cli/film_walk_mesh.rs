@@ -1,8 +1,9 @@
 //! `mapscope film --walk` in the games walked on their triangles (Saturn Quake and
-//! Carmageddon 2 levels written here with the formats' writers; Attack of the Saucerman's
-//! fixture: its eye over the ground): a walker heading into a wall stops its radius from it, climbs a step of the
-//! game's step height but not a higher one, falls off a ledge with gravity to the floor
-//! below, and keeps its eye at the game's eye height over the floor.
+//! Carmageddon 2 levels written here with the formats' writers, Attack of the Saucerman's
+//! fixture): a walker heading into a wall stops its radius from it, climbs a step of the
+//! game's step height but not a higher one (Saturn Quake, Carmageddon 2), falls off a ledge
+//! with gravity to the floor below, and keeps its eye at the game's eye height over the floor;
+//! Saucerman's translucent blocks do not stop it.
 
 use std::path::Path;
 
@@ -260,12 +261,52 @@ fn saturn_quakes_test_room_walks_on_its_floor() {
     assert!(eyes.iter().all(|e| near(e[1], 16.0 + QUAKE_EYE, 1e-6)), "eyes {eyes:?}");
 }
 
+fn saucer_walk(tag: &str, from: [f64; 3], to: [f64; 3], secs: f64) -> Vec<[f64; 3]> {
+    let dir = TempDir::new(tag);
+    walk(&dir, &support::fixture("saucer/Saucerdata.pak"), from, to, secs)
+}
+
+/// Saucerman's eye over the ground, the spawn camera's.
+const SAUCER_EYE: f64 = 128.0;
+
 #[test]
-fn saucermans_walker_stands_its_eye_128_over_the_ground_where_the_spawn_camera_does() {
+fn saucerman_stands_its_eye_128_over_the_ground_where_the_spawn_camera_does() {
     // The fixture's spawn camera is 128 over the ground of the player's cell (15744, 14208).
-    let dir = TempDir::new("walk-saucer");
-    let pak = support::fixture("saucer/Saucerdata.pak");
     let from = [15744.0, 400.0, 14208.0];
-    let eyes = walk(&dir, &pak, from, from, 0.3);
-    assert!(eyes.iter().all(|e| near(e[1], 128.0, 1e-3)), "eyes {eyes:?}");
+    let eyes = saucer_walk("walk-su-spawn", from, from, 0.3);
+    assert!(eyes.iter().all(|e| near(e[1], SAUCER_EYE, 1e-3)), "eyes {eyes:?}");
+}
+
+#[test]
+fn saucerman_stops_32_from_a_block() {
+    // TESTA's block at cell (56, 16): its front face at z 17 * 256.
+    let eyes =
+        saucer_walk("walk-su-block", [14464.0, 300.0, 4652.0], [14464.0, 300.0, 4000.0], 3.0);
+    let last = eyes.last().unwrap();
+    assert!(
+        near(last[2], 17.0 * 256.0 + 32.0, 0.01) && near(last[0], 14464.0, 0.01),
+        "at {last:?}"
+    );
+    assert!(eyes.iter().all(|e| near(e[1], SAUCER_EYE, 1e-3)), "eyes {eyes:?}");
+}
+
+#[test]
+fn saucerman_walks_through_a_translucent_block() {
+    // The blend row's block at cell (10, 52) (x 2560..2816) is drawn through a blend table.
+    let eyes =
+        saucer_walk("walk-su-glass", [2350.0, 300.0, 13440.0], [3000.0, 300.0, 13440.0], 3.0);
+    let last = eyes.last().unwrap();
+    assert!(near(last[0], 3000.0, 0.01), "at {last:?}");
+}
+
+#[test]
+fn saucerman_falls_off_a_floating_block_to_the_ground() {
+    // TESTA's block raised 512 at cell (38, 40): its top at 768.
+    let eyes =
+        saucer_walk("walk-su-fall", [9856.0, 1000.0, 10368.0], [10300.0, 1000.0, 10368.0], 3.0);
+    assert!(near(eyes[0][1], 768.0 + SAUCER_EYE, 1e-3), "starts on top: {:?}", eyes[0]);
+    let last = eyes.last().unwrap();
+    assert!(near(last[0], 10300.0, 0.01) && near(last[1], SAUCER_EYE, 1e-3), "at {last:?}");
+    let between = eyes.iter().filter(|e| e[1] < 768.0 + SAUCER_EYE - 1e-3 && e[1] > SAUCER_EYE);
+    assert!(between.count() >= 4, "no fall: {eyes:?}");
 }
