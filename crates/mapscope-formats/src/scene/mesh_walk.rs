@@ -165,16 +165,12 @@ impl MeshWalker {
             return Ok(stay);
         }
         let feet = DVec3::new(p.x, floor, p.y);
-        let (depth, away) = if floor > self.feet.y { self.walls(feet) } else { (depth, away) };
+        let (depth, away) = if floor == self.feet.y { (depth, away) } else { self.walls(feet) };
         if depth > allowed {
-            // No room for the head on what it would step onto.
+            // No room for the head where it would step up or down to.
             return Err(away);
         }
-        Ok(Spot {
-            feet,
-            grounded: true,
-            depth: if floor > self.feet.y { depth } else { self.walls(feet).0 },
-        })
+        Ok(Spot { feet, grounded: true, depth })
     }
 
     fn go(&mut self, spot: Spot) {
