@@ -39,7 +39,7 @@ pub struct FilmArgs {
     #[arg(long)]
     pub tour: bool,
     /// Walk the path instead of flying it: a body with the game's gravity, eye height, steps
-    /// and collision heads for the path's point every game tic (Doom and Marathon so far).
+    /// and collision heads for the path's point every game tic (every game).
     #[arg(long, requires = "path")]
     pub walk: bool,
     /// Frames to render [default: a path's through its last keyframe; the tour: 200].

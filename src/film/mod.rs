@@ -146,11 +146,11 @@ impl Film {
         let Camerawork::Path(path) = &self.camerawork else {
             bail!("--walk walks a camera path (--path), not the tour");
         };
-        let Some(mut walker) = scene.records.as_ref().and_then(|r| r.walker()) else {
-            bail!("--walk: walk mode knows Doom's rules only so far, not {}'s", scene.game.name());
+        let Some(mut walker) = scene.records.as_ref().and_then(|r| r.walker(scene)) else {
+            bail!("--walk: no walk rules for {} levels", scene.game.name());
         };
         let start = path.at(0.0).unwrap_or_default().position;
-        walker.place([start[0], start[1]]);
+        walker.place(scene.axes.to_viewer_f64(start.into()).to_array());
         Ok(Walking { walker, tics: 0 })
     }
 
@@ -167,8 +167,9 @@ impl Film {
         while walk.tics < tic {
             walk.tics += 1;
             let goal = path.at(f64::from(walk.tics) / rate).unwrap_or_default().position;
+            let goal = axes.to_viewer_f64(goal.into());
             let feet = walk.walker.feet();
-            let mut wish = glam::DVec2::new(goal[0] - feet[0], goal[1] - feet[1]);
+            let mut wish = glam::DVec2::new(goal.x - feet[0], goal.z - feet[2]);
             let speed = walk.walker.speed();
             if wish.length() > speed {
                 wish = wish.normalize() * speed;
@@ -176,7 +177,8 @@ impl Film {
             walk.walker.tic(wish.into());
         }
         let look = path.at(f64::from(tic) / rate).unwrap_or_default();
-        let native = NativePose { position: walk.walker.eye(), ..look };
+        let eye = axes.to_native_f64(walk.walker.eye().into()).to_array();
+        let native = NativePose { position: eye, ..look };
         (native.to_viewer(axes), native)
     }
 }

@@ -169,17 +169,3 @@ fn a_walker_is_stopped_by_a_barrel_at_its_radius() {
     // Barrel radius 10 plus the player's 16, in front of x 160.
     assert!(near(last[0], 160.0 - 26.0), "stopped at {last:?}");
 }
-
-#[test]
-fn walking_a_game_without_walk_rules_says_doom_only() {
-    let dir = TempDir::new("walk-saturn");
-    let path = dir.join("path.json");
-    std::fs::write(&path, r#"{"keyframes": [{"t": 0, "camera": [0, 0, 0], "angle": 0}]}"#).unwrap();
-    let lev = support::fixture("saturn/test_room.lev");
-    let args = [lev.to_str().unwrap(), "--path", path.to_str().unwrap(), "--walk"];
-    let out =
-        mapscope(["film"].into_iter().chain(args).chain(["-o", dir.join("f").to_str().unwrap()]));
-    assert!(!out.status.success(), "walked Saturn Quake");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("Doom's rules only so far"), "stderr: {err}");
-}

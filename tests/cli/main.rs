@@ -1,7 +1,8 @@
 //! The binary as people run it: `render --automap` (`automap`); `compare` as scripts use it
 //! (`compare`), on screenshots as
 //! people keep them (`compare_screenshots`) and with `--align` (`align`); `locate` (`locate`);
-//! `bench` (`bench`); `film` (`film`), walking it (`film_walk`, `film_walk_marathon`);
+//! `bench` (`bench`); `film` (`film`), walking (`film_walk`, `film_walk_gzdoom`,
+//! `film_walk_marathon`, `film_walk_mesh`);
 //! `export` to glTF the Khronos validator accepts and to OBJ (`export`); the demo level matches
 //! its generator and renders (`demo_level`); the windowed viewer under Xvfb driven by xdotool,
 //! files dropped on it through X11 drag and drop (`viewer_window`, `xdnd`), its settings file
@@ -27,6 +28,7 @@ mod film;
 mod film_walk;
 mod film_walk_gzdoom;
 mod film_walk_marathon;
+mod film_walk_mesh;
 mod locate;
 mod pick;
 mod viewer_path;

@@ -1,7 +1,8 @@
 //! Walk mode in the viewer under Xvfb, driven as `viewer_window` drives it: Z, then the
 //! forward key held on freedoom2 MAP01. Flying keeps the eye's height; walking takes it down
 //! the steps ahead of the start, keeps it 41 units over the floor under it, and stops where
-//! something blocks it, however long the key is held.
+//! something blocks it, however long the key is held; the same on Saturn Quake's test room,
+//! walked on its triangles, with D strafing right in its left-handed axes.
 
 use std::time::Duration;
 
@@ -51,4 +52,36 @@ fn walk_mode_follows_the_floor_and_stops_where_it_is_blocked() {
     let (_, pushed) = v.screenshot();
     let q = position(&pushed);
     assert!((q[0] - p[0]).abs() < 1.0 && (q[1] - p[1]).abs() < 1.0, "{p:?} then {q:?}");
+}
+
+/// Saturn Quake's test room, a left-handed level walked on its triangles: Z puts the eye 46
+/// over the floor (at 16), the forward key takes it along +x until a wall stops it, and D
+/// strafes it to the camera's right, which in the room's left-handed axes is towards -z.
+#[test]
+fn walk_mode_on_saturn_quake_keeps_quakes_eye_and_strafes_to_the_right() {
+    let _one_at_a_time = one_viewer_at_a_time();
+    let tmp = TempDir::new("viewer-walk-saturn");
+    let lev = crate::support::fixture("saturn/test_room.lev");
+    let mut args = vec![lev.into_os_string()];
+    args.extend(os(&["--no-config"]));
+    let mut v = Viewer::start(&tmp, &args);
+    let (_, start) = v.screenshot();
+    let s = position(&start);
+    assert_eq!(s[1], 16.0 + 24.0, "the player start's height");
+
+    v.key("z");
+    v.hold("Up", Duration::from_millis(3000));
+    let (_, walked) = v.screenshot();
+    let p = position(&walked);
+    assert!(p[0] > s[0] + 100.0, "the walker did not go ahead: {p:?}");
+    assert!((p[1] - (16.0 + 46.0)).abs() < 1e-6, "eye at {p:?}");
+    v.hold("Up", Duration::from_millis(1000));
+    let (_, pushed) = v.screenshot();
+    let q = position(&pushed);
+    assert!((q[0] - p[0]).abs() < 1e-3, "not blocked: {p:?} then {q:?}");
+
+    v.hold("d", Duration::from_millis(500));
+    let (_, strafed) = v.screenshot();
+    let r = position(&strafed);
+    assert!(r[2] < q[2] - 20.0 && (r[0] - q[0]).abs() < 1.0, "{q:?} then {r:?}");
 }

@@ -2,7 +2,7 @@
 //! eye height, steps, walls, solid things; see [`crate::scene::Walker`]). WASD push it along
 //! the floor in the direction the camera faces; the mouse still looks. Fly stays the default.
 
-use crate::scene::{Axes, Walker};
+use crate::scene::Walker;
 
 use super::App;
 
@@ -19,12 +19,12 @@ impl App {
             self.message = Some("fly mode".to_string());
             return;
         }
-        let Some(mut walker) = self.scene.records.as_ref().and_then(|r| r.walker()) else {
-            self.message = Some("walk mode: Doom and Marathon only so far".to_string());
+        let Some(mut walker) = self.scene.records.as_ref().and_then(|r| r.walker(&self.scene))
+        else {
+            self.message = Some(format!("walk mode: no walk rules for {}", self.scene.game.name()));
             return;
         };
-        let at = self.fly.pose.native(self.scene.axes).position;
-        walker.place([at[0], at[1]]);
+        walker.place(self.fly.pose.pos.to_array());
         self.walk = Some(WalkMode { walker, pending: 0.0 });
         self.message = Some("walk mode (Z: fly)".to_string());
         self.ride_walker();
@@ -34,22 +34,21 @@ impl App {
     /// at the walker's eye.
     pub(super) fn walk_camera(&mut self, dt: f64) {
         let rate = self.scene.game.tic_rate();
-        let native = self.fly.pose.native(self.scene.axes);
+        let pose = self.fly.pose;
         let keys = self.keys;
         let Some(walk) = &mut self.walk else { return };
         let eye = walk.walker.eye();
-        if (eye[0] - native.position[0]).hypot(eye[1] - native.position[1]) > 1.0 {
+        if (eye[0] - pose.pos.x).hypot(eye[2] - pose.pos.z) > 1e-6 * (1.0 + pose.pos.length()) {
             // Something else moved the camera (find, a bookmark, a path key): the body follows.
-            walk.walker.place([native.position[0], native.position[1]]);
+            walk.walker.place(pose.pos.to_array());
         }
         walk.pending += dt;
-        let (sin, cos) = native.angle.to_radians().sin_cos();
         let axis = |p: bool, n: bool| (p as i32 - n as i32) as f64;
         let (ahead, aside) = (axis(keys.forward, keys.back), axis(keys.right, keys.left));
-        // Facing (cos, sin); its right is (sin, -cos) where angles count counter-clockwise
-        // seen from above, (-sin, cos) where they count clockwise (Marathon's left-handed map).
-        let hand = if self.scene.axes == Axes::ZUpLeftHanded { -1.0 } else { 1.0 };
-        let mut wish = [ahead * cos + hand * aside * sin, ahead * sin - hand * aside * cos];
+        // Along the floor in viewer space (x, z), the same for every game's handedness.
+        let forward = glam::DVec2::new(pose.yaw.cos(), -pose.yaw.sin());
+        let right = glam::DVec2::new(pose.right().x, pose.right().z);
+        let mut wish = (forward * ahead + right * aside).to_array();
         let len = wish[0].hypot(wish[1]);
         let speed = walk.walker.speed();
         if len > 0.0 {
@@ -65,8 +64,6 @@ impl App {
     /// The camera at the walker's eye, looking where it looked.
     fn ride_walker(&mut self) {
         let Some(walk) = &self.walk else { return };
-        let mut native = self.fly.pose.native(self.scene.axes);
-        native.position = walk.walker.eye();
-        self.fly.pose = native.to_viewer(self.scene.axes);
+        self.fly.pose.pos = walk.walker.eye().into();
     }
 }

@@ -10,8 +10,10 @@ mod camera;
 mod cells;
 pub mod doom;
 mod game;
+mod mesh_walk;
 mod records;
 mod texture;
+mod triangle_grid;
 mod walk;
 
 pub use animation::{thing_frame_word, Animator, FrameState, StaticAnimator};
@@ -20,9 +22,10 @@ pub use axes::Axes;
 pub use camera::{CameraPose, NativePose, MAX_PITCH_DEG};
 pub use cells::{Cell, CellEdge, CellMap, NO_CELL};
 pub use game::{Game, GameScreen, HudPicture, LightScale};
+pub use mesh_walk::{Body, MeshWalker};
 pub use records::{flag_names, Fact, Facts, LevelRecords, Located, SurfaceHit};
 pub use texture::{Texels, Texture};
-pub use walk::Walker;
+pub use walk::{InViewer, NativeWalker, Walker};
 
 use glam::Vec3;
 

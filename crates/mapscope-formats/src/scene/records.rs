@@ -2,7 +2,7 @@
 //! sidedef, a Marathon polygon), for the inspector and `pick`. Each format answers for its
 //! scenes through [`LevelRecords`]; the renderer only knows triangles and sprites.
 
-use super::{Sprite, Walker, WorldVertex};
+use super::{Scene, Sprite, Walker, WorldVertex};
 
 /// One value of a record, kept typed so that `pick --json` prints numbers as numbers.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,9 +73,11 @@ pub trait LevelRecords: Send + Sync {
     fn kinds(&self) -> &'static [&'static str] {
         &[]
     }
-    /// A body that walks through the level by the game's rules; `None` where the format does
-    /// not know them yet.
-    fn walker(&self) -> Option<Box<dyn Walker>> {
+    /// A body that walks through `scene` (the level these records belong to) by the game's
+    /// rules; `None` where the format does not know them. Formats whose level is a triangle
+    /// mesh build it from the scene's triangles, choosing the solid ones by their records.
+    fn walker(&self, scene: &Scene) -> Option<Box<dyn Walker>> {
+        let _ = scene;
         None
     }
 }

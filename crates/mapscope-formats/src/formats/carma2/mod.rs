@@ -17,6 +17,7 @@ pub mod surfaces;
 pub mod track_files;
 pub mod transform;
 pub mod twt;
+pub mod walk;
 #[cfg(any(test, feature = "writers"))]
 pub mod writer;
 

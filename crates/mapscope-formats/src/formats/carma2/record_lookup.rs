@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::scene::{Fact, Facts, LevelRecords, Sprite, SurfaceHit};
+use crate::scene::{Fact, Facts, LevelRecords, Scene, Sprite, SurfaceHit, Walker};
 
 /// Per triangle: its model face and material; per actor: its model.
 #[derive(Default)]
@@ -64,5 +64,9 @@ impl LevelRecords for Carma2Records {
 
     fn sprite(&self, _sprite: &Sprite) -> Facts {
         Facts::new()
+    }
+
+    fn walker(&self, scene: &Scene) -> Option<Box<dyn Walker>> {
+        Some(Box::new(super::walk::walker(scene)))
     }
 }

@@ -252,8 +252,9 @@ impl LevelRecords for DoomRecords {
         &["sector", "linedef", "thing"]
     }
 
-    fn walker(&self) -> Option<Box<dyn crate::scene::Walker>> {
-        Some(Box::new(super::walk::DoomWalker::new(&self.map)))
+    fn walker(&self, scene: &crate::scene::Scene) -> Option<Box<dyn crate::scene::Walker>> {
+        let walker = super::walk::DoomWalker::new(&self.map);
+        Some(Box::new(crate::scene::InViewer::new(walker, scene.axes)))
     }
 }
 

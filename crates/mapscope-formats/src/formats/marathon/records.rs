@@ -251,7 +251,8 @@ impl LevelRecords for MarathonRecords {
         &["polygon", "line", "object"]
     }
 
-    fn walker(&self) -> Option<Box<dyn crate::scene::Walker>> {
-        Some(Box::new(super::walk::MarathonWalker::new(&self.level)))
+    fn walker(&self, scene: &crate::scene::Scene) -> Option<Box<dyn crate::scene::Walker>> {
+        let walker = super::walk::MarathonWalker::new(&self.level);
+        Some(Box::new(crate::scene::InViewer::new(walker, scene.axes)))
     }
 }

@@ -19,7 +19,7 @@ use std::collections::VecDeque;
 
 use glam::DVec2;
 
-use crate::scene::Walker;
+use crate::scene::NativeWalker;
 
 use super::level::Level;
 use super::map::line_flags;
@@ -596,7 +596,7 @@ impl MarathonWalker {
     }
 }
 
-impl Walker for MarathonWalker {
+impl NativeWalker for MarathonWalker {
     fn place(&mut self, at: [f64; 2]) {
         self.at = DVec2::from(at);
         self.polygon = self.polygon_at(self.at);

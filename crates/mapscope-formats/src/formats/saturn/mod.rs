@@ -17,6 +17,7 @@ pub mod sky;
 pub mod tail;
 pub mod textures;
 pub mod tiles;
+pub mod walk;
 #[cfg(any(test, feature = "writers"))]
 pub mod writer;
 

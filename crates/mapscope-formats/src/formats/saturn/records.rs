@@ -1,7 +1,7 @@
 //! A Saturn Quake scene's surfaces in the level's own records: the plane a face belongs to
 //! (the scene's part), its flags, its quads and its tile, and the tile's size.
 
-use crate::scene::{Fact, Facts, LevelRecords, Sprite, SurfaceHit};
+use crate::scene::{Fact, Facts, LevelRecords, Scene, Sprite, SurfaceHit, Walker};
 
 use super::level::{Plane, NONE16};
 use super::tiles::TileRecord;
@@ -46,5 +46,9 @@ impl LevelRecords for SaturnRecords {
 
     fn sprite(&self, _sprite: &Sprite) -> Facts {
         Facts::new()
+    }
+
+    fn walker(&self, scene: &Scene) -> Option<Box<dyn Walker>> {
+        Some(Box::new(super::walk::walker(scene)))
     }
 }

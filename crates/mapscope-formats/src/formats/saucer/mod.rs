@@ -24,6 +24,7 @@ pub mod sound;
 pub mod texture_def;
 pub mod textures;
 pub mod wad;
+pub mod walk;
 #[cfg(any(test, feature = "writers"))]
 pub mod writer;
 

@@ -1,7 +1,7 @@
 //! An Attack of the Saucerman scene's surfaces in the map's own records: the grid cell a
 //! surface lies over, its terrain tile, the block standing there, and billboards by entry.
 
-use crate::scene::{Fact, Facts, LevelRecords, Sprite, SurfaceHit};
+use crate::scene::{Fact, Facts, LevelRecords, Scene, Sprite, SurfaceHit, Walker};
 
 use super::geometry::CELL;
 use super::map_items::{Billboard, BlockInstance, TerrainTile, GRID};
@@ -60,5 +60,9 @@ impl LevelRecords for SaucerRecords {
             ("billboard_texture".into(), Fact::Int(b.texture as i64)),
             ("scale".into(), Fact::Int(b.scale as i64)),
         ]
+    }
+
+    fn walker(&self, scene: &Scene) -> Option<Box<dyn Walker>> {
+        Some(Box::new(super::walk::walker(scene)))
     }
 }

@@ -15,7 +15,7 @@ mod heights;
 
 use glam::DVec2;
 
-use crate::scene::Walker;
+use crate::scene::NativeWalker;
 
 use super::map::things::{spawn_decision, Spawn};
 use super::map::{line_flags, Linedef, MapData, MapFormat};
@@ -273,7 +273,7 @@ impl DoomWalker {
     }
 }
 
-impl Walker for DoomWalker {
+impl NativeWalker for DoomWalker {
     fn place(&mut self, at: [f64; 2]) {
         self.at = DVec2::from(at);
         let (floor, ceiling) = self
