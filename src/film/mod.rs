@@ -151,6 +151,15 @@ impl Film {
         };
         let start = path.at(0.0).unwrap_or_default().position;
         walker.place(scene.axes.to_viewer_f64(start.into()).to_array());
+        if !walker.has_floor() {
+            bail!(
+                "--walk: no floor under the path's first keyframe ({}, {}, {}): start the path \
+                 over the level",
+                start[0],
+                start[1],
+                start[2]
+            );
+        }
         Ok(Walking { walker, tics: 0 })
     }
 

@@ -310,3 +310,27 @@ fn saucerman_falls_off_a_floating_block_to_the_ground() {
     let between = eyes.iter().filter(|e| e[1] < 768.0 + SAUCER_EYE - 1e-3 && e[1] > SAUCER_EYE);
     assert!(between.count() >= 4, "no fall: {eyes:?}");
 }
+
+#[test]
+fn a_walk_starting_over_nothing_is_refused_naming_the_keyframe() {
+    let dir = TempDir::new("walk-over-nothing");
+    let path = dir.join("path.json");
+    std::fs::write(
+        &path,
+        r#"{"keyframes": [{"t": 0, "camera": [90000, 5, 90000], "angle": 0, "pitch": 0}]}"#,
+    )
+    .unwrap();
+    let track = support::fixture("carma2/TRACK.TWT");
+    let out = mapscope([
+        "film",
+        track.to_str().unwrap(),
+        "--path",
+        path.to_str().unwrap(),
+        "--walk",
+        "-o",
+        dir.join("frames").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success(), "walked over nothing");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no floor under the path's first keyframe (90000, 5, 90000)"), "{err}");
+}

@@ -25,6 +25,11 @@ impl App {
             return;
         };
         walker.place(self.fly.pose.pos.to_array());
+        if !walker.has_floor() {
+            self.message =
+                Some("walk mode: no floor under the camera; fly over the level first".into());
+            return;
+        }
         self.walk = Some(WalkMode { walker, pending: 0.0 });
         self.message = Some("walk mode (Z: fly)".to_string());
         self.ride_walker();

@@ -281,6 +281,10 @@ impl Walker for MeshWalker {
     fn speed(&self) -> f64 {
         self.body.speed * self.dt
     }
+
+    fn has_floor(&self) -> bool {
+        self.grounded || self.ground(DVec2::new(self.feet.x, self.feet.z), self.feet.y).is_some()
+    }
 }
 
 /// A convex polygon of at most five corners: a triangle clipped by two planes.

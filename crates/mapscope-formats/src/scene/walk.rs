@@ -28,6 +28,11 @@ pub trait Walker: Send {
     fn eye(&self) -> [f64; 3];
     /// The farthest it goes in one tic on its own: the game's running speed.
     fn speed(&self) -> f64;
+    /// Whether it has a floor under it (false where it was placed over nothing: outside an
+    /// open level, where it would hang in the air).
+    fn has_floor(&self) -> bool {
+        true
+    }
 }
 
 /// A body whose rules work in the game's native z-up coordinates (x, y along the floor, z
