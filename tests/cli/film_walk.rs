@@ -86,34 +86,39 @@ pub(crate) fn walk_map(
 ) -> Vec<[f64; 3]> {
     let wad = dir.join("steps.wad");
     std::fs::write(&wad, udmf_room_pwad(textmap).to_bytes()).unwrap();
-    let path = dir.join("path.json");
-    let key = |t: f64, p: [f64; 2]| {
-        format!(r#"{{"t": {t}, "camera": [{}, {}, 41], "angle": 0, "pitch": 0}}"#, p[0], p[1])
-    };
-    let text = format!(r#"{{"keyframes": [{}, {}]}}"#, key(0.0, from), key(secs, to));
-    std::fs::write(&path, text).unwrap();
-    let poses = dir.join("poses.json");
     let iwad = support::freedoom2();
-    let out = mapscope([
-        "film",
-        iwad.to_str().unwrap(),
-        wad.to_str().unwrap(),
-        "--path",
-        path.to_str().unwrap(),
-        "--walk",
-        "--size",
-        "32x20",
-        "--poses",
-        poses.to_str().unwrap(),
-        "-o",
-        dir.join("frames").to_str().unwrap(),
-    ]);
-    success(&out, "film --walk");
-    read_eyes(&poses)
+    let keys = [(0.0, [from[0], from[1], 41.0]), (secs, [to[0], to[1], 41.0])];
+    walked_eyes(dir, &[&iwad, &wad], &keys, &[])
 }
 
-fn read_eyes(poses: &Path) -> Vec<[f64; 3]> {
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(poses).unwrap()).unwrap();
+/// The eye of every frame of `film FILES --walk` along a path through `keys` (seconds, native
+/// camera x, y, z; facing angle 0, level), as `--poses` writes them; `extra` arguments added.
+pub(crate) fn walked_eyes(
+    dir: &TempDir,
+    files: &[&Path],
+    keys: &[(f64, [f64; 3])],
+    extra: &[&str],
+) -> Vec<[f64; 3]> {
+    let path = dir.join("path.json");
+    let key = |&(t, p): &(f64, [f64; 3])| {
+        format!(r#"{{"t": {t}, "camera": [{}, {}, {}], "angle": 0, "pitch": 0}}"#, p[0], p[1], p[2])
+    };
+    let keys: Vec<String> = keys.iter().map(key).collect();
+    std::fs::write(&path, format!(r#"{{"keyframes": [{}]}}"#, keys.join(", "))).unwrap();
+    let poses = dir.join("poses.json");
+    let mut args: Vec<&std::ffi::OsStr> = vec!["film".as_ref()];
+    args.extend(files.iter().map(|f| f.as_os_str()));
+    let frames = dir.join("frames");
+    for a in ["--path".as_ref(), path.as_os_str(), "--walk".as_ref(), "--size".as_ref()] {
+        args.push(a);
+    }
+    for a in ["32x20".as_ref(), "--poses".as_ref(), poses.as_os_str(), "-o".as_ref()] {
+        args.push(a);
+    }
+    args.push(frames.as_os_str());
+    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
+    success(&mapscope(args), "film --walk");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&poses).unwrap()).unwrap();
     v.as_array()
         .unwrap()
         .iter()

@@ -5,34 +5,19 @@
 //! camera height, or what the level's `PHys` chunk says), and is stopped by a solid line
 //! between two open polygons.
 
-use serde_json::Value;
-
-use mapscope::formats::marathon::map::{line_flags, MapObject, Point};
+use mapscope::formats::marathon::map::{line_flags, MapObject};
 use mapscope::formats::marathon::walk::PlayerPhysics;
-use mapscope::formats::marathon::writer::{self, LevelChunks, Room, RoomPolygon, SideSpec};
+use mapscope::formats::marathon::writer::{self, LevelChunks, Room, RoomPolygon};
 
-use crate::support::{mapscope, success, TempDir};
+use crate::film_walk::walked_eyes;
+use crate::support::TempDir;
 
 /// The engine's eye over the feet: (4/5 - 1/5 of FIXED_ONE) >> 6.
 const EYE: f64 = 614.0;
 
 /// A polygon `x0..x1` by `0..2048` (clockwise with +y down), walled all round.
 fn block(x0: i16, x1: i16, floor: i16, ceiling: i16) -> RoomPolygon {
-    let p = |x, y| Point { x, y };
-    RoomPolygon {
-        vertices: vec![p(x0, 0), p(x1, 0), p(x1, 2048), p(x0, 2048)],
-        floor,
-        ceiling,
-        floor_texture: 0x1100,
-        ceiling_texture: 0x1100,
-        floor_light: 0,
-        ceiling_light: 0,
-        floor_transfer_mode: 0,
-        ceiling_transfer_mode: 0,
-        kind: 0,
-        media: -1,
-        sides: vec![Some(SideSpec::full(0x1100, 0)); 4],
-    }
+    RoomPolygon::walled_rect([x0, 0, x1, 2048], floor, ceiling, 0x1100)
 }
 
 /// Three polygons in a row along x, ceilings at 2048: floor 342 (x -2048..0: a step too
@@ -75,40 +60,9 @@ fn walk(dir: &TempDir, map: &[u8], from: [f64; 2], to: [f64; 2], secs: f64) -> V
 fn walk_path(dir: &TempDir, map: &[u8], keys: &[(f64, [f64; 2])]) -> Vec<[f64; 3]> {
     let file = dir.join("walk.sceA");
     std::fs::write(&file, map).unwrap();
-    let path = dir.join("path.json");
-    let key = |t: f64, p: [f64; 2]| {
-        format!(r#"{{"t": {t}, "camera": [{}, {}, 614], "angle": 0, "pitch": 0}}"#, p[0], p[1])
-    };
-    let keys: Vec<String> = keys.iter().map(|&(t, p)| key(t, p)).collect();
-    let text = format!(r#"{{"keyframes": [{}]}}"#, keys.join(", "));
-    std::fs::write(&path, text).unwrap();
-    let poses = dir.join("poses.json");
-    let out = mapscope([
-        "film",
-        file.to_str().unwrap(),
-        "--path",
-        path.to_str().unwrap(),
-        "--walk",
-        // A frame a tic.
-        "--fps",
-        "30",
-        "--size",
-        "32x20",
-        "--poses",
-        poses.to_str().unwrap(),
-        "-o",
-        dir.join("frames").to_str().unwrap(),
-    ]);
-    success(&out, "film --walk");
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&poses).unwrap()).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            let c = p["camera"].as_array().unwrap();
-            [0, 1, 2].map(|i| c[i].as_f64().unwrap())
-        })
-        .collect()
+    let keys: Vec<(f64, [f64; 3])> = keys.iter().map(|&(t, p)| (t, [p[0], p[1], EYE])).collect();
+    // A frame a tic.
+    walked_eyes(dir, &[&file], &keys, &["--fps", "30"])
 }
 
 fn near(a: f64, b: f64) -> bool {

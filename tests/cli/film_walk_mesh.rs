@@ -7,16 +7,15 @@
 
 use std::path::Path;
 
-use serde_json::Value;
-
 use mapscope::formats::carma2::actors::{actor_type, Actor, Hierarchy};
 use mapscope::formats::carma2::models::{Face, Model};
 use mapscope::formats::carma2::transform::Matrix34;
 use mapscope::formats::carma2::writer::{write_actors, write_materials, write_models, write_twt};
 use mapscope::formats::saturn::writer::{word, LevBuilder, QuadSpec};
 
+use crate::film_walk::walked_eyes;
 use crate::support::carma2_track::material;
-use crate::support::{self, mapscope, success, TempDir};
+use crate::support::{self, mapscope, TempDir};
 
 /// A level along x, `depth` deep either side of z = 0: a wall across x = `wall`, then floors
 /// one after another, each `(x0, x1, height)`, with a riser between each and the next.
@@ -137,36 +136,7 @@ fn carma2_track() -> Vec<u8> {
 /// The native eye of every frame of a walk along a path from `from` to `to` (native x, y, z
 /// of the camera) over `secs` seconds, as `--poses` writes them.
 fn walk(dir: &TempDir, level: &Path, from: [f64; 3], to: [f64; 3], secs: f64) -> Vec<[f64; 3]> {
-    let path = dir.join("path.json");
-    let key = |t: f64, p: [f64; 3]| {
-        format!(r#"{{"t": {t}, "camera": [{}, {}, {}], "angle": 0, "pitch": 0}}"#, p[0], p[1], p[2])
-    };
-    let text = format!(r#"{{"keyframes": [{}, {}]}}"#, key(0.0, from), key(secs, to));
-    std::fs::write(&path, text).unwrap();
-    let poses = dir.join("poses.json");
-    let out = mapscope([
-        "film",
-        level.to_str().unwrap(),
-        "--path",
-        path.to_str().unwrap(),
-        "--walk",
-        "--size",
-        "32x20",
-        "--poses",
-        poses.to_str().unwrap(),
-        "-o",
-        dir.join("frames").to_str().unwrap(),
-    ]);
-    success(&out, "film --walk");
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&poses).unwrap()).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            let c = p["camera"].as_array().unwrap();
-            [0, 1, 2].map(|i| c[i].as_f64().unwrap())
-        })
-        .collect()
+    walked_eyes(dir, &[level], &[(0.0, from), (secs, to)], &[])
 }
 
 fn near(a: f64, b: f64, tolerance: f64) -> bool {

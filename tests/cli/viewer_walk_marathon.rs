@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use mapscope::formats::marathon::map::{MapObject, Point};
-use mapscope::formats::marathon::writer::{self, LevelChunks, Room, RoomPolygon, SideSpec};
+use mapscope::formats::marathon::map::MapObject;
+use mapscope::formats::marathon::writer::{self, LevelChunks, Room, RoomPolygon};
 
 use crate::support::TempDir;
 use crate::viewer_window::{one_viewer_at_a_time, os, Viewer};
@@ -14,21 +14,7 @@ use crate::viewer_window::{one_viewer_at_a_time, os, Viewer};
 /// One square room 0..8192 each way, floor 0, ceiling 2048; the player starts in its middle
 /// facing +y (a quarter turn: 128 of the 512 facing units), south on the map.
 fn big_room() -> Vec<u8> {
-    let p = |x, y| Point { x, y };
-    let room = Room::build(&[RoomPolygon {
-        vertices: vec![p(0, 0), p(8192, 0), p(8192, 8192), p(0, 8192)],
-        floor: 0,
-        ceiling: 2048,
-        floor_texture: 0x1100,
-        ceiling_texture: 0x1100,
-        floor_light: 0,
-        ceiling_light: 0,
-        floor_transfer_mode: 0,
-        ceiling_transfer_mode: 0,
-        kind: 0,
-        media: -1,
-        sides: vec![Some(SideSpec::full(0x1100, 0)); 4],
-    }]);
+    let room = Room::build(&[RoomPolygon::walled_rect([0, 0, 8192, 8192], 0, 2048, 0x1100)]);
     let start =
         MapObject { kind: 3, index: 0, facing: 128, polygon: 0, x: 4096, y: 4096, z: 0, flags: 0 };
     let level = LevelChunks::of_room("Big Room", &room, &[writer::constant_light(1.0)], &[start]);

@@ -707,26 +707,12 @@ fn segment_distance2(p: DVec2, a: DVec2, b: DVec2) -> f64 {
 mod tests {
     use super::*;
     use crate::formats::marathon::map::{Media, Point};
-    use crate::formats::marathon::writer::{self, LevelChunks, Room, RoomPolygon, SideSpec};
+    use crate::formats::marathon::writer::{self, LevelChunks, Room, RoomPolygon};
     use crate::formats::marathon::Wad;
 
     /// A polygon `x0..x1` by `0..2048` (clockwise with +y down) with walls on every edge.
     fn block(x0: i16, x1: i16, floor: i16, ceiling: i16) -> RoomPolygon {
-        let p = |x, y| Point { x, y };
-        RoomPolygon {
-            vertices: vec![p(x0, 0), p(x1, 0), p(x1, 2048), p(x0, 2048)],
-            floor,
-            ceiling,
-            floor_texture: 0x1100,
-            ceiling_texture: 0x1100,
-            floor_light: 0,
-            ceiling_light: 0,
-            floor_transfer_mode: 0,
-            ceiling_transfer_mode: 0,
-            kind: 0,
-            media: -1,
-            sides: vec![Some(SideSpec::full(0x1100, 0)); 4],
-        }
+        RoomPolygon::walled_rect([x0, 0, x1, 2048], floor, ceiling, 0x1100)
     }
 
     /// The level of `polygons`, its lines changed by `edit`, with `extra` chunks.

@@ -325,6 +325,33 @@ pub struct RoomPolygon {
     pub sides: Vec<Option<SideSpec>>,
 }
 
+impl RoomPolygon {
+    /// The rectangle `x0..x1` by `y0..y1` (clockwise with +Y down), its floor, ceiling and
+    /// every wall in `texture`, unlit, of the ordinary type: the walk tests' rooms.
+    pub fn walled_rect(
+        [x0, y0, x1, y1]: [i16; 4],
+        floor: i16,
+        ceiling: i16,
+        texture: u16,
+    ) -> RoomPolygon {
+        let p = |x, y| Point { x, y };
+        RoomPolygon {
+            vertices: vec![p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1)],
+            floor,
+            ceiling,
+            floor_texture: texture,
+            ceiling_texture: texture,
+            floor_light: 0,
+            ceiling_light: 0,
+            floor_transfer_mode: 0,
+            ceiling_transfer_mode: 0,
+            kind: 0,
+            media: -1,
+            sides: vec![Some(SideSpec::full(texture, 0)); 4],
+        }
+    }
+}
+
 /// Map records assembled from room polygons: shared endpoints and lines are merged, lines get
 /// their adjacent heights and solid/transparent flags, sides their owners.
 #[derive(Clone, Debug, Default)]
