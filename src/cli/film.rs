@@ -38,6 +38,10 @@ pub struct FilmArgs {
     /// Film `bench`'s camera tour of the level instead of a path.
     #[arg(long)]
     pub tour: bool,
+    /// With --tour: look up (positive) or down by this many degrees all the tour, as `bench
+    /// --pitch` does.
+    #[arg(long, requires = "tour", default_value_t = 0.0, allow_negative_numbers = true)]
+    pub pitch: f64,
     /// Walk the path instead of flying it: a body with the game's gravity, eye height, steps
     /// and collision heads for the path's point every game tic (every game).
     #[arg(long, requires = "path")]
@@ -83,7 +87,7 @@ pub fn film(a: FilmArgs) -> Result<ExitCode> {
     let mut scene = scene_for(&a)?;
     let camerawork = match path {
         Some(path) => Camerawork::Path(path),
-        None => Camerawork::Tour(crate::bench::Tour::new(&scene)),
+        None => Camerawork::Tour(crate::bench::Tour::new(&scene).pitched(a.pitch.to_radians())),
     };
     let frames = match (a.frames, &camerawork) {
         (Some(n), _) => n as usize,

@@ -89,7 +89,8 @@ pub enum Command {
     /// What one pixel of a frame shows, in the game's records (Doom: sector, linedef,
     /// sidedef, part, texture, thing).
     Pick(PickArgs),
-    /// Render a camera path (or bench's tour) frame by frame to an animated GIF or PNGs.
+    /// Render a camera path (or bench's tour) frame by frame to an animated GIF, a video or
+    /// PNGs.
     Film(film::FilmArgs),
 }
 

@@ -196,6 +196,20 @@ fn the_tour_starts_at_the_spawn() {
         success(&mapscope(["info", wad.to_str().unwrap(), "--map", "MAP01", "--json"]), "info");
     let info: Value = serde_json::from_str(&info).unwrap();
     assert_eq!(poses[0]["camera"], info["spawn"]["position"], "{poses}");
+    assert!(poses.as_array().unwrap().iter().all(|p| p["pitch"] == 0.0), "{poses}");
+    // --pitch looks up all the tour, as bench's does.
+    let pitched = dir.join("pitched.json");
+    let mut args = args.to_vec();
+    args[10] = pitched.to_str().unwrap();
+    args.extend(["--pitch", "-12.5"]);
+    success(&mapscope(&args), "film --tour --pitch");
+    let pitched: Value = serde_json::from_str(&std::fs::read_to_string(&pitched).unwrap()).unwrap();
+    let pitched = pitched.as_array().unwrap();
+    assert_eq!(pitched.len(), 4);
+    for (p, q) in pitched.iter().zip(poses.as_array().unwrap()) {
+        assert!((p["pitch"].as_f64().unwrap() + 12.5).abs() < 1e-9, "{p}");
+        assert_eq!(p["camera"], q["camera"]);
+    }
     assert_ne!(poses[3]["camera"], poses[0]["camera"]);
 }
 
