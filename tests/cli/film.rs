@@ -264,10 +264,12 @@ fn a_video_holds_exactly_the_frames_asked_the_same_bytes_every_time_and_shows_th
     let path = dir.join("path.json");
     std::fs::write(&path, PATH).unwrap();
     let (a, b, pngs) = (dir.join("a.mp4"), dir.join("sub/b.mp4"), dir.join("pngs"));
-    for out in [&a, &b, &pngs] {
+    let webm = dir.join("c.webm");
+    for out in [&a, &b, &pngs, &webm] {
         success(&film(&path, &["--frames", "12", "-o", out.to_str().unwrap()]), "film");
     }
     assert_eq!(probe(&a), (12, 160, 100));
+    assert_eq!(probe(&webm), (12, 160, 100));
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap(), "not the same bytes");
     // The video's last frame, decoded, is the last PNG up to the codec's loss.
     let last = dir.join("last.png");
