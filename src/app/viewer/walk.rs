@@ -12,6 +12,14 @@ pub(super) struct WalkMode {
     pending: f64,
 }
 
+impl WalkMode {
+    /// The body's running speed a second at `tic_rate` tics a second (the overlay shows it in
+    /// place of the flying speed, which walking does not use).
+    pub(super) fn speed_a_second(&self, tic_rate: f64) -> f64 {
+        self.walker.speed() * tic_rate
+    }
+}
+
 impl App {
     /// Z: into walk mode where the level's game has walk rules, back to flying otherwise.
     pub(super) fn toggle_walk(&mut self) {

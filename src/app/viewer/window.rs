@@ -186,7 +186,10 @@ impl App {
                 position: pose.position,
                 angle: pose.angle,
                 pitch: pose.pitch,
-                speed: self.fly.speed,
+                speed: self
+                    .walk
+                    .as_ref()
+                    .map_or(self.fly.speed, |walk| walk.speed_a_second(self.scene.game.tic_rate())),
                 walking: self.walk.is_some(),
                 tic,
                 captured: self.captured,
