@@ -175,3 +175,15 @@ fn a_walker_passes_under_a_high_3d_floor_and_drops_to_the_floor_beneath() {
     assert!(near(last[0], 600.0) && near(last[2], 41.0), "ends at {last:?}");
     assert!(eyes.iter().any(|e| near(e[2], 24.0 + 41.0)), "never on the step: {eyes:?}");
 }
+
+#[test]
+fn a_thin_3d_floor_just_over_the_feet_is_stepped_onto_not_a_ceiling() {
+    // VGPDM03's start stands under a walkway 12 to 14 over the floor: the body must walk on.
+    let control = "special = 160; arg0 = 1; arg1 = 1; arg3 = 255;";
+    let map = row_map(&[0, 256, 512], &[(0, "id = 1;"), (0, "")], &[""], &[(12, 14, control)]);
+    let dir = TempDir::new("walk-3d-walkway");
+    let eyes = walk_map(&dir, map, [64.0, 64.0], [450.0, 64.0], 2.0);
+    let last = eyes.last().unwrap();
+    assert!(near(last[0], 450.0) && near(last[2], 41.0), "ends at {last:?}");
+    assert!(eyes.iter().any(|e| near(e[2], 14.0 + 41.0)), "never on the walkway: {eyes:?}");
+}

@@ -11,6 +11,7 @@ use glam::DVec2;
 use super::super::map::MapData;
 use super::super::specials::floors_3d::{read_3d_floors, FloorKind};
 use super::super::specials::slopes::{SectorSlopes, CEILING, FLOOR};
+use super::STEP_HEIGHT;
 
 /// A solid 3D floor in a sector: its planes are the control sector's.
 #[derive(Clone, Copy, Debug)]
@@ -66,25 +67,28 @@ impl Heights {
         Some(if slab.vavoom { (ceiling, floor) } else { (floor, ceiling) })
     }
 
-    /// The floor and ceiling a body with its feet at `z` stands between in `sector` at `p`:
-    /// the top of a solid 3D floor it stands on (feet on or above the top, or the top less
-    /// than `step` above feet that are inside it), else the sector's floor; the bottom of the
-    /// lowest 3D floor above that, else the sector's ceiling.
-    pub fn standing(&self, sector: usize, p: DVec2, z: f64, step: f64) -> Option<(f64, f64)> {
-        let (mut floor, mut ceiling) = self.planes(sector, p)?;
+    /// The floor and ceiling a body with its feet at `z` and `height` tall stands between in
+    /// `sector` at `p`: the top of a solid 3D floor it stands on (feet on or above the top, or
+    /// the top less than a step above feet that are inside it), else the sector's floor; the
+    /// bottom of the lowest 3D floor whose middle is nearer its head than its feet, else the
+    /// sector's ceiling. A 3D floor nearer the feet that is neither (a thin walkway a little
+    /// above them) is left to the lines' openings, which step the body onto it.
+    pub fn standing(&self, sector: usize, p: DVec2, z: f64, height: f64) -> Option<(f64, f64)> {
+        let (mut floor, real_ceiling) = self.planes(sector, p)?;
         let slabs: Vec<(f64, f64)> =
             self.slabs[sector].iter().filter_map(|&s| self.slab(s, p)).collect();
         let under_feet = |&(bottom, top): &(f64, f64)| {
-            top > floor && (z >= top || (bottom <= z && top < z + step))
+            top > floor && (z >= top || (bottom < z && top < z + STEP_HEIGHT))
         };
         if let Some(top) = slabs.iter().filter(|s| under_feet(s)).map(|s| s.1).reduce(f64::max) {
             floor = top;
         }
-        for &(bottom, top) in &slabs {
-            if bottom < ceiling && bottom >= floor && top > floor {
-                ceiling = bottom;
-            }
-        }
+        let overhead = |&(bottom, top): &(f64, f64)| {
+            let middle = (bottom + top) / 2.0;
+            bottom < real_ceiling && (z - middle).abs() > (z + height - middle).abs()
+        };
+        let ceiling =
+            slabs.iter().filter(|s| overhead(s)).map(|s| s.0).fold(real_ceiling, f64::min);
         Some((floor, ceiling))
     }
 

@@ -168,7 +168,7 @@ impl DoomWalker {
     fn check(&self, p: DVec2) -> Result<Opening, Block> {
         let sector = self.sector_at(p).ok_or(Block::Other)?;
         let (floor, ceiling) =
-            self.heights.standing(sector, p, self.z, STEP_HEIGHT).ok_or(Block::Other)?;
+            self.heights.standing(sector, p, self.z, PLAYER_HEIGHT).ok_or(Block::Other)?;
         let mut open = Opening { floor, ceiling };
         let r = PLAYER_RADIUS;
         let (lo, hi) = (p - DVec2::splat(r), p + DVec2::splat(r));
@@ -280,7 +280,7 @@ impl NativeWalker for DoomWalker {
             .sector_at(self.at)
             .and_then(|s| {
                 let floor = self.heights.planes(s, self.at)?.0;
-                self.heights.standing(s, self.at, floor, STEP_HEIGHT)
+                self.heights.standing(s, self.at, floor, PLAYER_HEIGHT)
             })
             .unwrap_or((0.0, 0.0));
         self.z = floor;
