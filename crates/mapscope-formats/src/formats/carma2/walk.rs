@@ -12,23 +12,17 @@ use crate::scene::{Body, Game, MeshWalker, Scene};
 
 const M: f64 = Game::Carmageddon2.units_per_metre();
 
-/// A person's shoulders: 0.3 m from the middle.
-pub const PLAYER_RADIUS: f64 = 0.3 * M;
-pub const PLAYER_HEIGHT: f64 = 1.8 * M;
-/// A kerb or a stair with room to spare: 0.4 m.
-pub const STEP_HEIGHT: f64 = 0.4 * M;
-pub const EYE_HEIGHT: f64 = 1.65 * M;
-pub const GRAVITY: f64 = 9.81 * M;
-/// A run: 6 m/s.
-pub const RUN_SPEED: f64 = 6.0 * M;
-
+/// A person on foot, in metres.
 pub const BODY: Body = Body {
-    radius: PLAYER_RADIUS,
-    height: PLAYER_HEIGHT,
-    step: STEP_HEIGHT,
-    eye: EYE_HEIGHT,
-    gravity: GRAVITY,
-    speed: RUN_SPEED,
+    // Shoulders 0.3 m from the middle, 1.8 m tall.
+    radius: 0.3 * M,
+    height: 1.8 * M,
+    // A kerb or a stair with room to spare.
+    step: 0.4 * M,
+    eye: 1.65 * M,
+    gravity: 9.81 * M,
+    // A run of 6 m/s.
+    speed: 6.0 * M,
 };
 
 pub fn walker(scene: &Scene) -> MeshWalker {

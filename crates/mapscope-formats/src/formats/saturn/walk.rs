@@ -14,27 +14,21 @@
 
 use crate::scene::{Body, MeshWalker, Scene};
 
-/// The player's box, `VEC_HULL_MIN` (-16, -16, -24) to `VEC_HULL_MAX` (16, 16, 32) (QuakeC
-/// `PutClientInServer`'s `setsize`): 16 across from its middle, 56 tall.
-pub const PLAYER_RADIUS: f64 = 16.0;
-pub const PLAYER_HEIGHT: f64 = 56.0;
-/// `STEPSIZE` (sv_phys.c `SV_WalkMove`).
-pub const STEP_HEIGHT: f64 = 18.0;
-/// `view_ofs` '0 0 22' over the origin, which is 24 over the feet.
-pub const EYE_HEIGHT: f64 = 24.0 + 22.0;
-/// `sv_gravity` 800 units a second per second.
-pub const GRAVITY: f64 = 800.0;
-/// `sv_maxspeed` 320 units a second (running asks for `cl_forwardspeed` 200 times
-/// `cl_movespeedkey` 2, which the server holds to this).
-pub const RUN_SPEED: f64 = 320.0;
-
+/// Quake's player (id Software's source, read for the numbers).
 pub const BODY: Body = Body {
-    radius: PLAYER_RADIUS,
-    height: PLAYER_HEIGHT,
-    step: STEP_HEIGHT,
-    eye: EYE_HEIGHT,
-    gravity: GRAVITY,
-    speed: RUN_SPEED,
+    // `VEC_HULL_MIN` (-16, -16, -24) to `VEC_HULL_MAX` (16, 16, 32) (QuakeC
+    // `PutClientInServer`'s `setsize`): 16 across from its middle, 56 tall.
+    radius: 16.0,
+    height: 56.0,
+    // `STEPSIZE` (sv_phys.c `SV_WalkMove`).
+    step: 18.0,
+    // `view_ofs` '0 0 22' over the origin, which is 24 over the feet.
+    eye: 24.0 + 22.0,
+    // `sv_gravity`, units a second per second.
+    gravity: 800.0,
+    // `sv_maxspeed` 320 units a second (running asks for `cl_forwardspeed` 200 times
+    // `cl_movespeedkey` 2, which the server holds to this).
+    speed: 320.0,
 };
 
 pub fn walker(scene: &Scene) -> MeshWalker {

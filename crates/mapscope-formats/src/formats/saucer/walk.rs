@@ -13,25 +13,19 @@ use crate::scene::{vertex_flags, Body, MeshWalker, Scene};
 use super::build::EYE_HEIGHT as SPAWN_EYE;
 use super::geometry::CELL;
 
-/// Half a metre from the middle: an eighth of a cell.
-pub const PLAYER_RADIUS: f64 = CELL / 8.0;
-/// The eye plus a quarter metre.
-pub const PLAYER_HEIGHT: f64 = SPAWN_EYE + 16.0;
-/// A quarter of a cell (a metre): terrain's small rises are walked over, blocks are not.
-pub const STEP_HEIGHT: f64 = CELL / 4.0;
-pub const EYE_HEIGHT: f64 = SPAWN_EYE;
-/// Earth's 9.81 m/s² at 64 units a metre.
-pub const GRAVITY: f64 = 9.81 * 64.0;
-/// A run of 5 m/s: 320 units a second.
-pub const RUN_SPEED: f64 = 5.0 * 64.0;
-
+/// A body sized from the level (see the module notes), at 64 units a metre.
 pub const BODY: Body = Body {
-    radius: PLAYER_RADIUS,
-    height: PLAYER_HEIGHT,
-    step: STEP_HEIGHT,
-    eye: EYE_HEIGHT,
-    gravity: GRAVITY,
-    speed: RUN_SPEED,
+    // Half a metre from the middle: an eighth of a cell.
+    radius: CELL / 8.0,
+    // The eye plus a quarter metre.
+    height: SPAWN_EYE + 16.0,
+    // A quarter of a cell (a metre): terrain's small rises are walked over, blocks are not.
+    step: CELL / 4.0,
+    eye: SPAWN_EYE,
+    // Earth's 9.81 m/s².
+    gravity: 9.81 * 64.0,
+    // A run of 5 m/s.
+    speed: 5.0 * 64.0,
 };
 
 pub fn walker(scene: &Scene) -> MeshWalker {
