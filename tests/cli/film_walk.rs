@@ -174,3 +174,27 @@ fn a_walker_is_stopped_by_a_barrel_at_its_radius() {
     // Barrel radius 10 plus the player's 16, in front of x 160.
     assert!(near(last[0], 160.0 - 26.0), "stopped at {last:?}");
 }
+
+#[test]
+fn a_doom_walk_starting_outside_the_map_is_refused() {
+    let dir = TempDir::new("walk-outside");
+    let wad = dir.join("steps.wad");
+    std::fs::write(&wad, udmf_room_pwad(steps_room()).to_bytes()).unwrap();
+    let path = dir.join("path.json");
+    std::fs::write(&path, r#"{"keyframes": [{"t": 0, "camera": [-500, 64, 41], "angle": 0}]}"#)
+        .unwrap();
+    let iwad = support::freedoom2();
+    let out = mapscope([
+        "film",
+        iwad.to_str().unwrap(),
+        wad.to_str().unwrap(),
+        "--path",
+        path.to_str().unwrap(),
+        "--walk",
+        "-o",
+        dir.join("frames").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success(), "walked outside the map");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no floor under the path's first keyframe (-500, 64, 41)"), "{err}");
+}

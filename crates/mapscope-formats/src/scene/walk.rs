@@ -48,6 +48,10 @@ pub trait NativeWalker: Send {
     fn eye(&self) -> [f64; 3];
     /// Running speed, native units a tic.
     fn speed(&self) -> f64;
+    /// Whether it stands inside the map (see [`Walker::has_floor`]).
+    fn has_floor(&self) -> bool {
+        true
+    }
 }
 
 /// A [`NativeWalker`] seen through its level's axes (which must have z up).
@@ -91,5 +95,9 @@ impl<W: NativeWalker> Walker for InViewer<W> {
 
     fn speed(&self) -> f64 {
         self.walker.speed()
+    }
+
+    fn has_floor(&self) -> bool {
+        self.walker.has_floor()
     }
 }

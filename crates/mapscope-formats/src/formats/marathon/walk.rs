@@ -652,6 +652,10 @@ impl NativeWalker for MarathonWalker {
     fn speed(&self) -> f64 {
         PlayerPhysics::units(self.physics.maximum_forward_velocity)
     }
+
+    fn has_floor(&self) -> bool {
+        self.polygon.is_some()
+    }
 }
 
 /// A side's exclusion zone (`recalculate_redundant_side_data`): the strip across a wall's

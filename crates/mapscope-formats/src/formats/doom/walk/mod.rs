@@ -326,6 +326,10 @@ impl NativeWalker for DoomWalker {
     fn speed(&self) -> f64 {
         RUN_SPEED
     }
+
+    fn has_floor(&self) -> bool {
+        self.sector_at(self.at).is_some()
+    }
 }
 
 /// Whether a line stops players though it is two-sided: `ML_BLOCKING` in every format, and
