@@ -74,6 +74,8 @@ pub struct BenchReport {
     pub pitch_deg: f64,
     /// Median of each CPU step and GPU pass over the profiled walk.
     pub breakdown: FrameProfile,
+    /// Each step's 95th percentile over the frames: where the slow frames' time goes.
+    pub breakdown_p95: FrameProfile,
     /// With `--window`: the time between presents along the same tour in a window.
     pub presented: Option<Presented>,
 }
@@ -165,8 +167,13 @@ impl BenchReport {
     }
 
     pub fn to_json(&self) -> Value {
-        let steps = |s: &[StepTime]| -> Value {
-            s.iter().map(|t| json!({ "name": t.name, "ms": t.ms })).collect()
+        let steps = |s: &[StepTime], p95: &[StepTime]| -> Value {
+            s.iter()
+                .map(|t| {
+                    let p95 = p95.iter().find(|p| p.name == t.name).map(|p| p.ms);
+                    json!({ "name": t.name, "ms": t.ms, "p95_ms": p95 })
+                })
+                .collect()
         };
         json!({
             "level": self.level,
@@ -197,8 +204,8 @@ impl BenchReport {
                 "length": self.tour_length,
                 "pitch_deg": self.pitch_deg,
             },
-            "cpu_ms": steps(&self.breakdown.cpu),
-            "gpu_ms": steps(&self.breakdown.gpu),
+            "cpu_ms": steps(&self.breakdown.cpu, &self.breakdown_p95.cpu),
+            "gpu_ms": steps(&self.breakdown.gpu, &self.breakdown_p95.gpu),
             "presented": self.presented.as_ref().map(|p| json!({
                 "frames": p.frames,
                 "fps": p.fps(),
@@ -276,21 +283,23 @@ impl BenchReport {
                 p.frames
             ));
         }
-        let section = |out: &mut String, title: &str, steps: &[StepTime]| {
+        let section = |out: &mut String, title: &str, steps: &[StepTime], p95: &[StepTime]| {
             if steps.is_empty() {
                 return;
             }
             out.push_str(&format!("{title}\n"));
             for s in steps {
-                out.push_str(&format!("  {:<26} {:>8.2} ms\n", s.name, s.ms));
+                let p95 = p95.iter().find(|p| p.name == s.name).map_or(f64::NAN, |p| p.ms);
+                out.push_str(&format!("  {:<26} {:>8.2} ms {:>8.2} ms\n", s.name, s.ms, p95));
             }
         };
-        section(&mut out, "CPU per frame (median):", &self.breakdown.cpu);
+        let title = "CPU per frame (median, p95):";
+        section(&mut out, title, &self.breakdown.cpu, &self.breakdown_p95.cpu);
         if self.breakdown.gpu.is_empty() {
             out.push_str("GPU passes: this adapter has no timestamp queries\n");
         } else {
-            let title = "GPU passes (median; profiled walk, one render pass per stage):";
-            section(&mut out, title, &self.breakdown.gpu);
+            let title = "GPU passes (median, p95; profiled walk, one render pass per stage):";
+            section(&mut out, title, &self.breakdown.gpu, &self.breakdown_p95.gpu);
         }
         out
     }
@@ -371,13 +380,15 @@ pub fn run(
         tour_length: tour.length(),
         waypoints: tour.waypoints.len(),
         pitch_deg: tour.pitch().to_degrees(),
-        breakdown: median_profile(&profiles),
+        breakdown: step_profile(&profiles, 0.5),
+        breakdown_p95: step_profile(&profiles, 0.95),
         presented: None,
     })
 }
 
-/// Each step's median over `profiles` (steps named as in the first profile).
-fn median_profile(profiles: &[FrameProfile]) -> FrameProfile {
+/// Each step's `fraction` percentile over `profiles` (0.5: the median; steps named as in the
+/// first profile).
+fn step_profile(profiles: &[FrameProfile], fraction: f64) -> FrameProfile {
     let median_of = |pick: &dyn Fn(&FrameProfile) -> &Vec<StepTime>| -> Vec<StepTime> {
         let Some(first) = profiles.first() else { return Vec::new() };
         pick(first)
@@ -388,7 +399,8 @@ fn median_profile(profiles: &[FrameProfile]) -> FrameProfile {
                     .filter_map(|p| pick(p).iter().find(|s| s.name == step.name).map(|s| s.ms))
                     .collect();
                 v.sort_by(f64::total_cmp);
-                StepTime { name: step.name, ms: v.get(v.len() / 2).copied().unwrap_or(0.0) }
+                let at = ((v.len() as f64 * fraction) as usize).min(v.len().saturating_sub(1));
+                StepTime { name: step.name, ms: v.get(at).copied().unwrap_or(0.0) }
             })
             .collect()
     };

@@ -331,7 +331,7 @@ impl FamilyFrames for DoomFrames {
                 }
             }
         };
-        soft.frames.draw_listed(view, list, draws.masked);
+        soft.frames.draw_listed(view, list, draws.masked, draws.cpu);
     }
 
     fn set_canvas_policy(&mut self, policy: CanvasPolicy) {

@@ -58,9 +58,8 @@ impl SceneRenderer {
                 (0..self.solid_groups.len()).flat_map(|i| solid.ranges(i).iter().cloned());
             let mut masked =
                 (0..self.masked_groups.len()).flat_map(|i| masked.ranges(i).iter().cloned());
-            let draws = CanvasDraws { solid: &mut solid, masked: &mut masked };
+            let draws = CanvasDraws { solid: &mut solid, masked: &mut masked, cpu: &mut cpu };
             self.family.draw_canvas(&soft_view, draws);
-            cpu.mark("CPU canvas");
         }
         self.markers_on_canvas = false;
         let gpu_over = view.wireframe || self.gpu_translucent();

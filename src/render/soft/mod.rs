@@ -271,10 +271,12 @@ struct Drawn<T> {
 
 /// What the canvas draws this frame: the solid and masked triangles the renderer's culling
 /// keeps (positions in [`SoftFrames`]' solid and masked vertices, in the GPU's drawing order),
-/// and the scene's sprites where the view shows them.
+/// and the scene's sprites where the view shows them; and the frame's CPU steps, which the
+/// canvas marks its own in (set-up, order, drawing).
 pub(super) struct CanvasDraws<'a> {
     pub solid: &'a mut dyn Iterator<Item = Range<u32>>,
     pub masked: &'a mut dyn Iterator<Item = Range<u32>>,
+    pub cpu: &'a mut CpuSteps,
 }
 
 /// The scene's triangles and sprites as the canvas reads them.
@@ -579,6 +581,7 @@ impl<S: SoftShader> Family<S> {
                 set_up(runs, out, keys);
             }
         });
+        draws.cpu.mark("CPU canvas: set-up");
         // The shares joined in order: their keys' positions move by the triangles before.
         self.triangles.clear();
         self.keys.clear();
@@ -628,6 +631,7 @@ impl<S: SoftShader> Family<S> {
                 bin.push(k.at);
             }
         }
+        draws.cpu.mark("CPU canvas: order");
         let tris = &self.triangles;
         let (shader, bins, translucent) = (&self.shader, &self.bins, &self.translucent);
         let clear_index = canvas.clear_index;
@@ -646,6 +650,7 @@ impl<S: SoftShader> Family<S> {
                 blend_translucent(shader, translucent, band, vp, clear_index);
             }
         });
+        draws.cpu.mark("CPU canvas: drawing");
     }
 }
 
@@ -928,12 +933,13 @@ impl SoftFrames {
         view: &SoftView,
         list: impl FnOnce(&mut Vec<WorldVertex>),
         masked: &mut dyn Iterator<Item = Range<u32>>,
+        cpu: &mut CpuSteps,
     ) {
         self.world.solid.clear();
         list(&mut self.world.solid);
         let mut solid = std::iter::once(0..self.world.solid.len() as u32);
         self.on_canvas = true;
-        self.draw_canvas(view, CanvasDraws { solid: &mut solid, masked });
+        self.draw_canvas(view, CanvasDraws { solid: &mut solid, masked, cpu });
     }
 
     /// The scene's sprites, for a family that animates their frames.
