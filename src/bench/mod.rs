@@ -389,7 +389,7 @@ pub fn run(
 /// Each step's `fraction` percentile over `profiles` (0.5: the median; steps named as in the
 /// first profile).
 fn step_profile(profiles: &[FrameProfile], fraction: f64) -> FrameProfile {
-    let median_of = |pick: &dyn Fn(&FrameProfile) -> &Vec<StepTime>| -> Vec<StepTime> {
+    let percentile_of = |pick: &dyn Fn(&FrameProfile) -> &Vec<StepTime>| -> Vec<StepTime> {
         let Some(first) = profiles.first() else { return Vec::new() };
         pick(first)
             .iter()
@@ -404,5 +404,5 @@ fn step_profile(profiles: &[FrameProfile], fraction: f64) -> FrameProfile {
             })
             .collect()
     };
-    FrameProfile { cpu: median_of(&|p| &p.cpu), gpu: median_of(&|p| &p.gpu) }
+    FrameProfile { cpu: percentile_of(&|p| &p.cpu), gpu: percentile_of(&|p| &p.gpu) }
 }
